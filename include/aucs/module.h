@@ -1,0 +1,51 @@
+/*
+ * module: reading kernels into LLVM modules, and writing them back.
+ *
+ * Input by extension: `.bc` (bitcode), `.ll` (textual IR), `.cu` (CUDA,
+ * compiled with clang-22 for NVPTX; see aucs_load_options). Anything else is
+ * sniffed: the bitcode magic means bitcode, otherwise textual IR.
+ *
+ * Every loaded module is checked to be NVPTX (target triple nvptx or nvptx64).
+ * Limitation: a `.cu` is compiled for the device side only (one GPU arch).
+ */
+#ifndef AUCS_MODULE_H
+#define AUCS_MODULE_H
+
+#include <llvm-c/Types.h>
+
+typedef struct aucs_load_options {
+  /* clang executable for .cu input; NULL: $AUCS_CLANG, else the clang-22
+   * aucs was built against. */
+  const char *clang;
+  /* CUDA SDK root; NULL: $CUDA_PATH, else /usr/local/cuda when it has
+   * include/cuda_runtime.h, else the SDK-free header aucs ships. */
+  const char *cuda_path;
+  int no_cuda_sdk;        /* always use the shipped header, never an SDK */
+  int opt_level;          /* .cu only: 0 (then sroa,simplifycfg), 1, 2, 3 */
+  const char *gpu_arch;   /* .cu only: NULL means "sm_70" */
+  const char **extra_args; /* .cu only: more clang arguments (-I, -D, ...) */
+  int n_extra_args;
+} aucs_load_options;
+
+/* An LLVM module with the context that owns it. */
+typedef struct aucs_module aucs_module;
+
+/* Load path. 0 on success with *out set (dispose with aucs_module_free);
+ * nonzero with *err set to one line naming the file and the problem (free
+ * with free()). A .cu that does not compile yields clang's diagnostics in
+ * *err after the first line. opts may be NULL for the defaults. */
+int aucs_module_load(const char *path, const aucs_load_options *opts,
+                     aucs_module **out, char **err);
+LLVMModuleRef aucs_module_llvm(const aucs_module *m);
+LLVMContextRef aucs_module_context(const aucs_module *m);
+void aucs_module_free(aucs_module *m);
+
+/* 0 when m targets NVPTX; otherwise nonzero and *err (free with free()). */
+int aucs_module_check_nvptx(LLVMModuleRef m, char **err);
+
+/* Write m to path atomically (a temp file beside it, then rename): textual
+ * IR when path ends in ".ll", bitcode otherwise. 0 on success, nonzero and
+ * *err otherwise. */
+int aucs_module_write(LLVMModuleRef m, const char *path, char **err);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * util: memory that never fails, a growable string buffer, a bump arena
+ * and a pointer-keyed hash map. Everything else in aucs builds on these.
+ *
+ * Allocation failure aborts with a message: callers never check for NULL.
+ * Internal invariant violations go through AUCS_ASSERT, which aborts with
+ * file and line (STYLE.md, error channel 3).
+ */
+#ifndef AUCS_UTIL_H
+#define AUCS_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define AUCS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define AUCS_NORETURN __attribute__((noreturn))
+#else
+#define AUCS_PRINTF(f, a)
+#define AUCS_NORETURN
+#endif
+
+AUCS_NORETURN void aucs_die(const char *file, int line, const char *what);
+#define AUCS_ASSERT(c)                                                         \
+  ((c) ? (void)0 : aucs_die(__FILE__, __LINE__, "assertion failed: " #c))
+
+void *aucs_xmalloc(size_t n);
+void *aucs_xcalloc(size_t n, size_t size);
+void *aucs_xrealloc(void *p, size_t n);
+char *aucs_xstrdup(const char *s);
+/* A formatted string; free with free(). */
+char *aucs_xasprintf(const char *fmt, ...) AUCS_PRINTF(1, 2);
+char *aucs_xvasprintf(const char *fmt, va_list ap);
+
+/* Growable NUL-terminated string. Zero-initialise; free with aucs_buf_free. */
+typedef struct aucs_buf {
+  char *data;
+  size_t len, cap;
+} aucs_buf;
+void aucs_buf_printf(aucs_buf *b, const char *fmt, ...) AUCS_PRINTF(2, 3);
+void aucs_buf_vprintf(aucs_buf *b, const char *fmt, va_list ap);
+void aucs_buf_puts(aucs_buf *b, const char *s);
+void aucs_buf_free(aucs_buf *b);
+/* Hands the string to the caller (free with free()) and resets b. */
+char *aucs_buf_take(aucs_buf *b);
+
+/* Bump allocator: everything allocated is freed at once by aucs_arena_free. */
+typedef struct aucs_arena aucs_arena;
+aucs_arena *aucs_arena_new(void);
+void *aucs_arena_alloc(aucs_arena *a, size_t n); /* zeroed, 16-byte aligned */
+char *aucs_arena_strdup(aucs_arena *a, const char *s);
+void aucs_arena_free(aucs_arena *a);
+#define AUCS_ANEW(a, T, n) ((T *)aucs_arena_alloc((a), sizeof(T) * (size_t)(n)))
+
+/* Open-addressing map from a non-NULL pointer to an intptr_t. Zero-initialise;
+ * free with aucs_ptrmap_free. */
+typedef struct aucs_ptrmap {
+  const void **keys;
+  intptr_t *vals;
+  size_t cap, len;
+} aucs_ptrmap;
+void aucs_ptrmap_put(aucs_ptrmap *m, const void *key, intptr_t val);
+/* 1 and *val set when key is present, 0 otherwise (val may be NULL). */
+int aucs_ptrmap_get(const aucs_ptrmap *m, const void *key, intptr_t *val);
+void aucs_ptrmap_free(aucs_ptrmap *m);
+
+#endif

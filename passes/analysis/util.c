@@ -1,0 +1,186 @@
+/*
+ * util: never-failing allocation, string buffers, arenas and pointer maps.
+ */
+#include "aucs/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void aucs_die(const char *file, int line, const char *what) {
+  fprintf(stderr, "aucs: internal error at %s:%d: %s\n", file, line, what);
+  abort();
+}
+
+static void *check(void *p) {
+  if (!p) {
+    fputs("aucs: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+void *aucs_xmalloc(size_t n) { return check(malloc(n ? n : 1)); }
+void *aucs_xcalloc(size_t n, size_t size) {
+  return check(calloc(n ? n : 1, size ? size : 1));
+}
+void *aucs_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1)); }
+char *aucs_xstrdup(const char *s) { return check(strdup(s)); }
+
+char *aucs_xvasprintf(const char *fmt, va_list ap) {
+  aucs_buf b = {0};
+  aucs_buf_vprintf(&b, fmt, ap);
+  return aucs_buf_take(&b);
+}
+
+char *aucs_xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = aucs_xvasprintf(fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+static void reserve(aucs_buf *b, size_t extra) {
+  if (b->len + extra + 1 <= b->cap)
+    return;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + extra + 1)
+    cap *= 2;
+  b->data = aucs_xrealloc(b->data, cap);
+  b->cap = cap;
+}
+
+void aucs_buf_vprintf(aucs_buf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  AUCS_ASSERT(n >= 0);
+  reserve(b, (size_t)n);
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void aucs_buf_printf(aucs_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  aucs_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+void aucs_buf_puts(aucs_buf *b, const char *s) {
+  size_t n = strlen(s);
+  reserve(b, n);
+  memcpy(b->data + b->len, s, n + 1);
+  b->len += n;
+}
+
+void aucs_buf_free(aucs_buf *b) {
+  free(b->data);
+  *b = (aucs_buf){0};
+}
+
+char *aucs_buf_take(aucs_buf *b) {
+  reserve(b, 0);
+  b->data[b->len] = '\0';
+  char *s = b->data;
+  *b = (aucs_buf){0};
+  return s;
+}
+
+/* Arena: a list of chunks; big requests get a chunk of their own. */
+struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  _Alignas(16) unsigned char mem[];
+};
+
+struct aucs_arena {
+  struct chunk *head;
+};
+
+enum { CHUNK = 64 * 1024 };
+
+aucs_arena *aucs_arena_new(void) { return aucs_xcalloc(1, sizeof(aucs_arena)); }
+
+void *aucs_arena_alloc(aucs_arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  struct chunk *c = a->head;
+  if (!c || c->size - c->used < n) {
+    size_t size = n > CHUNK ? n : CHUNK;
+    c = aucs_xmalloc(sizeof(struct chunk) + size);
+    c->used = 0;
+    c->size = size;
+    c->next = a->head;
+    a->head = c;
+  }
+  void *p = c->mem + c->used;
+  c->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *aucs_arena_strdup(aucs_arena *a, const char *s) {
+  size_t n = strlen(s) + 1;
+  return memcpy(aucs_arena_alloc(a, n), s, n);
+}
+
+void aucs_arena_free(aucs_arena *a) {
+  if (!a)
+    return;
+  for (struct chunk *c = a->head, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(a);
+}
+
+/* Pointer map: linear probing, keys hashed by a multiplicative mix. */
+static size_t slot(const aucs_ptrmap *m, const void *key) {
+  uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 17) & (m->cap - 1);
+}
+
+static void grow(aucs_ptrmap *m) {
+  aucs_ptrmap n = {0};
+  n.cap = m->cap ? m->cap * 2 : 64;
+  n.keys = aucs_xcalloc(n.cap, sizeof(*n.keys));
+  n.vals = aucs_xcalloc(n.cap, sizeof(*n.vals));
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->keys[i])
+      aucs_ptrmap_put(&n, m->keys[i], m->vals[i]);
+  aucs_ptrmap_free(m);
+  *m = n;
+}
+
+void aucs_ptrmap_put(aucs_ptrmap *m, const void *key, intptr_t val) {
+  AUCS_ASSERT(key);
+  if ((m->len + 1) * 2 > m->cap)
+    grow(m);
+  size_t i = slot(m, key);
+  while (m->keys[i] && m->keys[i] != key)
+    i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i])
+    m->len++;
+  m->keys[i] = key;
+  m->vals[i] = val;
+}
+
+int aucs_ptrmap_get(const aucs_ptrmap *m, const void *key, intptr_t *val) {
+  if (!m->cap)
+    return 0;
+  for (size_t i = slot(m, key); m->keys[i]; i = (i + 1) & (m->cap - 1))
+    if (m->keys[i] == key) {
+      if (val)
+        *val = m->vals[i];
+      return 1;
+    }
+  return 0;
+}
+
+void aucs_ptrmap_free(aucs_ptrmap *m) {
+  free(m->keys);
+  free(m->vals);
+  *m = (aucs_ptrmap){0};
+}

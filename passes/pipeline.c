@@ -1,0 +1,2 @@
+/* placeholder: replaced by the front-end pipeline */
+#include "aucs/util.h"

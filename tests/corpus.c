@@ -1,0 +1,2 @@
+/* placeholder corpus runner */
+int main(void) { return 0; }

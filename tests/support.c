@@ -1,0 +1,67 @@
+/*
+ * support: fixtures shared by the unit tests.
+ */
+#include "support.h"
+
+#include "aucs/util.h"
+#include <llvm-c/IRReader.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *header =
+    "target datalayout = \"e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-"
+    "n16:32:64\"\n"
+    "target triple = \"nvptx64-nvidia-cuda\"\n";
+
+LLVMModuleRef support_parse(const char *ir) {
+  char *text = strstr(ir, "target triple") ? aucs_xstrdup(ir)
+                                           : aucs_xasprintf("%s%s", header, ir);
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+      text, strlen(text), "fixture.ll");
+  free(text);
+  LLVMModuleRef m = NULL;
+  char *msg = NULL;
+  if (LLVMParseIRInContext(ctx, buf, &m, &msg)) {
+    print_error("fixture does not parse: %s\n", msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    LLVMContextDispose(ctx);
+    fail();
+  }
+  return m;
+}
+
+void support_free(LLVMModuleRef m) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+}
+
+LLVMValueRef support_fn(LLVMModuleRef m, const char *name) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  if (!fn) {
+    print_error("no function @%s in fixture\n", name);
+    fail();
+  }
+  return fn;
+}
+
+LLVMBasicBlockRef support_block(LLVMValueRef fn, const char *name) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    if (strcmp(LLVMGetBasicBlockName(bb), name) == 0)
+      return bb;
+  print_error("no block %%%s in fixture\n", name);
+  fail();
+  return NULL;
+}
+
+char *support_write_file(const char *name, const void *data, size_t len) {
+  char *path = aucs_xasprintf("%s/%s", AUCS_TEST_TMP, name);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(data, 1, len, f), len);
+  fclose(f);
+  return path;
+}

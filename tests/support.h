@@ -1,0 +1,29 @@
+/*
+ * support: fixtures shared by the unit tests. Inline `.ll` text becomes a
+ * module; functions and blocks are looked up by name.
+ */
+#ifndef AUCS_TEST_SUPPORT_H
+#define AUCS_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+/* cmocka needs the three headers above first */
+#include <cmocka.h>
+
+#include <llvm-c/Core.h>
+
+/* Parse textual IR into a module of a fresh context; fails the test on a
+ * parse error. Free with support_free. The NVPTX target header is
+ * prepended unless ir already has a "target triple". */
+LLVMModuleRef support_parse(const char *ir);
+void support_free(LLVMModuleRef m);
+/* The function named name; fails the test when absent. */
+LLVMValueRef support_fn(LLVMModuleRef m, const char *name);
+/* The block of fn named name; fails the test when absent. */
+LLVMBasicBlockRef support_block(LLVMValueRef fn, const char *name);
+/* Write text to a fresh file under the test temp dir; returns its path
+ * (free with free()). */
+char *support_write_file(const char *name, const void *data, size_t len);
+
+#endif
