@@ -8,7 +8,9 @@
 #include <llvm-c/Types.h>
 
 typedef struct aucs_srcloc {
-  const char *file; /* NULL when the instruction has no !dbg; owned by LLVM */
+  const char *file; /* NULL when the instruction has no !dbg; owned by LLVM
+                       and not NUL-terminated: print with "%.*s", file_len */
+  unsigned file_len;
   unsigned line, col;
 } aucs_srcloc;
 
