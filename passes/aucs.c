@@ -1,2 +1,194 @@
-/* placeholder CLI */
-int main(void) { return 2; }
+/*
+ * aucs: the command-line front end.
+ *
+ *   aucs facts   k.cu|k.bc|k.ll       CFG facts and block uniformity
+ *   aucs detect  k.cu|k.bc|k.ll       find races and barrier bugs
+ *   aucs fix     k.bc -o out.bc       repair them
+ *   aucs compile k.cu -o k.bc         the exact module the others analyse
+ *
+ * main reads as the pipeline: parse arguments, load the module, run the
+ * subcommand's pipeline, print, exit with the pipeline's code.
+ */
+#include "aucs/module.h"
+#include "aucs/pipeline.h"
+
+#include <llvm-c/Core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: aucs <command> [options] <input>\n"
+    "\n"
+    "aucs finds and repairs CUDA synchronization bugs (data races, barrier\n"
+    "divergence, redundant barriers) in NVPTX LLVM IR.\n"
+    "\n"
+    "commands:\n"
+    "  facts     print per kernel and block: uniform or divergent (and why),\n"
+    "            topological index, loop depth, dominator, post-dominator\n"
+    "  detect    report races and barrier bugs (exit 1 when any is found)\n"
+    "  fix       repair them and write the repaired module (-o)\n"
+    "  compile   write the module aucs analyses for an input (-o), e.g. to\n"
+    "            feed a .cu to opt -load-pass-plugin=AuCS.so\n"
+    "\n"
+    "input: .bc (bitcode), .ll (textual IR) or .cu (CUDA, compiled for the\n"
+    "device with clang; see the .cu options)\n"
+    "\n"
+    "options:\n"
+    "  -o FILE            output file (.ll: textual IR, otherwise bitcode)\n"
+    "  -h, --help         this help\n"
+    "  --version          print the version\n"
+    "\n"
+    ".cu options:\n"
+    "  -O0 (default), -O1, -O2, -O3\n"
+    "                     clang optimisation level; -O0 is followed by\n"
+    "                     sroa,simplifycfg so values are in SSA form\n"
+    "  --gpu-arch=SM      GPU architecture (default sm_70)\n"
+    "  --cuda-path=DIR    CUDA SDK to compile against (default $CUDA_PATH,\n"
+    "                     else /usr/local/cuda when present)\n"
+    "  --no-cuda-sdk      use the small SDK-free header aucs ships instead\n"
+    "  -I DIR, -D NAME[=V], --clang-arg=ARG\n"
+    "                     passed to clang\n"
+    "\n"
+    "exit codes: 0 clean, 1 findings, 2 usage or input error, 3 internal "
+    "error\n";
+
+typedef struct args {
+  const char *command, *input, *output;
+  aucs_load_options load;
+  const char **clang_args;
+  int n_clang_args;
+} args;
+
+static int fail_usage(const char *fmt, const char *what) {
+  fputs("aucs: error: ", stderr);
+  fprintf(stderr, fmt, what);
+  fputs("\nrun 'aucs --help' for usage\n", stderr);
+  return AUCS_EXIT_USAGE;
+}
+
+static void clang_arg(args *a, const char *arg) {
+  a->clang_args = realloc(a->clang_args,
+                          sizeof(*a->clang_args) * (size_t)(a->n_clang_args + 1));
+  if (!a->clang_args)
+    abort();
+  a->clang_args[a->n_clang_args++] = arg;
+}
+
+static const char *value(const char *arg, const char *flag) {
+  size_t n = strlen(flag);
+  return strncmp(arg, flag, n) == 0 ? arg + n : NULL;
+}
+
+/* One option at argv[*i]; 0 on success, else an exit code. */
+static int option(args *a, int argc, char **argv, int *i) {
+  const char *arg = argv[*i], *v;
+  int has_next = *i + 1 < argc;
+  if (strcmp(arg, "-o") == 0 && has_next)
+    a->output = argv[++*i];
+  else if (strlen(arg) == 3 && strncmp(arg, "-O", 2) == 0 &&
+           arg[2] >= '0' && arg[2] <= '3')
+    a->load.opt_level = arg[2] - '0';
+  else if ((v = value(arg, "--gpu-arch=")))
+    a->load.gpu_arch = v;
+  else if ((v = value(arg, "--cuda-path=")))
+    a->load.cuda_path = v;
+  else if (strcmp(arg, "--no-cuda-sdk") == 0)
+    a->load.no_cuda_sdk = 1;
+  else if ((v = value(arg, "--clang-arg=")))
+    clang_arg(a, v);
+  else if ((strcmp(arg, "-I") == 0 || strcmp(arg, "-D") == 0) && has_next) {
+    clang_arg(a, arg);
+    clang_arg(a, argv[++*i]);
+  } else if (value(arg, "-I") || value(arg, "-D"))
+    clang_arg(a, arg);
+  else
+    return fail_usage("unknown option '%s'", arg);
+  return 0;
+}
+
+static int parse(args *a, int argc, char **argv) {
+  for (int i = 2; i < argc; i++) {
+    if (argv[i][0] != '-') {
+      if (a->input)
+        return fail_usage("more than one input ('%s')", argv[i]);
+      a->input = argv[i];
+    } else if (option(a, argc, argv, &i))
+      return AUCS_EXIT_USAGE;
+  }
+  a->load.extra_args = a->clang_args;
+  a->load.n_extra_args = a->n_clang_args;
+  if (!a->input)
+    return fail_usage("%s: no input file", a->command);
+  if (strcmp(a->command, "compile") == 0 && !a->output)
+    return fail_usage("%s: needs -o FILE", a->command);
+  return 0;
+}
+
+static int write_module(LLVMModuleRef m, const char *path) {
+  char *err = NULL;
+  if (aucs_module_write(m, path, &err)) {
+    fprintf(stderr, "aucs: error: %s\n", err);
+    free(err);
+    return AUCS_EXIT_USAGE;
+  }
+  return AUCS_EXIT_OK;
+}
+
+static int run(const args *a, LLVMModuleRef m) {
+  aucs_buf out = {0}, diag = {0};
+  int rc;
+  if (strcmp(a->command, "facts") == 0)
+    rc = aucs_pipeline_facts(m, &out, &diag);
+  else if (strcmp(a->command, "detect") == 0)
+    rc = aucs_pipeline_detect(m, &out, &diag);
+  else if (strcmp(a->command, "fix") == 0)
+    rc = aucs_pipeline_fix(m, &out, &diag);
+  else
+    rc = write_module(m, a->output);
+  if (out.len)
+    fputs(out.data, stdout);
+  if (diag.len)
+    fputs(diag.data, stderr);
+  aucs_buf_free(&out);
+  aucs_buf_free(&diag);
+  return rc;
+}
+
+static int known(const char *command) {
+  static const char *const commands[] = {"facts", "detect", "fix", "compile"};
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (strcmp(command, commands[i]) == 0)
+      return 1;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return fputs(usage, stderr), AUCS_EXIT_USAGE;
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+      !strcmp(argv[1], "help"))
+    return fputs(usage, stdout), AUCS_EXIT_OK;
+  if (!strcmp(argv[1], "--version"))
+    return printf("aucs %s\n", AUCS_VERSION), AUCS_EXIT_OK;
+  if (!known(argv[1]))
+    return fail_usage("unknown command '%s'", argv[1]);
+  for (int i = 2; i < argc; i++)
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+      return fputs(usage, stdout), AUCS_EXIT_OK;
+
+  args a = {.command = argv[1]};
+  int rc = parse(&a, argc, argv);
+  aucs_module *mod = NULL;
+  char *err = NULL;
+  if (!rc && aucs_module_load(a.input, &a.load, &mod, &err)) {
+    fprintf(stderr, "aucs: error: %s\n", err);
+    rc = AUCS_EXIT_USAGE;
+  }
+  if (!rc)
+    rc = run(&a, aucs_module_llvm(mod));
+  free(err);
+  aucs_module_free(mod);
+  free(a.clang_args);
+  return rc;
+}

@@ -1,1 +1,77 @@
-// placeholder plugin
+//===- plugin.cpp - the opt/clang pass plugin AuCS.so ---------------------===//
+//
+// The thin C++ shim over the C pipeline (DESIGN.md section 2): it registers
+// three module passes by name and hands the module to the same C entry
+// points the `aucs` CLI calls.
+//
+//   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-facts  -disable-output k.bc
+//   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-detect -disable-output k.bc
+//   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-fix k.bc -o fixed.bc
+//
+// Reports go to stdout, diagnostics to stderr. No global state: a second run
+// in the same process starts from nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#if LLVM_VERSION_MAJOR >= 22
+#include "llvm/Plugins/PassPlugin.h"
+#else
+#include "llvm/Passes/PassPlugin.h"
+#endif
+#include "llvm/Support/raw_ostream.h"
+
+extern "C" {
+#include "aucs/pipeline.h"
+}
+
+using namespace llvm;
+
+namespace {
+
+using Entry = aucs_exit (*)(LLVMModuleRef, aucs_buf *, aucs_buf *);
+
+struct AucsPass : PassInfoMixin<AucsPass> {
+  Entry Run;
+  bool Edits;
+
+  AucsPass(Entry Run, bool Edits) : Run(Run), Edits(Edits) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    aucs_buf Out = {}, Diag = {};
+    Run(wrap(&M), &Out, &Diag);
+    if (Out.len)
+      outs() << Out.data;
+    outs().flush();
+    if (Diag.len)
+      errs() << Diag.data;
+    aucs_buf_free(&Out);
+    aucs_buf_free(&Diag);
+    return Edits ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+  static bool isRequired() { return true; }
+};
+
+bool addPass(StringRef Name, ModulePassManager &MPM,
+             ArrayRef<PassBuilder::PipelineElement>) {
+  if (Name == "aucs-facts")
+    MPM.addPass(AucsPass(aucs_pipeline_facts, false));
+  else if (Name == "aucs-detect")
+    MPM.addPass(AucsPass(aucs_pipeline_detect, false));
+  else if (Name == "aucs-fix")
+    MPM.addPass(AucsPass(aucs_pipeline_fix, true));
+  else
+    return false;
+  return true;
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "AuCS", AUCS_VERSION,
+          [](PassBuilder &PB) { PB.registerPipelineParsingCallback(addPass); }};
+}

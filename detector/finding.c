@@ -1,0 +1,51 @@
+/*
+ * finding: names of finding kinds, memory spaces and operations, and the
+ * finding list.
+ */
+#include "aucs/finding.h"
+
+#include "aucs/util.h"
+#include <stdlib.h>
+
+static const char *const kind_names[] = {
+#define AUCS_FINDING(e, name) name,
+#include "aucs/finding.def"
+#undef AUCS_FINDING
+};
+
+const char *aucs_finding_kind_name(aucs_finding_kind k) {
+  AUCS_ASSERT(k < AUCS_FINDING_NKINDS);
+  return kind_names[k];
+}
+
+const char *aucs_memspace_name(aucs_memspace m) {
+  static const char *const names[] = {"none", "shared", "global", "constant",
+                                      "local"};
+  AUCS_ASSERT(m <= AUCS_MEM_LOCAL);
+  return names[m];
+}
+
+const char *aucs_op_name(aucs_op op) {
+  static const char *const names[] = {"read", "write", "atomic"};
+  AUCS_ASSERT(op <= AUCS_OP_ATOMIC);
+  return names[op];
+}
+
+aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 8;
+    l->v = aucs_xrealloc(l->v, l->cap * sizeof(*l->v));
+  }
+  l->v[l->n] = *f;
+  return &l->v[l->n++];
+}
+
+void aucs_findings_free(aucs_findings *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    free(l->v[i].object);
+    free(l->v[i].args);
+    free(l->v[i].message);
+  }
+  free(l->v);
+  *l = (aucs_findings){0};
+}

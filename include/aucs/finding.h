@@ -1,0 +1,72 @@
+/*
+ * finding: a bug about the user's kernel, as data (STYLE.md error channel 1).
+ * The detector produces findings, the repair answers them, the reports print
+ * them. Kinds are listed once, in finding.def.
+ */
+#ifndef AUCS_FINDING_H
+#define AUCS_FINDING_H
+
+#include <llvm-c/Types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum aucs_finding_kind {
+#define AUCS_FINDING(e, name) AUCS_FINDING_##e,
+#include "aucs/finding.def"
+#undef AUCS_FINDING
+  AUCS_FINDING_NKINDS
+} aucs_finding_kind;
+
+typedef enum aucs_op { AUCS_OP_READ, AUCS_OP_WRITE, AUCS_OP_ATOMIC } aucs_op;
+
+typedef enum aucs_memspace {
+  AUCS_MEM_NONE,
+  AUCS_MEM_SHARED,
+  AUCS_MEM_GLOBAL,
+  AUCS_MEM_CONSTANT,
+  AUCS_MEM_LOCAL,
+} aucs_memspace;
+
+typedef struct aucs_dim3 {
+  uint32_t x, y, z;
+} aucs_dim3;
+
+typedef struct aucs_launch {
+  aucs_dim3 grid, block;
+} aucs_launch;
+
+/* One side of a finding: who did what, where. */
+typedef struct aucs_access {
+  LLVMValueRef instr; /* load/store/atomic/call/barrier in the module; NULL
+                         when the side is absent */
+  aucs_dim3 thread, block;
+  aucs_op op;
+  unsigned size; /* bytes accessed */
+} aucs_access;
+
+typedef struct aucs_finding {
+  aucs_finding_kind kind;
+  aucs_memspace memory;
+  char *object;    /* the memory object's name ("s_tile", "in"), or NULL */
+  uint64_t offset; /* byte offset of the first conflicting byte */
+  aucs_access a, b;
+  unsigned epoch;  /* barrier interval (number of barriers passed) */
+  aucs_launch launch;
+  char *args;      /* "n=100 m=3": argument values that reproduce it */
+  char *message;   /* one sentence, no location */
+} aucs_finding;
+
+/* A growable list; zero-initialise, free with aucs_findings_free. */
+typedef struct aucs_findings {
+  aucs_finding *v;
+  size_t n, cap;
+} aucs_findings;
+
+const char *aucs_finding_kind_name(aucs_finding_kind k);
+const char *aucs_memspace_name(aucs_memspace m);
+const char *aucs_op_name(aucs_op op);
+/* Append a copy of f; the list takes ownership of f's strings. */
+aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f);
+void aucs_findings_free(aucs_findings *l);
+
+#endif

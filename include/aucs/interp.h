@@ -1,0 +1,92 @@
+/*
+ * interp: the dynamic half of the detector (DESIGN.md section 5.1).
+ *
+ * A kernel and every function it calls are lowered once into a compact
+ * register bytecode (aucs_interp_lower); the bytecode is then run many times
+ * (aucs_interp_run), each run one launch configuration and one set of
+ * argument values, threads of a block in the canonical schedule (each runs
+ * to its next barrier or its end; the barrier releases when every live
+ * thread waits, and the epoch advances). Every shared and global access is
+ * checked in O(1) against shadow memory, which yields races, inter-block
+ * races, barrier divergence, out-of-bounds accesses, and for each barrier
+ * whether it ever ordered a conflicting pair.
+ *
+ * Limitation: memory behind pointer arguments is modelled as one buffer per
+ * argument, sized on demand; pointers stored in memory by the host are not.
+ */
+#ifndef AUCS_INTERP_H
+#define AUCS_INTERP_H
+
+#include "aucs/finding.h"
+#include <llvm-c/Types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct aucs_prog aucs_prog;
+
+typedef enum aucs_param_kind {
+  AUCS_PARAM_INT,     /* integer of `bits` bits */
+  AUCS_PARAM_FLOAT,   /* float (32) or double (64) */
+  AUCS_PARAM_POINTER, /* gets a buffer of its own */
+  AUCS_PARAM_AGGREGATE, /* struct / byval: zero-filled, then the run's seed */
+} aucs_param_kind;
+
+typedef struct aucs_param {
+  const char *name; /* source name if known ("n"), else "arg<i>" */
+  aucs_param_kind kind;
+  unsigned bits;
+} aucs_param;
+
+/* Lower kernel (a function of its module with a body). 0 on success with
+ * *out set (free with aucs_prog_free). On an instruction or call the
+ * interpreter does not support: nonzero, *out NULL, and one UNSUPPORTED
+ * finding pushed to diag naming the instruction (its `a.instr`). */
+int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
+                      aucs_findings *diag);
+void aucs_prog_free(aucs_prog *p);
+size_t aucs_prog_nparams(const aucs_prog *p);
+const aucs_param *aucs_prog_param(const aucs_prog *p, size_t i);
+/* The barrier instructions of the kernel and its callees, in a fixed order. */
+size_t aucs_prog_nbarriers(const aucs_prog *p);
+LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i);
+
+typedef struct aucs_run_config {
+  aucs_launch launch;
+  const uint64_t *args;  /* one value per param, raw bits (ignored for
+                            pointers and aggregates) */
+  uint64_t seed;         /* uninitialised memory and aggregate contents */
+  int warp_lockstep;     /* pre-Volta rule: threads of one warp never race */
+  uint64_t step_budget;  /* instructions per thread; 0: default */
+  size_t memory_budget;  /* bytes of modelled memory per run; 0: default */
+} aucs_run_config;
+
+typedef enum aucs_run_status {
+  AUCS_RUN_OK,
+  AUCS_RUN_STEP_BUDGET,   /* a thread ran past step_budget (loops forever?) */
+  AUCS_RUN_MEMORY_BUDGET, /* the run needed more than memory_budget */
+  AUCS_RUN_TRAP,          /* llvm.trap, unreachable reached, division by 0 */
+  AUCS_RUN_BAD_LAUNCH,    /* launch dims beyond the hardware limits */
+} aucs_run_status;
+
+typedef struct aucs_run_result {
+  aucs_run_status status;
+  char *error;           /* why status != OK, naming the location; or NULL */
+  uint64_t thread_instructions;
+  aucs_findings findings; /* deduplicated by (kind, instr a, instr b) */
+  /* Per barrier i (aucs_prog_barrier order): times a thread passed it, and
+   * whether it ordered a conflicting pair (an access before it and one after
+   * it, different threads, same bytes, one a write, not both atomic). */
+  uint64_t *barrier_passes;
+  unsigned char *barrier_ordered;
+  /* For the input search: memory accesses made and distinct addresses. */
+  uint64_t accesses, distinct_addresses;
+} aucs_run_result;
+
+/* Run p once. Returns res->status; the result is filled in every case
+ * (findings found before a budget ran out are kept). Free with
+ * aucs_run_result_free. */
+aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
+                                aucs_run_result *res);
+void aucs_run_result_free(aucs_run_result *res);
+
+#endif

@@ -1,0 +1,567 @@
+/*
+ * module: reading kernels into LLVM modules, and writing them back.
+ *
+ * Loading, in steps:
+ *   1. Read the whole file (so a missing, unreadable, empty file or a
+ *      directory is reported before anything else runs).
+ *   2. Pick the reader: `.bc` bitcode, `.ll` textual IR, `.cu` compile with
+ *      clang first, anything else sniffed by its magic number.
+ *   3. Parse in a fresh context whose diagnostic handler keeps LLVM's error
+ *      text instead of letting LLVM print it and exit.
+ *   4. `.cu` at -O0: run `function(sroa,simplifycfg)` so the IR is SSA.
+ *   5. Check the module targets NVPTX and passes the verifier.
+ *
+ * `.cu` compilation runs clang through posix_spawnp (no shell) into a temp
+ * file; clang's stdout and stderr are captured for the error message. With
+ * a CUDA SDK clang uses its own CUDA headers; without one (or with
+ * no_cuda_sdk) it gets -nocudainc and the shipped include/cuda/aucs_cuda.h.
+ *
+ * Limitation: one device compilation for one GPU arch; host code is not
+ * looked at.
+ */
+#include "aucs/module.h"
+
+#include "aucs/util.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef AUCS_CLANG_PATH
+#define AUCS_CLANG_PATH "clang-22"
+#endif
+#ifndef AUCS_CUDA_HEADER_DIR
+#define AUCS_CUDA_HEADER_DIR "include/cuda"
+#endif
+
+extern char **environ;
+
+struct aucs_module {
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+  aucs_buf diag; /* the first error LLVM reported through the context */
+};
+
+/* A file's bytes (NUL-terminated for the sniffer's sake). */
+typedef struct blob {
+  char *data;
+  size_t len;
+} blob;
+
+enum kind { KIND_BITCODE, KIND_IR, KIND_CUDA };
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static int fail(char **err, const char *path, const char *fmt, ...)
+    AUCS_PRINTF(3, 4);
+static int fail(char **err, const char *path, const char *fmt, ...) {
+  aucs_buf b = {0};
+  aucs_buf_printf(&b, "%s: ", path);
+  va_list ap;
+  va_start(ap, fmt);
+  aucs_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  *err = aucs_buf_take(&b);
+  return 1;
+}
+
+/* strerror, lower-cased like the rest of our messages. */
+static int fail_errno(char **err, const char *path, const char *what, int e) {
+  char msg[128];
+  snprintf(msg, sizeof msg, "%s", strerror(e));
+  msg[0] = (char)(msg[0] >= 'A' && msg[0] <= 'Z' ? msg[0] - 'A' + 'a' : msg[0]);
+  return what ? fail(err, path, "%s: %s", what, msg)
+              : fail(err, path, "%s", msg);
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The first line of s, without a trailing newline; free with free(). */
+static char *first_line(const char *s) {
+  size_t n = strcspn(s, "\n");
+  char *line = aucs_xmalloc(n + 1);
+  memcpy(line, s, n);
+  line[n] = '\0';
+  return line;
+}
+
+static int read_fd(int fd, blob *out) {
+  aucs_buf b = {0};
+  char chunk[65536];
+  ssize_t n;
+  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int e = errno;
+      aucs_buf_free(&b);
+      return e;
+    }
+    size_t at = b.len;
+    aucs_buf_printf(&b, "%*s", (int)n, "");
+    memcpy(b.data + at, chunk, (size_t)n);
+  }
+  out->len = b.len;
+  out->data = aucs_buf_take(&b);
+  return 0;
+}
+
+static int read_file(const char *path, blob *out, char **err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail_errno(err, path, NULL, errno);
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    return fail(err, path, "is a directory, not a kernel file");
+  }
+  int e = read_fd(fd, out);
+  close(fd);
+  if (e)
+    return fail_errno(err, path, "cannot read", e);
+  if (out->len == 0) {
+    free(out->data);
+    return fail(err, path, "empty file");
+  }
+  return 0;
+}
+
+/* Raw bitcode 'BC' 0xC0DE, or the wrapper header 0x0B17C0DE (little-endian). */
+static int is_bitcode(const blob *b) {
+  const unsigned char *p = (const unsigned char *)b->data;
+  if (b->len < 4)
+    return 0;
+  return (p[0] == 'B' && p[1] == 'C' && p[2] == 0xC0 && p[3] == 0xDE) ||
+         (p[0] == 0xDE && p[1] == 0xC0 && p[2] == 0x17 && p[3] == 0x0B);
+}
+
+static enum kind kind_of(const char *path, const blob *b) {
+  if (ends_with(path, ".bc"))
+    return KIND_BITCODE;
+  if (ends_with(path, ".ll"))
+    return KIND_IR;
+  if (ends_with(path, ".cu"))
+    return KIND_CUDA;
+  return is_bitcode(b) ? KIND_BITCODE : KIND_IR;
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+static void on_diagnostic(LLVMDiagnosticInfoRef di, void *opaque) {
+  aucs_buf *diag = opaque;
+  if (LLVMGetDiagInfoSeverity(di) != LLVMDSError || diag->len)
+    return;
+  char *text = LLVMGetDiagInfoDescription(di);
+  aucs_buf_puts(diag, text);
+  LLVMDisposeMessage(text);
+}
+
+static aucs_module *module_new(void) {
+  aucs_module *m = aucs_xcalloc(1, sizeof *m);
+  m->ctx = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(m->ctx, on_diagnostic, &m->diag);
+  return m;
+}
+
+static int parse_bitcode(aucs_module *m, const char *path, const blob *b,
+                         char **err) {
+  LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRange(b->data, b->len, path, 0);
+  int bad = LLVMParseBitcodeInContext2(m->ctx, buf, &m->mod);
+  LLVMDisposeMemoryBuffer(buf);
+  if (!bad)
+    return 0;
+  m->mod = NULL;
+  return fail(err, path, "corrupt bitcode: %s",
+              m->diag.len ? m->diag.data : "unreadable");
+}
+
+/* LLVM's "<path>:3:5: error: msg\n<source>\n<caret>" becomes "3:5: msg". */
+static char *ir_problem(const char *msg, const char *path) {
+  char *line = first_line(msg);
+  const char *s = line;
+  size_t n = strlen(path);
+  if (strncmp(s, path, n) == 0 && s[n] == ':')
+    s += n + 1;
+  aucs_buf b = {0};
+  const char *tag = strstr(s, " error: ");
+  if (tag)
+    aucs_buf_printf(&b, "%.*s %s", (int)(tag - s), s, tag + 8);
+  else
+    aucs_buf_puts(&b, s);
+  free(line);
+  return aucs_buf_take(&b);
+}
+
+static int parse_ir(aucs_module *m, const char *path, const blob *b,
+                    char **err) {
+  /* LLVMParseIRInContext takes the buffer over */
+  LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(b->data, b->len, path);
+  char *msg = NULL;
+  if (!LLVMParseIRInContext(m->ctx, buf, &m->mod, &msg))
+    return 0;
+  m->mod = NULL;
+  char *problem = ir_problem(msg ? msg : "unreadable", path);
+  fail(err, path, "invalid IR: %s", problem);
+  free(problem);
+  LLVMDisposeMessage(msg);
+  return 1;
+}
+
+/* ---- compiling .cu -------------------------------------------------------- */
+
+/* A growing argv whose strings live in an arena. */
+typedef struct args {
+  const char **v;
+  size_t n, cap;
+  aucs_arena *mem;
+} args;
+
+static void add(args *a, const char *s) {
+  if (a->n + 2 > a->cap) {
+    a->cap = a->cap ? 2 * a->cap : 32;
+    a->v = aucs_xrealloc(a->v, a->cap * sizeof *a->v);
+  }
+  a->v[a->n++] = s;
+  a->v[a->n] = NULL;
+}
+
+static void addf(args *a, const char *fmt, ...) AUCS_PRINTF(2, 3);
+static void addf(args *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = aucs_xvasprintf(fmt, ap);
+  va_end(ap);
+  add(a, aucs_arena_strdup(a->mem, s));
+  free(s);
+}
+
+static void args_free(args *a) {
+  free(a->v);
+  aucs_arena_free(a->mem);
+}
+
+static const char *nonempty_env(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
+static int has_cuda_runtime(const char *root) {
+  char *p = aucs_xasprintf("%s/include/cuda_runtime.h", root);
+  int ok = access(p, R_OK) == 0;
+  free(p);
+  return ok;
+}
+
+/* The CUDA SDK root to use, or NULL for the SDK-free header. */
+static const char *cuda_sdk(const aucs_load_options *o) {
+  if (o->no_cuda_sdk)
+    return NULL;
+  if (o->cuda_path)
+    return o->cuda_path;
+  const char *env = nonempty_env("CUDA_PATH");
+  if (env && has_cuda_runtime(env))
+    return env;
+  return has_cuda_runtime("/usr/local/cuda") ? "/usr/local/cuda" : NULL;
+}
+
+/* Without an SDK clang assumes PTX 4.2: ask for one the arch accepts. */
+static int ptx_for(const char *arch) {
+  const char *digits = strpbrk(arch, "0123456789");
+  int sm = digits ? atoi(digits) : 70;
+  return sm <= 80 ? 70 : sm <= 90 ? 78 : 90;
+}
+
+static void add_sdk_args(args *a, const aucs_load_options *o) {
+  const char *sdk = cuda_sdk(o);
+  if (sdk) {
+    addf(a, "--cuda-path=%s", sdk);
+    return;
+  }
+  const char *dir = nonempty_env("AUCS_CUDA_INCLUDE");
+  dir = dir ? dir : AUCS_CUDA_HEADER_DIR;
+  const char *arch = o->gpu_arch ? o->gpu_arch : "sm_70";
+  add(a, "-nocudainc");
+  addf(a, "--cuda-path=%s", dir); /* not a CUDA install: keeps clang off any */
+  add(a, "-Xclang");
+  add(a, "-target-feature");
+  add(a, "-Xclang");
+  addf(a, "+ptx%d", ptx_for(arch));
+  add(a, "-include");
+  add(a, "aucs_cuda.h");
+  add(a, "-I");
+  add(a, dir);
+}
+
+static void clang_args(args *a, const char *clang, const char *src,
+                       const char *out, const aucs_load_options *o) {
+  int level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
+  static const char *const fixed[] = {
+      "-x",         "cuda",           "--cuda-device-only",
+      "-nocudalib", "-emit-llvm",     "-c",
+      "-g",         "-fno-discard-value-names", "-Wno-unknown-cuda-version"};
+  a->mem = aucs_arena_new();
+  add(a, clang);
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    add(a, fixed[i]);
+  addf(a, "--cuda-gpu-arch=%s", o->gpu_arch ? o->gpu_arch : "sm_70");
+  addf(a, "-O%d", level);
+  if (level == 0) {
+    add(a, "-Xclang");
+    add(a, "-disable-O0-optnone");
+  }
+  add_sdk_args(a, o);
+  for (int i = 0; i < o->n_extra_args; i++)
+    add(a, o->extra_args[i]);
+  add(a, "-o");
+  add(a, out);
+  add(a, "--");
+  add(a, src);
+}
+
+/* Run argv with stdin from /dev/null and stdout+stderr into *output. Returns
+ * 0 and the wait status, or an errno when clang could not be started. */
+static int spawn(const args *a, aucs_buf *output, int *status) {
+  int fds[2];
+  if (pipe(fds))
+    return errno;
+  fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+  pid_t pid;
+  int e = posix_spawnp(&pid, a->v[0], &fa, NULL, (char *const *)a->v, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (!e) {
+    blob b = {0};
+    if (read_fd(fds[0], &b) == 0) {
+      aucs_buf_puts(output, b.data);
+      free(b.data);
+    }
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+      ;
+  }
+  close(fds[0]);
+  return e;
+}
+
+static char *temp_template(void) {
+  const char *dir = nonempty_env("TMPDIR");
+  return aucs_xasprintf("%s/aucs-cu-XXXXXX", dir ? dir : "/tmp");
+}
+
+static int compile(const char *path, const aucs_load_options *o,
+                   const char *out, char **err) {
+  const char *clang = o->clang ? o->clang : nonempty_env("AUCS_CLANG");
+  args a = {0};
+  clang_args(&a, clang ? clang : AUCS_CLANG_PATH, path, out, o);
+  aucs_buf output = {0};
+  int status = 0, rc = 0;
+  int e = spawn(&a, &output, &status);
+  if (e)
+    rc = fail_errno(err, path, a.v[0], e);
+  else if (WIFSIGNALED(status))
+    rc = fail(err, path, "does not compile (clang killed by signal %d)\n%s",
+              WTERMSIG(status), output.data ? output.data : "");
+  else if (WEXITSTATUS(status) != 0)
+    rc = fail(err, path, "does not compile\n%s",
+              output.data ? output.data : "");
+  aucs_buf_free(&output);
+  args_free(&a);
+  return rc;
+}
+
+static int run_o0_passes(LLVMModuleRef mod, const char *path, char **err) {
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(mod, "function(sroa,simplifycfg)", NULL, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (!e)
+    return 0;
+  char *msg = LLVMGetErrorMessage(e);
+  fail(err, path, "sroa,simplifycfg failed: %s", msg);
+  LLVMDisposeErrorMessage(msg);
+  return 1;
+}
+
+static int load_cuda(aucs_module *m, const char *path,
+                     const aucs_load_options *o, char **err) {
+  char *tmp = temp_template();
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(tmp);
+    return fail_errno(err, path, "cannot create a temp file", e);
+  }
+  close(fd);
+  int rc = compile(path, o, tmp, err);
+  blob b = {0};
+  if (!rc)
+    rc = read_file(tmp, &b, err);
+  if (!rc) {
+    rc = parse_bitcode(m, path, &b, err);
+    free(b.data);
+  }
+  unlink(tmp);
+  free(tmp);
+  return rc;
+}
+
+/* ---- loading -------------------------------------------------------------- */
+
+static int verify(LLVMModuleRef mod, const char *path, char **err) {
+  char *msg = NULL;
+  int bad = LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg);
+  if (bad) {
+    char *line = first_line(msg ? msg : "");
+    fail(err, path, "invalid module: %s", line);
+    free(line);
+  }
+  LLVMDisposeMessage(msg);
+  return bad;
+}
+
+static int parse(aucs_module *m, const char *path, const aucs_load_options *o,
+                 char **err) {
+  blob b = {0};
+  if (read_file(path, &b, err))
+    return 1;
+  enum kind k = kind_of(path, &b);
+  int rc = k == KIND_BITCODE ? parse_bitcode(m, path, &b, err)
+           : k == KIND_IR    ? parse_ir(m, path, &b, err)
+                             : load_cuda(m, path, o, err);
+  free(b.data);
+  if (rc)
+    return 1;
+  LLVMSetModuleIdentifier(m->mod, path, strlen(path));
+  if (aucs_module_check_nvptx(m->mod, err) || verify(m->mod, path, err))
+    return 1;
+  return k == KIND_CUDA && o->opt_level <= 0
+             ? run_o0_passes(m->mod, path, err)
+             : 0;
+}
+
+int aucs_module_load(const char *path, const aucs_load_options *opts,
+                     aucs_module **out, char **err) {
+  static const aucs_load_options defaults = {0};
+  *out = NULL;
+  *err = NULL;
+  aucs_module *m = module_new();
+  if (parse(m, path, opts ? opts : &defaults, err)) {
+    aucs_module_free(m);
+    return 1;
+  }
+  aucs_buf_free(&m->diag);
+  *out = m;
+  return 0;
+}
+
+LLVMModuleRef aucs_module_llvm(const aucs_module *m) { return m->mod; }
+LLVMContextRef aucs_module_context(const aucs_module *m) { return m->ctx; }
+
+void aucs_module_free(aucs_module *m) {
+  if (!m)
+    return;
+  if (m->mod)
+    LLVMDisposeModule(m->mod);
+  LLVMContextDispose(m->ctx);
+  aucs_buf_free(&m->diag);
+  free(m);
+}
+
+int aucs_module_check_nvptx(LLVMModuleRef m, char **err) {
+  size_t n;
+  const char *id = LLVMGetModuleIdentifier(m, &n);
+  const char *triple = LLVMGetTarget(m);
+  if (strncmp(triple, "nvptx", 5) == 0)
+    return 0;
+  aucs_buf b = {0};
+  aucs_buf_printf(&b, "%.*s: not an NVPTX module ", (int)n, id);
+  if (*triple)
+    aucs_buf_printf(&b, "(target triple '%s')", triple);
+  else
+    aucs_buf_puts(&b, "(it has no target triple)");
+  *err = aucs_buf_take(&b);
+  return 1;
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+/* "<dir>/.<base>.XXXXXX", beside path so that rename() stays atomic. */
+static char *sibling_template(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    return aucs_xasprintf(".%s.XXXXXX", path);
+  return aucs_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path,
+                        slash + 1);
+}
+
+static int write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      return errno;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+static int write_module(LLVMModuleRef m, int fd, int textual) {
+  if (!textual)
+    return LLVMWriteBitcodeToFD(m, fd, 0, 1) ? EIO : 0;
+  char *text = LLVMPrintModuleToString(m);
+  int e = write_all(fd, text, strlen(text));
+  LLVMDisposeMessage(text);
+  return e;
+}
+
+/* An existing file keeps its mode; a new one gets 0644. */
+static mode_t mode_for(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? st.st_mode & 07777 : 0644;
+}
+
+int aucs_module_write(LLVMModuleRef m, const char *path, char **err) {
+  *err = NULL;
+  char *tmp = sibling_template(path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(tmp);
+    return fail_errno(err, path, "cannot write", e);
+  }
+  fchmod(fd, mode_for(path));
+  int e = write_module(m, fd, ends_with(path, ".ll"));
+  if (close(fd) && !e)
+    e = errno;
+  if (!e && rename(tmp, path))
+    e = errno;
+  if (e)
+    unlink(tmp);
+  free(tmp);
+  return e ? fail_errno(err, path, "cannot write", e) : 0;
+}

@@ -1,0 +1,23 @@
+// Branches on kernel arguments, and on a value loaded from an argument
+// pointer at a uniform address: the same for every thread of the block, so
+// every block is uniform (the load assumes a race-free kernel).
+// AUCS-EXPECT: uniform 12 15 17 19 20 21
+
+__global__ void scale(float *out, const float *in, int n, float alpha,
+                      int flags, const int *cfg) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[i];
+  if (flags & 1) {
+    v = v * alpha;
+    out[n + i] = v;
+  }
+  if (alpha != 0.0f)
+    out[i] = v / alpha;
+  else
+    atomicAdd(&out[i], v);
+  if (cfg[0] > 4) {
+    out[2 * n + i] = v;
+    __syncthreads();
+    out[3 * n + i] = v;
+  }
+}

@@ -1,0 +1,25 @@
+// Atomics: the value an atomic returns differs from thread to thread, so a
+// branch on it diverges. The last-block idiom broadcasts thread 0's ticket
+// through shared memory after a barrier; every thread then reads the same
+// flag, so the branch on the flag is uniform.
+// AUCS-EXPECT: divergent 14 15 24
+// AUCS-EXPECT: uniform 17 19 20
+
+__device__ unsigned retired;
+
+__global__ void last_block(float *out, const float *part, unsigned *slots) {
+  __shared__ bool is_last;
+  unsigned tid = threadIdx.x;
+  if (tid == 0) {
+    unsigned ticket = atomicAdd(&retired, 1u);
+    is_last = ticket == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    out[tid] = part[tid] + part[tid + blockDim.x];
+    __syncthreads();
+  }
+  unsigned slot = atomicAdd(slots, 1u);
+  if (slot < blockDim.x)
+    out[blockDim.x + slot] = part[tid];
+}

@@ -1,0 +1,24 @@
+// Branches on blockIdx, blockDim and gridDim: every thread of one block sees
+// the same value, so every block here is uniform and may hold a barrier.
+// AUCS-EXPECT: uniform 9 11 12 15 16 19 21 22
+
+__global__ void per_block(float *out, const float *in, int n) {
+  __shared__ float tile[256];
+  unsigned tid = threadIdx.x;
+  unsigned base = blockIdx.x * blockDim.x;
+  tile[tid] = in[base + tid];
+  if (blockIdx.x == 0) {
+    tile[tid] = 0.0f;
+    __syncthreads();
+  }
+  if (blockDim.x >= 128) {
+    tile[tid] += in[base + blockDim.x - 1 - tid];
+    __syncthreads();
+  }
+  if (blockIdx.x + 1 == gridDim.x)
+    out[base + tid] = tile[blockDim.x - 1 - tid];
+  if (blockIdx.y > blockIdx.x) {
+    out[n + base + tid] = 1.0f;
+    __syncthreads();
+  }
+}

@@ -1,0 +1,24 @@
+// Branches on loaded data. A load through a tid-dependent address (directly
+// or through an index array) gives each thread its own value, so the branch
+// on it diverges; a load through a uniform address gives every thread the
+// same value (in a race-free kernel), so the branch on it is uniform.
+// AUCS-EXPECT: divergent 12 15
+// AUCS-EXPECT: uniform 18 19 23
+
+__global__ void gather(float *out, const float *in, const int *idx, int n) {
+  unsigned tid = threadIdx.x;
+  float x = in[tid];
+  if (x > 0.0f)
+    out[tid] = x;
+  int j = idx[tid];
+  if (in[j] < 0.0f)
+    out[n + tid] = -in[j];
+  float h = in[blockIdx.x];
+  if (h > 1.0f) {
+    out[2 * n + tid] = h;
+    __syncthreads();
+  }
+  int k = idx[blockIdx.x];
+  if (idx[k] == 0)
+    out[3 * n + tid] = x;
+}

@@ -1,0 +1,15 @@
+// Early return of the threads past the end of the data. Everything after the
+// return runs only in the threads that stayed, so it is divergent, and the
+// barrier there is a barrier-divergence bug.
+// AUCS-EXPECT: uniform 9
+// AUCS-EXPECT: divergent 12 13 14
+
+__global__ void guarded(int *out, const int *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[n + blockIdx.x] = n;
+  if (i >= n)
+    return;
+  out[i] = in[i] * 2;
+  __syncthreads();
+  out[i] += in[i + 1];
+}

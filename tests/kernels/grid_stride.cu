@@ -1,0 +1,13 @@
+// A grid-stride loop: each thread starts at its global index, so when n is
+// not a multiple of the grid size some threads run one iteration more than
+// others. The body is divergent; the code after the loop is uniform.
+// AUCS-EXPECT: divergent 10
+// AUCS-EXPECT: uniform 11 12
+
+__global__ void saxpy(float *y, const float *x, float a, int n, int *done) {
+  int stride = blockDim.x * gridDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    y[i] = a * x[i] + y[i];
+  __syncthreads();
+  done[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}

@@ -1,0 +1,24 @@
+// A uniform time-step loop with a divergent if in its body: only the if's
+// body is divergent; the rest of the loop body, with its barriers, is
+// uniform.
+// AUCS-EXPECT: divergent 16 18
+// AUCS-EXPECT: uniform 19 20 21 23
+
+__global__ void smooth(float *buf, float *log, int steps) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + tid;
+  s[tid] = buf[i];
+  __syncthreads();
+  for (int t = 0; t < steps; t++) {
+    float v = s[tid];
+    if (tid > 0 && tid + 1 < blockDim.x)
+      buf[i] = 0.5f * v + 0.25f * (s[tid - 1] + s[tid + 1]);
+    if (tid == 0)
+      log[blockIdx.x * steps + t] = v;
+    __syncthreads();
+    s[tid] = buf[i];
+    __syncthreads();
+  }
+  buf[i] = s[tid];
+}

@@ -1,0 +1,20 @@
+// The classic shared-memory tree reduction. The loop bound s depends only on
+// blockDim, so the loop and its barrier are uniform; the add under tid < s
+// and the final store of thread 0 are divergent.
+// AUCS-EXPECT: uniform 11 12 16
+// AUCS-EXPECT: divergent 15 19
+
+__global__ void reduce_sum(float *out, const float *in) {
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + tid;
+  sdata[tid] = in[i];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}

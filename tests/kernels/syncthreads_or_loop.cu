@@ -1,0 +1,26 @@
+// A relaxation loop that runs until no thread changes anything: the exit
+// test is __syncthreads_or, a block-wide vote whose result every thread
+// shares, so the loop body is uniform although the update inside it is not.
+// AUCS-EXPECT: uniform 17 22 25
+// AUCS-EXPECT: divergent 19
+
+__global__ void relax(int *dist, const int *w, int *rounds) {
+  __shared__ int d[256];
+  unsigned tid = threadIdx.x;
+  d[tid] = dist[tid];
+  __syncthreads();
+  int changed;
+  int r = 0;
+  do {
+    changed = 0;
+    int nd = d[(tid + 1) % blockDim.x] + w[tid];
+    __syncthreads();
+    if (nd < d[tid]) {
+      d[tid] = nd;
+      changed = 1;
+    }
+    rounds[blockIdx.x * 64 + r] = r;
+    r++;
+  } while (__syncthreads_or(changed));
+  dist[tid] = d[tid];
+}

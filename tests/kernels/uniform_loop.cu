@@ -1,0 +1,19 @@
+// Loops whose trip count is the same in every thread (an argument, blockDim):
+// their bodies run the same number of times everywhere, so they are uniform
+// and a barrier inside them is fine.
+// AUCS-EXPECT: uniform 11 12 15 16 18
+
+__global__ void column_sums(float *out, const float *m, int rows) {
+  __shared__ float acc[256];
+  unsigned tid = threadIdx.x;
+  acc[tid] = 0.0f;
+  for (int r = 0; r < rows; r++) {
+    acc[tid] += m[r * blockDim.x + tid];
+    __syncthreads();
+  }
+  for (unsigned k = 0; k < blockDim.x; k += 32) {
+    out[blockIdx.x * blockDim.x + (tid + k) % blockDim.x] = acc[tid];
+    __syncthreads();
+  }
+  out[gridDim.x * blockDim.x + tid] = acc[tid];
+}

@@ -1,0 +1,24 @@
+// while loops that read data. Following a linked list from a uniform start
+// reads the same cells in every thread, so the loop is uniform; following it
+// from each thread's own start gives each thread its own trip count.
+// AUCS-EXPECT: uniform 13 23
+// AUCS-EXPECT: divergent 20
+
+__global__ void chase(int *out, const int *next, int start, int n) {
+  unsigned tid = threadIdx.x;
+  int k = start;
+  int hops = 0;
+  while (next[k] >= 0) {
+    k = next[k];
+    out[blockIdx.x * n + hops] = k;
+    hops++;
+  }
+  int j = tid;
+  int steps = 0;
+  while (next[j] >= 0) {
+    j = next[j];
+    out[gridDim.x * n + tid * n + steps] = j;
+    steps++;
+  }
+  out[tid] = steps + hops;
+}
