@@ -10,7 +10,8 @@
  *   - a topological order of the branch DAG (reverse post-order);
  *   - dominator and post-dominator trees (Cooper-Harvey-Kennedy); the
  *     post-dominator tree has a virtual exit joining every block that ends
- *     in ret or unreachable;
+ *     in ret (a block ending in unreachable is never reached by a defined
+ *     execution, so it is no exit: its ipdom is AUCS_CFG_NONE);
  *   - natural loops (one per header, back edges to one header merged), their
  *     nesting, each block's loop depth;
  *   - irreducible cycles: a retreating edge whose target does not dominate

@@ -55,9 +55,7 @@ __AUCS_FN int atomicSub(int *p, int v) { return atomicAdd(p, -v); }
 __AUCS_FN unsigned atomicSub(unsigned *p, unsigned v) {
   return atomicAdd(p, 0u - v);
 }
-__AUCS_FN int atomicExch(int *p, int v) {
-  return __nvvm_atom_xchg_gen_i(p, v);
-}
+__AUCS_FN int atomicExch(int *p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
 __AUCS_FN unsigned atomicExch(unsigned *p, unsigned v) {
   return (unsigned)__nvvm_atom_xchg_gen_i(__AUCS_I(p), (int)v);
 }
@@ -113,8 +111,7 @@ __AUCS_FN unsigned atomicInc(unsigned *p, unsigned limit) {
   }
 __AUCS_SHFL(__shfl_sync, __nvvm_shfl_sync_idx_i32, __nvvm_shfl_sync_idx_f32,
             0x1f)
-__AUCS_SHFL(__shfl_up_sync, __nvvm_shfl_sync_up_i32, __nvvm_shfl_sync_up_f32,
-            0)
+__AUCS_SHFL(__shfl_up_sync, __nvvm_shfl_sync_up_i32, __nvvm_shfl_sync_up_f32, 0)
 __AUCS_SHFL(__shfl_down_sync, __nvvm_shfl_sync_down_i32,
             __nvvm_shfl_sync_down_f32, 0x1f)
 __AUCS_SHFL(__shfl_xor_sync, __nvvm_shfl_sync_bfly_i32,

@@ -2,7 +2,8 @@
  * facts: print CFG facts and block uniformity, one line per block.
  *
  *   kernel @k: 6 blocks, 1 loop, 0 irreducible cycles
- *     loop %for.cond depth 1: %for.cond %for.body; latches %for.body; exits %for.cond; exit divergent
+ *     loop %for.cond depth 1: %for.cond %for.body; latches %for.body; exits
+ *       %for.cond; exit divergent at %for.cond
  *     %entry #0: uniform; topo 0; depth 0; idom -; ipdom %for.end; lines k.cu:3-5
  *     %if.then #2: divergent, control-dependent on divergent branch in %entry (%cmp varies with tid.x); ...
  *
@@ -38,21 +39,19 @@ static void block_list(printer *p, const char *label, const int *bs, int n) {
     aucs_buf_printf(p->out, " %s", block(p, bs[i]));
 }
 
-static int exit_divergent(printer *p, const aucs_loop *l) {
-  for (int i = 0; i < l->nexiting; i++)
-    if (aucs_uniform_branch_divergent(p->uni, l->exiting[i]))
-      return 1;
-  return 0;
-}
-
 static void print_loop(printer *p, const aucs_loop *l) {
   aucs_buf_printf(p->out, "  loop %s depth %d:", block(p, l->header),
                   l->depth);
   block_list(p, "", l->blocks, l->nblocks);
   block_list(p, "; latches", l->latches, l->nlatches);
   block_list(p, "; exits", l->exiting, l->nexiting);
-  aucs_buf_printf(p->out, "; exit %s\n",
-                  exit_divergent(p, l) ? "divergent" : "uniform");
+  int header, exiting;
+  if (aucs_uniform_why(p->uni, l->header, &header, &exiting) ==
+          AUCS_WHY_LOOP &&
+      header == l->header)
+    aucs_buf_printf(p->out, "; exit divergent at %s\n", block(p, exiting));
+  else
+    aucs_buf_puts(p->out, "; exit uniform\n");
 }
 
 static void print_cycle(printer *p, const aucs_cycle *c) {

@@ -64,7 +64,7 @@ typedef struct blob {
 
 enum kind { KIND_BITCODE, KIND_IR, KIND_CUDA };
 
-/* ---- small helpers ------------------------------------------------------ */
+/* ---- small helpers ---- */
 
 static int fail(char **err, const char *path, const char *fmt, ...)
     AUCS_PRINTF(3, 4);
@@ -103,23 +103,25 @@ static char *first_line(const char *s) {
 }
 
 static int read_fd(int fd, blob *out) {
-  aucs_buf b = {0};
-  char chunk[65536];
-  ssize_t n;
-  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+  size_t cap = 65536, len = 0;
+  char *data = aucs_xmalloc(cap + 1);
+  for (;;) {
+    if (len == cap)
+      data = aucs_xrealloc(data, (cap *= 2) + 1);
+    ssize_t n = read(fd, data + len, cap - len);
+    if (n == 0)
+      break;
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0) {
       int e = errno;
-      aucs_buf_free(&b);
+      free(data);
       return e;
     }
-    size_t at = b.len;
-    aucs_buf_printf(&b, "%*s", (int)n, "");
-    memcpy(b.data + at, chunk, (size_t)n);
+    len += (size_t)n;
   }
-  out->len = b.len;
-  out->data = aucs_buf_take(&b);
+  data[len] = '\0';
+  *out = (blob){data, len};
   return 0;
 }
 
@@ -162,7 +164,7 @@ static enum kind kind_of(const char *path, const blob *b) {
   return is_bitcode(b) ? KIND_BITCODE : KIND_IR;
 }
 
-/* ---- parsing -------------------------------------------------------------- */
+/* ---- parsing ---- */
 
 static void on_diagnostic(LLVMDiagnosticInfoRef di, void *opaque) {
   aucs_buf *diag = opaque;
@@ -189,8 +191,10 @@ static int parse_bitcode(aucs_module *m, const char *path, const blob *b,
   if (!bad)
     return 0;
   m->mod = NULL;
-  return fail(err, path, "corrupt bitcode: %s",
-              m->diag.len ? m->diag.data : "unreadable");
+  char *why = first_line(m->diag.len ? m->diag.data : "unreadable");
+  fail(err, path, "corrupt bitcode: %s", why);
+  free(why);
+  return 1;
 }
 
 /* LLVM's "<path>:3:5: error: msg\n<source>\n<caret>" becomes "3:5: msg". */
@@ -226,7 +230,7 @@ static int parse_ir(aucs_module *m, const char *path, const blob *b,
   return 1;
 }
 
-/* ---- compiling .cu -------------------------------------------------------- */
+/* ---- compiling .cu ---- */
 
 /* A growing argv whose strings live in an arena. */
 typedef struct args {
@@ -314,10 +318,15 @@ static void add_sdk_args(args *a, const aucs_load_options *o) {
 static void clang_args(args *a, const char *clang, const char *src,
                        const char *out, const aucs_load_options *o) {
   int level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
-  static const char *const fixed[] = {
-      "-x",         "cuda",           "--cuda-device-only",
-      "-nocudalib", "-emit-llvm",     "-c",
-      "-g",         "-fno-discard-value-names", "-Wno-unknown-cuda-version"};
+  static const char *const fixed[] = {"-x",
+                                      "cuda",
+                                      "--cuda-device-only",
+                                      "-nocudalib",
+                                      "-emit-llvm",
+                                      "-c",
+                                      "-g",
+                                      "-fno-discard-value-names",
+                                      "-Wno-unknown-cuda-version"};
   a->mem = aucs_arena_new();
   add(a, clang);
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
@@ -367,6 +376,25 @@ static int spawn(const args *a, aucs_buf *output, int *status) {
   return e;
 }
 
+/* 0 when prog can be run, else an errno. Checked up front because
+ * posix_spawnp may report a failed exec only as exit status 127. */
+static int executable(const char *prog) {
+  if (strchr(prog, '/'))
+    return access(prog, X_OK) == 0 ? 0 : errno;
+  const char *path = nonempty_env("PATH");
+  path = path ? path : "/usr/bin:/bin";
+  for (const char *dir = path; *dir;) {
+    size_t n = strcspn(dir, ":");
+    char *cand = aucs_xasprintf("%.*s/%s", n ? (int)n : 1, n ? dir : ".", prog);
+    int ok = access(cand, X_OK) == 0;
+    free(cand);
+    if (ok)
+      return 0;
+    dir += n + (dir[n] == ':');
+  }
+  return ENOENT;
+}
+
 static char *temp_template(void) {
   const char *dir = nonempty_env("TMPDIR");
   return aucs_xasprintf("%s/aucs-cu-XXXXXX", dir ? dir : "/tmp");
@@ -379,15 +407,19 @@ static int compile(const char *path, const aucs_load_options *o,
   clang_args(&a, clang ? clang : AUCS_CLANG_PATH, path, out, o);
   aucs_buf output = {0};
   int status = 0, rc = 0;
-  int e = spawn(&a, &output, &status);
+  int e = executable(a.v[0]);
+  if (!e)
+    e = spawn(&a, &output, &status);
+  while (output.len && output.data[output.len - 1] == '\n')
+    output.data[--output.len] = '\0';
   if (e)
     rc = fail_errno(err, path, a.v[0], e);
   else if (WIFSIGNALED(status))
     rc = fail(err, path, "does not compile (clang killed by signal %d)\n%s",
               WTERMSIG(status), output.data ? output.data : "");
   else if (WEXITSTATUS(status) != 0)
-    rc = fail(err, path, "does not compile\n%s",
-              output.data ? output.data : "");
+    rc =
+        fail(err, path, "does not compile\n%s", output.data ? output.data : "");
   aucs_buf_free(&output);
   args_free(&a);
   return rc;
@@ -428,7 +460,7 @@ static int load_cuda(aucs_module *m, const char *path,
   return rc;
 }
 
-/* ---- loading -------------------------------------------------------------- */
+/* ---- loading ---- */
 
 static int verify(LLVMModuleRef mod, const char *path, char **err) {
   char *msg = NULL;
@@ -457,9 +489,8 @@ static int parse(aucs_module *m, const char *path, const aucs_load_options *o,
   LLVMSetModuleIdentifier(m->mod, path, strlen(path));
   if (aucs_module_check_nvptx(m->mod, err) || verify(m->mod, path, err))
     return 1;
-  return k == KIND_CUDA && o->opt_level <= 0
-             ? run_o0_passes(m->mod, path, err)
-             : 0;
+  return k == KIND_CUDA && o->opt_level <= 0 ? run_o0_passes(m->mod, path, err)
+                                             : 0;
 }
 
 int aucs_module_load(const char *path, const aucs_load_options *opts,
@@ -506,7 +537,7 @@ int aucs_module_check_nvptx(LLVMModuleRef m, char **err) {
   return 1;
 }
 
-/* ---- writing -------------------------------------------------------------- */
+/* ---- writing ---- */
 
 /* "<dir>/.<base>.XXXXXX", beside path so that rename() stays atomic. */
 static char *sibling_template(const char *path) {

@@ -2,7 +2,7 @@
 // branch on it diverges. The last-block idiom broadcasts thread 0's ticket
 // through shared memory after a barrier; every thread then reads the same
 // flag, so the branch on the flag is uniform.
-// AUCS-EXPECT: divergent 14 15 24
+// AUCS-EXPECT: divergent 15 24
 // AUCS-EXPECT: uniform 17 19 20
 
 __device__ unsigned retired;

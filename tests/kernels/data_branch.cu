@@ -2,10 +2,11 @@
 // or through an index array) gives each thread its own value, so the branch
 // on it diverges; a load through a uniform address gives every thread the
 // same value (in a race-free kernel), so the branch on it is uniform.
-// AUCS-EXPECT: divergent 12 15
-// AUCS-EXPECT: uniform 18 19 23
+// AUCS-EXPECT: divergent 13 16
+// AUCS-EXPECT: uniform 19 20 24
 
-__global__ void gather(float *out, const float *in, const int *idx, int n) {
+__global__ void gather(float *out, const float *__restrict__ in,
+                       const int *__restrict__ idx, int n) {
   unsigned tid = threadIdx.x;
   float x = in[tid];
   if (x > 0.0f)

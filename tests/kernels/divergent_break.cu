@@ -3,11 +3,10 @@
 // the whole loop is divergent. The value the loop hands out (where it broke)
 // varies too, so the if on it is divergent; the code right after the loop
 // runs once in every thread.
-// AUCS-EXPECT: divergent 15 23
-// AUCS-EXPECT: uniform 21
+// AUCS-EXPECT: divergent 14 22
+// AUCS-EXPECT: uniform 20
 
-__global__ void find_key(int *pos, int *seen, const int *keys, int key,
-                         int n) {
+__global__ void find_key(int *pos, int *seen, const int *keys, int key, int n) {
   unsigned tid = threadIdx.x;
   int found = -1;
   for (int i = 0; i < n; i++) {

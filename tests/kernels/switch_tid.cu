@@ -5,7 +5,7 @@
 
 __global__ void by_quarter(int *a, float *b, int *c, int *d, int *e) {
   unsigned tid = threadIdx.x;
-  unsigned i = blockIdx.x * blockDim.x + tid;
+  unsigned long long i = blockIdx.x * blockDim.x + tid;
   switch (tid % 4) {
   case 0:
     a[i] = 10;

@@ -1,7 +1,7 @@
 // 2-D indexing: a tiled matrix multiply over threadIdx.x/.y. The tile loop
 // has a uniform bound, so its loads and barriers are uniform; the bounds
 // check and the test on threadIdx.y diverge.
-// AUCS-EXPECT: uniform 17 18 19 22 29
+// AUCS-EXPECT: uniform 17 18 19 21 22 29
 // AUCS-EXPECT: divergent 25 27
 
 #define TILE 16

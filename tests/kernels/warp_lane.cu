@@ -2,7 +2,7 @@
 // laneid register), and shuffles return each lane its own value, so every
 // branch on them diverges. The shuffle loop itself has a constant bound.
 // AUCS-EXPECT: divergent 16 20 23 27 29
-// AUCS-EXPECT: uniform 17 30
+// AUCS-EXPECT: uniform 14 17 30
 
 __global__ void warp_sums(int *out, const int *in) {
   __shared__ int partial[32];

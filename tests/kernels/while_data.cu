@@ -1,10 +1,11 @@
 // while loops that read data. Following a linked list from a uniform start
 // reads the same cells in every thread, so the loop is uniform; following it
 // from each thread's own start gives each thread its own trip count.
-// AUCS-EXPECT: uniform 13 23
-// AUCS-EXPECT: divergent 20
+// AUCS-EXPECT: uniform 14 24
+// AUCS-EXPECT: divergent 21
 
-__global__ void chase(int *out, const int *next, int start, int n) {
+__global__ void chase(int *out, const int *__restrict__ next, int start,
+                      int n) {
   unsigned tid = threadIdx.x;
   int k = start;
   int hops = 0;

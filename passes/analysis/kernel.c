@@ -1,0 +1,92 @@
+/*
+ * kernel: which functions of a module are CUDA kernels.
+ *
+ * A function is a kernel when
+ *   1. its calling convention is ptx_kernel (clang >= 19), or
+ *   2. `!nvvm.annotations` holds a node `!{ptr @f, ..., !"kernel", i32 1, ...}`
+ *      (older clang, nvcc's NVVM): operand 0 is the function, then
+ *      key/value pairs.
+ * aucs_kernel_list reads the annotations once and walks the functions in
+ * module order, so each kernel appears once however it is marked.
+ */
+#include "aucs/kernel.h"
+
+#include "aucs/util.h"
+
+#include <llvm-c/Core.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char annotations[] = "nvvm.annotations";
+
+/* 1 when the pair (key, value) is `!"kernel", i32 <nonzero>`. */
+static int is_kernel_pair(LLVMValueRef key, LLVMValueRef value) {
+  if (!key || !value || !LLVMIsAMDString(key) || !LLVMIsAConstantInt(value))
+    return 0;
+  unsigned len;
+  const char *s = LLVMGetMDString(key, &len);
+  return s && len == 6 && memcmp(s, "kernel", 6) == 0 &&
+         LLVMConstIntGetZExtValue(value) != 0;
+}
+
+/* The function an annotation node marks as a kernel, or NULL. */
+static LLVMValueRef annotated_kernel(LLVMValueRef node) {
+  unsigned n = LLVMGetMDNodeNumOperands(node);
+  if (n < 3)
+    return NULL;
+  LLVMValueRef *ops = aucs_xcalloc(n, sizeof *ops);
+  LLVMGetMDNodeOperands(node, ops);
+  LLVMValueRef fn = ops[0] ? LLVMIsAFunction(ops[0]) : NULL;
+  int kernel = 0;
+  for (unsigned i = 1; fn && !kernel && i + 1 < n; i += 2)
+    kernel = is_kernel_pair(ops[i], ops[i + 1]);
+  free(ops);
+  return kernel ? fn : NULL;
+}
+
+/* Every function the module's annotations mark as a kernel, as map keys. */
+static void annotated_kernels(LLVMModuleRef m, aucs_ptrmap *out) {
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, annotations);
+  if (n == 0)
+    return;
+  LLVMValueRef *nodes = aucs_xcalloc(n, sizeof *nodes);
+  LLVMGetNamedMetadataOperands(m, annotations, nodes);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef fn = nodes[i] ? annotated_kernel(nodes[i]) : NULL;
+    if (fn)
+      aucs_ptrmap_put(out, fn, 1);
+  }
+  free(nodes);
+}
+
+static int is_kernel_in(LLVMValueRef fn, const aucs_ptrmap *annotated) {
+  return LLVMGetFunctionCallConv(fn) == LLVMPTXKernelCallConv ||
+         aucs_ptrmap_get(annotated, fn, NULL);
+}
+
+int aucs_kernel_is(LLVMValueRef fn) {
+  if (!fn || !LLVMIsAFunction(fn))
+    return 0;
+  aucs_ptrmap annotated = {0};
+  annotated_kernels(LLVMGetGlobalParent(fn), &annotated);
+  int is = is_kernel_in(fn, &annotated);
+  aucs_ptrmap_free(&annotated);
+  return is;
+}
+
+size_t aucs_kernel_list(LLVMModuleRef m, LLVMValueRef **out) {
+  aucs_ptrmap annotated = {0};
+  annotated_kernels(m, &annotated);
+  LLVMValueRef *list = NULL;
+  size_t n = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
+       fn = LLVMGetNextFunction(fn)) {
+    if (LLVMIsDeclaration(fn) || !is_kernel_in(fn, &annotated))
+      continue;
+    list = aucs_xrealloc(list, (n + 1) * sizeof *list);
+    list[n++] = fn;
+  }
+  aucs_ptrmap_free(&annotated);
+  *out = list;
+  return n;
+}

@@ -1,0 +1,20 @@
+// A search loop whose condition mixes a uniform bound and per-thread data:
+// each thread leaves after its own number of steps. The counter is uniform
+// inside the loop (every thread still in it has the same count) but not
+// after it, where each thread sees the count at which it left; at -O0 the
+// use after the loop reads the loop's own phi, with no join phi to mark it.
+// AUCS-EXPECT: divergent 13 19
+// AUCS-EXPECT: uniform 16 17
+
+__global__ void first_match(int *pos, const int *keys, int key, int n) {
+  unsigned tid = threadIdx.x;
+  int i = 0;
+  while (i < n && keys[tid * n + i] != key) {
+    pos[gridDim.x * blockDim.x + tid * n + i] = -1;
+    i++;
+  }
+  pos[tid] = i;
+  __syncthreads();
+  if (i < n)
+    pos[blockDim.x + tid] = key;
+}

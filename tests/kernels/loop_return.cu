@@ -1,0 +1,18 @@
+// A return inside a uniform loop: the threads that find a negative value
+// leave the kernel, so the rest of the loop and everything after it run in
+// only some threads. The barrier in the loop is a divergence bug.
+// AUCS-EXPECT: uniform 9
+// AUCS-EXPECT: divergent 14 15 17
+
+__global__ void until_negative(float *out, const float *in, int n) {
+  unsigned tid = threadIdx.x;
+  out[tid] = 0.0f;
+  for (int r = 0; r < n; r++) {
+    float v = in[r * blockDim.x + tid];
+    if (v < 0.0f)
+      return;
+    out[tid] += v;
+    __syncthreads();
+  }
+  out[blockDim.x + tid] = 1.0f;
+}

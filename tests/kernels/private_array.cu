@@ -1,0 +1,23 @@
+// A per-thread array in local memory filled with tid-dependent values and
+// read back at a uniform index: the value read differs between threads, so
+// the branch on it diverges. A local array filled with uniform values gives
+// a uniform value.
+// AUCS-EXPECT: divergent 18
+// AUCS-EXPECT: uniform 20 21
+
+__global__ void local_table(int *out, const int *in, int n) {
+  unsigned tid = threadIdx.x;
+  int mine[8];
+  int shared_cfg[8];
+  for (int j = 0; j < 8; j++) {
+    mine[j] = in[tid * 8 + j];
+    shared_cfg[j] = in[j] + n;
+  }
+  int k = n & 7;
+  if (mine[k] > 0)
+    out[tid] = mine[k];
+  if (shared_cfg[k] > 0) {
+    out[blockDim.x + tid] = shared_cfg[k];
+    __syncthreads();
+  }
+}
