@@ -9,6 +9,7 @@
  * main reads as the pipeline: parse arguments, load the module, run the
  * subcommand's pipeline, print, exit with the pipeline's code.
  */
+#include "aucs/detect.h"
 #include "aucs/module.h"
 #include "aucs/pipeline.h"
 
@@ -50,14 +51,32 @@ static const char usage[] =
     "  -I DIR, -D NAME[=V], --clang-arg=ARG\n"
     "                     passed to clang\n"
     "\n"
-    "exit codes: 0 clean, 1 findings, 2 usage or input error, 3 internal "
-    "error\n";
+    "detect options (without them, an evolutionary search chooses the launch\n"
+    "and the scalar arguments; every finding prints the command that\n"
+    "reproduces the one run that found it):\n"
+    "  --grid X[,Y[,Z]]   grid dimensions\n"
+    "  --block X[,Y[,Z]]  block dimensions\n"
+    "  --arg NAME=VALUE   a scalar kernel argument (repeatable)\n"
+    "  --kernel NAME      check only this kernel (mangled or demangled name)\n"
+    "  --seed N           seed of every random choice (default 1)\n"
+    "  --population N, --generations N\n"
+    "                     search size (default 4 and 6)\n"
+    "  --step-budget N    instructions per thread per run (default 10000000)\n"
+    "  --memory-budget B  bytes of modelled memory per run (default 256 MiB)\n"
+    "  --warp-lockstep    pre-Volta warps: one warp never races with itself\n"
+    "  --format=json      JSON report on stdout instead of text on stderr\n"
+    "  --stats            add run counts, thread instructions and time\n"
+    "\n"
+    "exit codes: 0 clean, 1 findings, 2 usage or input error (or nothing\n"
+    "could be checked), 3 internal error\n";
 
 typedef struct args {
   const char *command, *input, *output;
   aucs_load_options load;
   const char **clang_args;
   int n_clang_args;
+  aucs_detect_options detect;
+  aucs_buf load_words; /* the load options as typed, for reproduce lines */
 } args;
 
 static int fail_usage(const char *fmt, const char *what) {
@@ -68,8 +87,8 @@ static int fail_usage(const char *fmt, const char *what) {
 }
 
 static void clang_arg(args *a, const char *arg) {
-  a->clang_args = realloc(a->clang_args,
-                          sizeof(*a->clang_args) * (size_t)(a->n_clang_args + 1));
+  a->clang_args = realloc(a->clang_args, sizeof(*a->clang_args) *
+                                             (size_t)(a->n_clang_args + 1));
   if (!a->clang_args)
     abort();
   a->clang_args[a->n_clang_args++] = arg;
@@ -80,14 +99,54 @@ static const char *value(const char *arg, const char *flag) {
   return strncmp(arg, flag, n) == 0 ? arg + n : NULL;
 }
 
+/* Append word to b for a shell, quoted when it needs it. */
+static void shell_word(aucs_buf *b, const char *word) {
+  const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789_./=,+-:@%";
+  if (*word && strspn(word, safe) == strlen(word)) {
+    aucs_buf_printf(b, " %s", word);
+    return;
+  }
+  aucs_buf_puts(b, " '");
+  for (const char *c = word; *c; c++)
+    aucs_buf_puts(b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+  aucs_buf_puts(b, "'");
+}
+
+/* A detect option at argv[*i]: 1 taken, 0 not one, else an exit code. */
+static int detect_option(args *a, int argc, char **argv, int *i) {
+  char *err = NULL;
+  if (strcmp(a->command, "detect") != 0)
+    return 0;
+  int got = aucs_detect_option(&a->detect, argc, argv, i, &err);
+  if (got >= 0)
+    return got;
+  fail_usage("%s", err);
+  free(err);
+  return AUCS_EXIT_USAGE;
+}
+
+static int load_option(args *a, int argc, char **argv, int *i);
+
 /* One option at argv[*i]; 0 on success, else an exit code. */
 static int option(args *a, int argc, char **argv, int *i) {
+  int start = *i, rc = detect_option(a, argc, argv, i);
+  if (rc)
+    return rc == 1 ? 0 : rc;
+  rc = load_option(a, argc, argv, i);
+  for (int k = start; !rc && k <= *i; k++)
+    shell_word(&a->load_words, argv[k]);
+  return rc;
+}
+
+/* A load option (how the input becomes a module) at argv[*i]. */
+static int load_option(args *a, int argc, char **argv, int *i) {
   const char *arg = argv[*i], *v;
   int has_next = *i + 1 < argc;
   if (strcmp(arg, "-o") == 0 && has_next)
     a->output = argv[++*i];
-  else if (strlen(arg) == 3 && strncmp(arg, "-O", 2) == 0 &&
-           arg[2] >= '0' && arg[2] <= '3')
+  else if (strlen(arg) == 3 && strncmp(arg, "-O", 2) == 0 && arg[2] >= '0' &&
+           arg[2] <= '3')
     a->load.opt_level = arg[2] - '0';
   else if ((v = value(arg, "--gpu-arch=")))
     a->load.gpu_arch = v;
@@ -120,6 +179,7 @@ static int parse(args *a, int argc, char **argv) {
   a->load.n_extra_args = a->n_clang_args;
   if (!a->input)
     return fail_usage("%s: no input file", a->command);
+  a->detect.input = a->input;
   if (strcmp(a->command, "compile") == 0 && !a->output)
     return fail_usage("%s: needs -o FILE", a->command);
   return 0;
@@ -135,13 +195,32 @@ static int write_module(LLVMModuleRef m, const char *path) {
   return AUCS_EXIT_OK;
 }
 
-static int run(const args *a, LLVMModuleRef m) {
+/* "aucs detect <input> <load options>": how reproduce commands start. */
+static char *reproduce_prefix(const args *a) {
+  aucs_buf b = {0};
+  aucs_buf_puts(&b, "aucs detect");
+  shell_word(&b, a->input);
+  if (a->load_words.len)
+    aucs_buf_puts(&b, a->load_words.data);
+  return aucs_buf_take(&b);
+}
+
+static int detect(args *a, LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
+  char *prefix = reproduce_prefix(a);
+  a->detect.command = prefix;
+  int rc = aucs_pipeline_detect(m, &a->detect, out, diag);
+  a->detect.command = NULL;
+  free(prefix);
+  return rc;
+}
+
+static int run(args *a, LLVMModuleRef m) {
   aucs_buf out = {0}, diag = {0};
   int rc;
   if (strcmp(a->command, "facts") == 0)
     rc = aucs_pipeline_facts(m, &out, &diag);
   else if (strcmp(a->command, "detect") == 0)
-    rc = aucs_pipeline_detect(m, &out, &diag);
+    rc = detect(a, m, &out, &diag);
   else if (strcmp(a->command, "fix") == 0)
     rc = aucs_pipeline_fix(m, &out, &diag);
   else
@@ -190,5 +269,7 @@ int main(int argc, char **argv) {
   free(err);
   aucs_module_free(mod);
   free(a.clang_args);
+  aucs_detect_options_free(&a.detect);
+  aucs_buf_free(&a.load_words);
   return rc;
 }

@@ -6,8 +6,10 @@
 //
 //   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-facts  -disable-output k.bc
 //   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-detect -disable-output k.bc
+//   AUCS_OPTIONS="--grid 2 --block 64" opt-22 ... -passes=aucs-detect ...
 //   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-fix k.bc -o fixed.bc
 //
+// aucs-detect takes the `aucs detect` options from $AUCS_OPTIONS.
 // Reports go to stdout, diagnostics to stderr. No global state: a second run
 // in the same process starts from nothing.
 //
@@ -23,6 +25,7 @@
 #include "llvm/Passes/PassPlugin.h"
 #endif
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 extern "C" {
 #include "aucs/pipeline.h"
@@ -56,12 +59,16 @@ struct AucsPass : PassInfoMixin<AucsPass> {
   static bool isRequired() { return true; }
 };
 
+aucs_exit detectWithEnvOptions(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
+  return aucs_pipeline_detect_text(M, getenv("AUCS_OPTIONS"), Out, Diag);
+}
+
 bool addPass(StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {
   if (Name == "aucs-facts")
     MPM.addPass(AucsPass(aucs_pipeline_facts, false));
   else if (Name == "aucs-detect")
-    MPM.addPass(AucsPass(aucs_pipeline_detect, false));
+    MPM.addPass(AucsPass(detectWithEnvOptions, false));
   else if (Name == "aucs-fix")
     MPM.addPass(AucsPass(aucs_pipeline_fix, true));
   else

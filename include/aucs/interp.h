@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 typedef struct aucs_prog aucs_prog;
+typedef struct aucs_run_memory aucs_run_memory;
 
 typedef enum aucs_param_kind {
   AUCS_PARAM_INT,     /* integer of `bits` bits */
@@ -58,7 +59,19 @@ typedef struct aucs_run_config {
   int warp_lockstep;     /* pre-Volta rule: threads of one warp never race */
   uint64_t step_budget;  /* instructions per thread; 0: default */
   size_t memory_budget;  /* bytes of modelled memory per run; 0: default */
+  /* Bytes of `extern __shared__` memory per block; 0: default. */
+  size_t dynamic_shared_bytes;
+  /* Cap on simulated threads (blocks x threads per block); 0: default. A
+   * grid above it runs its first blocks and its last block. */
+  uint64_t max_threads;
+  int keep_memory;       /* keep argument buffers for aucs_run_read */
 } aucs_run_config;
+
+/* Defaults of the zero fields of aucs_run_config. */
+#define AUCS_INTERP_STEP_BUDGET 10000000ull
+#define AUCS_INTERP_MEMORY_BUDGET (256ull << 20)
+#define AUCS_INTERP_DYNAMIC_SHARED (48u << 10)
+#define AUCS_INTERP_MAX_THREADS (1ull << 16)
 
 typedef enum aucs_run_status {
   AUCS_RUN_OK,
@@ -80,6 +93,8 @@ typedef struct aucs_run_result {
   unsigned char *barrier_ordered;
   /* For the input search: memory accesses made and distinct addresses. */
   uint64_t accesses, distinct_addresses;
+  uint64_t blocks_run; /* blocks simulated (all, or the sample under the cap) */
+  aucs_run_memory *memory; /* with cfg->keep_memory; see aucs_run_read */
 } aucs_run_result;
 
 /* Run p once. Returns res->status; the result is filled in every case
@@ -88,5 +103,12 @@ typedef struct aucs_run_result {
 aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
                                 aucs_run_result *res);
 void aucs_run_result_free(aucs_run_result *res);
+
+/* Read n bytes at offset of pointer parameter param's buffer as the run left
+ * it (bytes never written read as the run's pseudo-random fill). Needs
+ * cfg->keep_memory. 0 on success; nonzero when param is not a pointer or
+ * the memory was not kept. */
+int aucs_run_read(const aucs_run_result *res, size_t param, uint64_t offset,
+                  void *out, size_t n);
 
 #endif

@@ -1,0 +1,806 @@
+/*
+ * detect: per-kernel orchestration of the dynamic detector.
+ *
+ * Steps, for the kernels of a module:
+ *   1. Select them (--kernel: mangled name, demangled signature, or the
+ *      demangled name without its parameters).
+ *   2. Lower each once; a kernel that does not lower is "unsupported", with
+ *      the location of the instruction that stopped it.
+ *   3. Bind the user's --arg values to parameters by name and kind; an
+ *      argument no selected kernel has is a usage error.
+ *   4. Run each kernel on the inputs the search chooses (search.h), merging
+ *      every run's findings (first run wins, pairs in either order are one
+ *      finding) and every barrier's "passed" and "ordered" facts. A run that
+ *      fails makes the kernel "error" and ends its search.
+ *   5. Barriers passed but never ordering a conflicting pair become
+ *      REDUNDANT_BARRIER findings when every run of the kernel finished.
+ * Every finding carries the command that replays its run: every launch
+ * dimension, every scalar argument and the run's seed, so the replay is a
+ * search with nothing to choose, i.e. exactly that run.
+ *
+ * Limitation: the interpreter reports no address range, so fitness ties go
+ * to the run with more accesses rather than to the denser range.
+ */
+#include "aucs/detect.h"
+
+#include "aucs/interp.h"
+#include "aucs/search.h"
+#include "aucs/srcloc.h"
+#include "aucs/util.h"
+#include <errno.h>
+#include <llvm-c/Core.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- options ------------------------------------------------------------*/
+
+/* The value of flag at argv[*i] ("--flag V" or "--flag=V"): 1 and *v set,
+ * 0 when argv[*i] is another option, -1 when the value is missing. */
+static int flag_value(int argc, char **argv, int *i, const char *flag,
+                      const char **v) {
+  const char *arg = argv[*i];
+  size_t n = strlen(flag);
+  if (strncmp(arg, flag, n) != 0)
+    return 0;
+  if (arg[n] == '=')
+    return *v = arg + n + 1, 1;
+  if (arg[n] != '\0')
+    return 0;
+  if (*i + 1 >= argc)
+    return -1;
+  *v = argv[++*i];
+  return 1;
+}
+
+static int parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (!s || *s < '0' || *s > '9')
+    return -1;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* "X[,Y[,Z]]": missing dims are 1. */
+static int parse_dim3(const char *s, aucs_dim3 *d) {
+  uint32_t v[3] = {1, 1, 1};
+  char *copy = aucs_xstrdup(s), *save = NULL;
+  int n = 0, bad = s[0] == ',' || s[strlen(s) ? strlen(s) - 1 : 0] == ',';
+  for (char *w = strtok_r(copy, ",", &save); w && !bad;
+       w = strtok_r(NULL, ",", &save)) {
+    uint64_t x;
+    bad = n == 3 || parse_u64(w, &x) || x == 0 || x > UINT32_MAX;
+    if (!bad)
+      v[n++] = (uint32_t)x;
+  }
+  free(copy);
+  if (bad || n == 0)
+    return -1;
+  *d = (aucs_dim3){v[0], v[1], v[2]};
+  return 0;
+}
+
+static int bad(char **err, const char *flag, const char *v, const char *want) {
+  *err = aucs_xasprintf("%s: bad value '%s' (%s)", flag, v ? v : "", want);
+  return -1;
+}
+
+static int option_arg(aucs_detect_options *o, const char *v, char **err) {
+  const char *eq = strchr(v, '=');
+  if (!eq || eq == v)
+    return bad(err, "--arg", v, "NAME=VALUE");
+  o->args = aucs_xrealloc(o->args, (o->nargs + 1) * sizeof(*o->args));
+  o->args[o->nargs++] = (aucs_detect_arg){v, (size_t)(eq - v), eq + 1};
+  return 1;
+}
+
+static int option_value(aucs_detect_options *o, const char *flag, const char *v,
+                        char **err) {
+  uint64_t x;
+  if (!strcmp(flag, "--grid") || !strcmp(flag, "--block")) {
+    int grid = flag[2] == 'g';
+    if (parse_dim3(v, grid ? &o->grid : &o->block))
+      return bad(err, flag, v, "X[,Y[,Z]], positive integers");
+    return *(grid ? &o->has_grid : &o->has_block) = 1;
+  }
+  if (!strcmp(flag, "--arg"))
+    return option_arg(o, v, err);
+  if (!strcmp(flag, "--kernel"))
+    return o->kernel = v, 1;
+  if (!strcmp(flag, "--format")) {
+    if (strcmp(v, "json") && strcmp(v, "text"))
+      return bad(err, flag, v, "json or text");
+    return o->json = !strcmp(v, "json"), 1;
+  }
+  if (parse_u64(v, &x))
+    return bad(err, flag, v, "a non-negative integer");
+  if (!strcmp(flag, "--seed"))
+    return o->seed = x, o->has_seed = 1;
+  if (!strcmp(flag, "--step-budget"))
+    return o->step_budget = x, 1;
+  if (!strcmp(flag, "--memory-budget"))
+    return o->memory_budget = (size_t)x, 1;
+  if (x == 0 || x > 1000)
+    return bad(err, flag, v, "1..1000");
+  if (!strcmp(flag, "--population"))
+    return o->population = (unsigned)x, 1;
+  return o->generations = (unsigned)x, 1;
+}
+
+int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
+                       char **err) {
+  static const char *const flags[] = {
+      "--grid",        "--block",       "--arg",           "--kernel",
+      "--seed",        "--step-budget", "--memory-budget", "--population",
+      "--generations", "--format"};
+  if (!strcmp(argv[*i], "--warp-lockstep"))
+    return o->warp_lockstep = 1;
+  if (!strcmp(argv[*i], "--stats"))
+    return o->stats = 1;
+  for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
+    const char *v = NULL;
+    int got = flag_value(argc, argv, i, flags[f], &v);
+    if (got < 0) {
+      *err = aucs_xasprintf("%s needs a value", flags[f]);
+      return -1;
+    }
+    if (got)
+      return option_value(o, flags[f], v, err);
+  }
+  return 0;
+}
+
+int aucs_detect_options_parse(aucs_detect_options *o, const char *text,
+                              char **err) {
+  free(o->text);
+  o->text = aucs_xstrdup(text ? text : "");
+  char **words = NULL, *save = NULL;
+  int n = 0, rc = 0;
+  for (char *w = strtok_r(o->text, " \t\n", &save); w;
+       w = strtok_r(NULL, " \t\n", &save)) {
+    words = aucs_xrealloc(words, (size_t)(n + 1) * sizeof(*words));
+    words[n++] = w;
+  }
+  for (int i = 0; i < n && !rc; i++) {
+    int got = aucs_detect_option(o, n, words, &i, err);
+    if (got == 0)
+      *err = aucs_xasprintf("unknown option '%s'", words[i]);
+    rc = got != 1;
+  }
+  free(words);
+  return rc;
+}
+
+void aucs_detect_options_free(aucs_detect_options *o) {
+  free(o->args);
+  free(o->text);
+  *o = (aucs_detect_options){0};
+}
+
+/* ---- kernels and their parameters ---------------------------------------*/
+
+/* One selected kernel while it is checked. */
+typedef struct kstate {
+  const aucs_detect_options *o;
+  const char *prefix; /* of the reproduce command */
+  aucs_report_kernel *k;
+  aucs_prog *prog;
+  aucs_param *params;
+  size_t np;
+  uint64_t *vals;       /* --arg values, raw bits */
+  unsigned char *fixed; /* which params --arg fixed */
+  size_t nbar;
+  uint64_t *bar_runs; /* runs that passed barrier i */
+  unsigned char *bar_ordered;
+  aucs_launch *bar_launch; /* the first run that passed it */
+  char **bar_args;
+  char **bar_cmd; /* its reproduce command */
+} kstate;
+
+static const char *fn_name(LLVMValueRef fn) {
+  size_t len;
+  return LLVMGetValueName2(fn, &len);
+}
+
+static int kernel_matches(LLVMValueRef fn, const char *want) {
+  if (!strcmp(fn_name(fn), want))
+    return 1;
+  char *dem = aucs_report_demangle(fn_name(fn));
+  int hit = 0;
+  if (dem) {
+    size_t base = strcspn(dem, "(");
+    hit = !strcmp(dem, want) ||
+          (strlen(want) == base && !strncmp(dem, want, base));
+  }
+  free(dem);
+  return hit;
+}
+
+static char *no_such_kernel(LLVMValueRef *ks, size_t n, const char *want) {
+  aucs_buf b = {0};
+  aucs_buf_printf(&b, "--kernel: no kernel named '%s' (kernels:", want);
+  for (size_t i = 0; i < n; i++) {
+    char *dem = aucs_report_demangle(fn_name(ks[i]));
+    aucs_buf_printf(&b, "%s %s", i ? "," : "", dem ? dem : fn_name(ks[i]));
+    free(dem);
+  }
+  aucs_buf_puts(&b, ")");
+  return aucs_buf_take(&b);
+}
+
+static void unsupported(kstate *s, aucs_findings *diag) {
+  s->k->status = AUCS_KERNEL_UNSUPPORTED;
+  const aucs_finding *f = diag->n ? &diag->v[0] : NULL;
+  char *loc = f && f->a.instr ? aucs_srcloc_format(f->a.instr) : NULL;
+  s->k->reason = aucs_xasprintf(
+      "kernel '%s' is not supported: %s%s%s", s->k->demangled, loc ? loc : "",
+      loc ? ": " : "",
+      f && f->message ? f->message : "the interpreter cannot lower it");
+  free(loc);
+}
+
+static void lower(kstate *s, LLVMValueRef fn) {
+  aucs_report_kernel *k = s->k;
+  k->fn = fn;
+  k->name = aucs_xstrdup(fn_name(fn));
+  k->demangled = aucs_report_demangle(k->name);
+  if (!k->demangled)
+    k->demangled = aucs_xstrdup(k->name);
+  aucs_findings diag = {0};
+  if (aucs_interp_lower(fn, &s->prog, &diag))
+    unsupported(s, &diag);
+  aucs_findings_free(&diag);
+  if (!s->prog)
+    return;
+  s->np = aucs_prog_nparams(s->prog);
+  s->params = aucs_xcalloc(s->np + 1, sizeof(*s->params));
+  for (size_t i = 0; i < s->np; i++)
+    s->params[i] = *aucs_prog_param(s->prog, i);
+  s->vals = aucs_xcalloc(s->np + 1, sizeof(*s->vals));
+  s->fixed = aucs_xcalloc(s->np + 1, 1);
+}
+
+static void kstate_free(kstate *s) {
+  for (size_t i = 0; i < s->nbar; i++) {
+    free(s->bar_args[i]);
+    free(s->bar_cmd[i]);
+  }
+  free(s->bar_runs);
+  free(s->bar_ordered);
+  free(s->bar_launch);
+  free(s->bar_args);
+  free(s->bar_cmd);
+  free(s->params);
+  free(s->vals);
+  free(s->fixed);
+  aucs_prog_free(s->prog);
+}
+
+/* ---- argument values ----------------------------------------------------*/
+
+static const char *kind_name(const aucs_param *p) {
+  switch (p->kind) {
+  case AUCS_PARAM_INT:
+    return "an integer";
+  case AUCS_PARAM_FLOAT:
+    return "a floating-point number";
+  case AUCS_PARAM_POINTER:
+    return "a pointer";
+  default:
+    return "an aggregate";
+  }
+}
+
+static int parse_int(const aucs_param *p, const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (p->bits == 1 && (!strcmp(s, "true") || !strcmp(s, "false")))
+    return *out = s[0] == 't', 0;
+  int neg = s[0] == '-';
+  long long sv = neg ? strtoll(s, &end, 0) : 0;
+  unsigned long long uv = neg ? 0 : strtoull(s, &end, 0);
+  if (errno || end == s || *end)
+    return -1;
+  unsigned bits = p->bits ? p->bits : 64;
+  if (bits < 64) {
+    long long lo = -(1ll << (bits - 1));
+    unsigned long long hi = (1ull << bits) - 1;
+    if ((neg && sv < lo) || (!neg && uv > hi))
+      return -1;
+    *out = (neg ? (uint64_t)sv : uv) & hi;
+  } else
+    *out = neg ? (uint64_t)sv : uv;
+  return 0;
+}
+
+static int parse_float(const aucs_param *p, const char *s, uint64_t *out) {
+  char *end;
+  double d = strtod(s, &end);
+  if (end == s || *end)
+    return -1;
+  if (p->bits == 32) {
+    float f = (float)d;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    *out = b;
+  } else
+    memcpy(out, &d, sizeof d);
+  return 0;
+}
+
+static char *format_value(const aucs_param *p, uint64_t v) {
+  if (p->kind == AUCS_PARAM_FLOAT) {
+    double d;
+    if (p->bits == 32) {
+      uint32_t b = (uint32_t)v;
+      float f;
+      memcpy(&f, &b, sizeof f);
+      d = f;
+    } else
+      memcpy(&d, &v, sizeof d);
+    char *s = aucs_xasprintf(p->bits == 32 ? "%.9g" : "%.17g", d);
+    if (strpbrk(s, ".eni")) /* 1.5, 1e+20, inf, nan */
+      return s;
+    char *t = aucs_xasprintf("%s.0", s);
+    free(s);
+    return t;
+  }
+  unsigned bits = p->bits ? p->bits : 64;
+  if (bits == 1)
+    return aucs_xasprintf("%llu", (unsigned long long)(v & 1));
+  int64_t sv =
+      bits < 64 ? (int64_t)(v << (64 - bits)) >> (64 - bits) : (int64_t)v;
+  return aucs_xasprintf("%lld", (long long)sv);
+}
+
+static int scalar(const aucs_param *p) {
+  return p->kind == AUCS_PARAM_INT || p->kind == AUCS_PARAM_FLOAT;
+}
+
+/* "n=100 x=0.5": every scalar argument of a run. */
+static char *format_args(const kstate *s, const uint64_t *vals) {
+  aucs_buf b = {0};
+  aucs_buf_puts(&b, "");
+  for (size_t i = 0; i < s->np; i++) {
+    if (!scalar(&s->params[i]))
+      continue;
+    char *v = format_value(&s->params[i], vals[i]);
+    aucs_buf_printf(&b, "%s%s=%s", b.len ? " " : "", s->params[i].name, v);
+    free(v);
+  }
+  return aucs_buf_take(&b);
+}
+
+static char *param_list(const kstate *s) {
+  aucs_buf b = {0};
+  aucs_buf_puts(&b, "");
+  for (size_t i = 0; i < s->np; i++)
+    aucs_buf_printf(&b, "%s%s (%s)", i ? ", " : "", s->params[i].name,
+                    kind_name(&s->params[i]));
+  return aucs_buf_take(&b);
+}
+
+/* Bind a to s's parameter of that name: 1 bound, 0 no such parameter, -1
+ * with *err when the value does not fit. */
+static int bind_arg(kstate *s, const aucs_detect_arg *a, char **err) {
+  for (size_t i = 0; i < s->np; i++) {
+    const aucs_param *p = &s->params[i];
+    if (strlen(p->name) != a->name_len ||
+        strncmp(p->name, a->name, a->name_len))
+      continue;
+    int rc = !scalar(p) ? -1
+             : p->kind == AUCS_PARAM_INT
+                 ? parse_int(p, a->value, &s->vals[i])
+                 : parse_float(p, a->value, &s->vals[i]);
+    if (rc) {
+      *err = aucs_xasprintf(
+          "--arg %s: '%s' does not fit parameter '%s' of kernel '%s' (%s%s)",
+          p->name, a->value, p->name, s->k->demangled, kind_name(p),
+          scalar(p) ? "" : ": its memory is modelled, not set");
+      return -1;
+    }
+    s->fixed[i] = 1;
+    return 1;
+  }
+  return 0;
+}
+
+static char *unknown_arg(kstate *ks, size_t n, const aucs_detect_arg *a) {
+  aucs_buf b = {0};
+  aucs_buf_printf(&b, "--arg: no parameter named '%.*s'", (int)a->name_len,
+                  a->name);
+  for (size_t i = 0; i < n; i++) {
+    if (!ks[i].prog)
+      continue;
+    char *list = param_list(&ks[i]);
+    aucs_buf_printf(&b, "; kernel '%s' has: %s", ks[i].k->demangled,
+                    *list ? list : "no parameters");
+    free(list);
+  }
+  return aucs_buf_take(&b);
+}
+
+static int bind_args(kstate *ks, size_t n, const aucs_detect_options *o,
+                     char **err) {
+  for (size_t j = 0; j < o->nargs; j++) {
+    int found = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (!ks[i].prog)
+        continue;
+      int rc = bind_arg(&ks[i], &o->args[j], err);
+      if (rc < 0)
+        return -1;
+      found |= rc;
+    }
+    if (!found) {
+      *err = unknown_arg(ks, n, &o->args[j]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int check_launch(const aucs_detect_options *o, char **err) {
+  const aucs_dim3 b = o->block, g = o->grid;
+  if (o->has_block && (b.x > 1024 || b.y > 1024 || b.z > 64 ||
+                       (uint64_t)b.x * b.y * b.z > 1024)) {
+    *err = aucs_xstrdup("--block: at most 1024 threads per block (x, y <= "
+                        "1024, z <= 64)");
+    return -1;
+  }
+  if (o->has_grid && (g.x > 2147483647u || g.y > 65535 || g.z > 65535)) {
+    *err = aucs_xstrdup("--grid: at most 2147483647 x 65535 x 65535 blocks");
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- runs ---------------------------------------------------------------*/
+
+static char *dim_arg(aucs_dim3 d) {
+  return aucs_xasprintf("%u,%u,%u", d.x, d.y, d.z);
+}
+
+static char *reproduce(const kstate *s, const aucs_candidate *c) {
+  aucs_buf b = {0};
+  char *g = dim_arg(c->launch.grid), *bl = dim_arg(c->launch.block);
+  aucs_buf_printf(&b, "%s --kernel %s --grid %s --block %s", s->prefix,
+                  s->k->name, g, bl);
+  free(g);
+  free(bl);
+  for (size_t i = 0; i < s->np; i++) {
+    if (!scalar(&s->params[i]))
+      continue;
+    char *v = format_value(&s->params[i], c->args[i]);
+    aucs_buf_printf(&b, " --arg %s=%s", s->params[i].name, v);
+    free(v);
+  }
+  aucs_buf_printf(&b, " --seed %llu", (unsigned long long)c->seed);
+  if (s->o->warp_lockstep)
+    aucs_buf_puts(&b, " --warp-lockstep");
+  if (s->o->step_budget)
+    aucs_buf_printf(&b, " --step-budget %llu",
+                    (unsigned long long)s->o->step_budget);
+  if (s->o->memory_budget)
+    aucs_buf_printf(&b, " --memory-budget %zu", s->o->memory_budget);
+  return aucs_buf_take(&b);
+}
+
+static int same_finding(const aucs_finding *a, const aucs_finding *b) {
+  return a->kind == b->kind &&
+         ((a->a.instr == b->a.instr && a->b.instr == b->b.instr) ||
+          (a->a.instr == b->b.instr && a->b.instr == b->a.instr));
+}
+
+static void add_finding(kstate *s, const aucs_finding *f,
+                        const aucs_candidate *c, const char *args) {
+  aucs_report_kernel *k = s->k;
+  for (size_t i = 0; i < k->findings.n; i++)
+    if (same_finding(&k->findings.v[i], f))
+      return;
+  aucs_finding g = *f;
+  g.object = f->object ? aucs_xstrdup(f->object) : NULL;
+  g.message = f->message ? aucs_xstrdup(f->message) : NULL;
+  g.args = aucs_xstrdup(args);
+  g.launch = c->launch;
+  aucs_findings_push(&k->findings, &g);
+  k->reproduce =
+      aucs_xrealloc(k->reproduce, k->findings.n * sizeof(*k->reproduce));
+  k->reproduce[k->findings.n - 1] = reproduce(s, c);
+}
+
+static void merge_barriers(kstate *s, const aucs_run_result *res,
+                           const aucs_candidate *c, const char *args) {
+  for (size_t i = 0; i < s->nbar; i++) {
+    if (res->barrier_ordered && res->barrier_ordered[i])
+      s->bar_ordered[i] = 1;
+    if (!res->barrier_passes || !res->barrier_passes[i])
+      continue;
+    if (s->bar_runs[i]++ == 0) {
+      s->bar_launch[i] = c->launch;
+      s->bar_args[i] = aucs_xstrdup(args);
+      s->bar_cmd[i] = reproduce(s, c);
+    }
+  }
+}
+
+static const char *status_text(aucs_run_status st) {
+  switch (st) {
+  case AUCS_RUN_STEP_BUDGET:
+    return "step budget exceeded";
+  case AUCS_RUN_MEMORY_BUDGET:
+    return "memory budget exceeded";
+  case AUCS_RUN_TRAP:
+    return "the kernel trapped";
+  case AUCS_RUN_BAD_LAUNCH:
+    return "launch beyond the hardware limits";
+  default:
+    return "run failed";
+  }
+}
+
+static void run_failed(kstate *s, const aucs_run_result *res,
+                       const aucs_candidate *c, const char *args) {
+  char *g = dim_arg(c->launch.grid), *b = dim_arg(c->launch.block);
+  char *cmd = reproduce(s, c);
+  s->k->status = AUCS_KERNEL_ERROR;
+  s->k->reason = aucs_xasprintf(
+      "kernel '%s': %s (run: grid (%s) block (%s)%s%s; reproduce with: %s)",
+      s->k->demangled, res->error ? res->error : status_text(res->status), g, b,
+      *args ? " " : "", args, cmd);
+  free(g);
+  free(b);
+  free(cmd);
+}
+
+/* The search's evaluation: one interpreter run, merged into the report. */
+static int eval(void *ctx, const aucs_candidate *c, aucs_fitness *fit) {
+  kstate *s = ctx;
+  aucs_report_kernel *k = s->k;
+  aucs_run_config cfg = {
+      .launch = c->launch,
+      .args = c->args,
+      .seed = c->seed,
+      .warp_lockstep = s->o->warp_lockstep,
+      .step_budget = s->o->step_budget,
+      .memory_budget = s->o->memory_budget,
+  };
+  aucs_run_result res = {0};
+  aucs_run_status st = aucs_interp_run(s->prog, &cfg, &res);
+  char *args = format_args(s, c->args);
+  if (k->runs++ == 0) {
+    k->launch = c->launch;
+    k->args = aucs_xstrdup(args);
+  }
+  k->thread_instructions += res.thread_instructions;
+  for (size_t i = 0; i < res.findings.n; i++)
+    add_finding(s, &res.findings.v[i], c, args);
+  merge_barriers(s, &res, c, args);
+  fit->score = res.accesses
+                   ? (double)res.distinct_addresses / (double)res.accesses
+                   : 1.0;
+  fit->tie = -(double)res.accesses;
+  if (st != AUCS_RUN_OK)
+    run_failed(s, &res, c, args);
+  free(args);
+  aucs_run_result_free(&res);
+  return st != AUCS_RUN_OK;
+}
+
+/* ---- redundant barriers -------------------------------------------------*/
+
+static int in_finding(const aucs_report_kernel *k, LLVMValueRef I) {
+  for (size_t i = 0; i < k->findings.n; i++)
+    if (k->findings.v[i].a.instr == I || k->findings.v[i].b.instr == I)
+      return 1;
+  return 0;
+}
+
+static void redundant(kstate *s, size_t i) {
+  LLVMValueRef bar = aucs_prog_barrier(s->prog, i);
+  aucs_report_kernel *k = s->k;
+  if (in_finding(k, bar))
+    return;
+  aucs_finding f = {
+      .kind = AUCS_FINDING_REDUNDANT_BARRIER,
+      .a = {.instr = bar},
+      .launch = s->bar_launch[i],
+      .args = aucs_xstrdup(s->bar_args[i]),
+  };
+  f.message = aucs_xasprintf(
+      "it never ordered a conflicting pair of accesses in the %llu run%s "
+      "that passed it (dynamic evidence: no input tried needed it)",
+      (unsigned long long)s->bar_runs[i], s->bar_runs[i] == 1 ? "" : "s");
+  aucs_findings_push(&k->findings, &f);
+  k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
+  k->reproduce[k->findings.n - 1] = aucs_xstrdup(s->bar_cmd[i]);
+}
+
+/* ---- one kernel ---------------------------------------------------------*/
+
+/* How many dimensions of the block and grid fn (and its callees) read:
+ * tid/ntid .y and .z widen the block, ctaid/nctaid the grid. */
+static void dims_used(LLVMValueRef fn, aucs_ptrmap *seen, unsigned *block,
+                      unsigned *grid) {
+  if (aucs_ptrmap_get(seen, fn, NULL))
+    return;
+  aucs_ptrmap_put(seen, fn, 1);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      LLVMValueRef callee = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
+      if (!callee || !LLVMIsAFunction(callee))
+        continue;
+      const char *name = fn_name(callee);
+      const char *sreg = "llvm.nvvm.read.ptx.sreg.";
+      if (LLVMCountBasicBlocks(callee))
+        dims_used(callee, seen, block, grid);
+      else if (!strncmp(name, sreg, strlen(sreg))) {
+        const char *r = name + strlen(sreg);
+        size_t n = strlen(r);
+        unsigned d = r[n - 1] == 'y' ? 2 : r[n - 1] == 'z' ? 3 : 1;
+        unsigned *which = strstr(r, "tid.")     ? block
+                          : strstr(r, "ctaid.") ? grid
+                                                : NULL;
+        if (which && n > 2 && r[n - 2] == '.' && d > *which)
+          *which = d;
+      }
+    }
+}
+
+static void space_of(const kstate *s, aucs_search_space *sp) {
+  const aucs_detect_options *o = s->o;
+  *sp = (aucs_search_space){
+      .params = s->params,
+      .nparams = s->np,
+      .fixed_grid = o->has_grid,
+      .fixed_block = o->has_block,
+      .launch = {o->grid, o->block},
+      .fixed_arg = s->fixed,
+      .args = s->vals,
+      .population = o->population,
+      .generations = o->generations,
+      .seed = o->has_seed ? o->seed : AUCS_SEARCH_SEED,
+  };
+  aucs_ptrmap seen = {0};
+  sp->grid_dims = sp->block_dims = 1;
+  dims_used(s->k->fn, &seen, &sp->block_dims, &sp->grid_dims);
+  aucs_ptrmap_free(&seen);
+}
+
+/* Source order (line, column of the first access), then kind; stable. */
+static int before(const aucs_finding *a, const aucs_finding *b) {
+  aucs_srcloc la = aucs_srcloc_of(a->a.instr), lb = aucs_srcloc_of(b->a.instr);
+  if (la.line != lb.line)
+    return la.line < lb.line;
+  if (la.col != lb.col)
+    return la.col < lb.col;
+  return a->kind < b->kind;
+}
+
+static void sort_findings(aucs_report_kernel *k) {
+  for (size_t i = 1; i < k->findings.n; i++)
+    for (size_t j = i;
+         j > 0 && before(&k->findings.v[j], &k->findings.v[j - 1]); j--) {
+      aucs_finding f = k->findings.v[j];
+      char *r = k->reproduce[j];
+      k->findings.v[j] = k->findings.v[j - 1];
+      k->reproduce[j] = k->reproduce[j - 1];
+      k->findings.v[j - 1] = f;
+      k->reproduce[j - 1] = r;
+    }
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void check_kernel(kstate *s) {
+  s->nbar = aucs_prog_nbarriers(s->prog);
+  s->bar_runs = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_runs));
+  s->bar_ordered = aucs_xcalloc(s->nbar + 1, 1);
+  s->bar_launch = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_launch));
+  s->bar_args = aucs_xcalloc(s->nbar + 1, sizeof(char *));
+  s->bar_cmd = aucs_xcalloc(s->nbar + 1, sizeof(char *));
+  aucs_search_space sp;
+  space_of(s, &sp);
+  double start = now();
+  aucs_search_run(&sp, eval, s);
+  s->k->seconds = now() - start;
+  if (s->k->status == AUCS_KERNEL_CHECKED)
+    for (size_t i = 0; i < s->nbar; i++)
+      if (s->bar_runs[i] && !s->bar_ordered[i])
+        redundant(s, i);
+  sort_findings(s->k);
+}
+
+/* ---- the module ---------------------------------------------------------*/
+
+static char *default_prefix(LLVMModuleRef m, const aucs_detect_options *o) {
+  if (o->command)
+    return aucs_xstrdup(o->command);
+  size_t len;
+  const char *id = o->input ? o->input : LLVMGetModuleIdentifier(m, &len);
+  return aucs_xasprintf("aucs detect %s", id && *id ? id : "<input>");
+}
+
+static size_t select_kernels(LLVMValueRef *ks, size_t n, const char *want,
+                             LLVMValueRef *sel) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!want || kernel_matches(ks[i], want))
+      sel[k++] = ks[i];
+  return k;
+}
+
+static int setup(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
+                 const aucs_detect_options *o, aucs_report *r, kstate *st,
+                 const char *prefix, char **err) {
+  LLVMValueRef *sel = aucs_xcalloc(n + 1, sizeof(*sel));
+  size_t nsel = select_kernels(ks, n, o->kernel, sel);
+  (void)m;
+  if (!nsel) {
+    *err = no_such_kernel(ks, n, o->kernel);
+    free(sel);
+    return -1;
+  }
+  r->nkernels = nsel;
+  for (size_t i = 0; i < nsel; i++) {
+    st[i] = (kstate){.o = o, .prefix = prefix, .k = &r->kernels[i]};
+    lower(&st[i], sel[i]);
+  }
+  free(sel);
+  return bind_args(st, nsel, o, err);
+}
+
+int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
+                    const aucs_detect_options *opts, aucs_report *r,
+                    char **err) {
+  static const aucs_detect_options defaults;
+  const aucs_detect_options *o = opts ? opts : &defaults;
+  size_t len;
+  *r = (aucs_report){.version = AUCS_VERSION, .stats = o->stats};
+  r->input = o->input ? o->input : LLVMGetModuleIdentifier(m, &len);
+  if (check_launch(o, err))
+    return -1;
+  r->kernels = aucs_xcalloc(n + 1, sizeof(*r->kernels));
+  kstate *st = aucs_xcalloc(n + 1, sizeof(*st));
+  char *prefix = default_prefix(m, o);
+  int rc = setup(m, ks, n, o, r, st, prefix, err);
+  for (size_t i = 0; !rc && i < r->nkernels; i++)
+    if (st[i].prog)
+      check_kernel(&st[i]);
+  for (size_t i = 0; i < r->nkernels; i++)
+    kstate_free(&st[i]);
+  free(st);
+  free(prefix);
+  if (rc)
+    aucs_detect_report_free(r);
+  return rc;
+}
+
+void aucs_detect_report_free(aucs_report *r) {
+  for (size_t i = 0; i < r->nkernels; i++)
+    aucs_report_kernel_free(&r->kernels[i]);
+  free(r->kernels);
+  *r = (aucs_report){0};
+}
+
+int aucs_detect_exit(const aucs_report *r) {
+  size_t checked = 0, failed = 0;
+  for (size_t i = 0; i < r->nkernels; i++) {
+    const aucs_report_kernel *k = &r->kernels[i];
+    if (k->findings.n)
+      return 1;
+    checked += k->status == AUCS_KERNEL_CHECKED;
+    failed += k->status == AUCS_KERNEL_ERROR;
+  }
+  return failed || !checked ? 2 : 0;
+}

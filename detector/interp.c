@@ -1,0 +1,1551 @@
+/*
+ * interp: runs lowered bytecode (bytecode.h) for one launch, checking every
+ * shared and global access against shadow memory (shadow.h).
+ *
+ * Algorithm, per simulated block (blocks in linear order):
+ *   1. Reset the threads (kernel frame from the image, parameters), give
+ *      shared objects fresh contents, start a new epoch.
+ *   2. Canonical schedule, warp by warp: each thread of the warp runs until
+ *      it waits at a block barrier, at a warp collective, or returns.
+ *   3. Warp collectives (shuffle, vote, __syncwarp, activemask) are
+ *      warp-level meeting points: once no thread of the warp can run, the
+ *      threads waiting at one collective instruction exchange values
+ *      together (grouped by instruction, so divergent halves meet
+ *      separately) and run on; step 2 repeats for the warp. A __syncwarp
+ *      bumps its threads' warp phase, which orders their accesses.
+ *   4. When every thread waits at a barrier or has returned, the barrier
+ *      releases: threads waiting at different barriers, or some returned
+ *      while others wait, is a BARRIER_DIVERGENCE (reported, then released
+ *      anyway); reductions (__syncthreads_count/and/or) are computed; the
+ *      epoch advances. The block ends when every thread returned.
+ * Memory: pointers are (object << 40) + offset. Objects are the program's
+ * (module globals, parameter buffers with sparse 1 KiB pages) and one
+ * private stack per thread for allocas (not tracked). Uninitialised bytes
+ * read as a hash of (seed, object, offset).
+ * Grids above max_threads run their first blocks and their last block.
+ *
+ * Limitation: one schedule; warp collectives ignore their member mask (the
+ * threads present at the instruction take part); named barriers and
+ * barrier thread counts are modelled as whole-block barriers.
+ */
+#include "bytecode.h"
+
+#include "aucs/shadow.h"
+#include "aucs/srcloc.h"
+#include <llvm-c/Core.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libm rows of intrinsics.def, indexed like lower.c's table. */
+typedef struct math_row {
+  float (*f1)(float);
+  double (*d1)(double);
+  float (*f2)(float, float);
+  double (*d2)(double, double);
+} math_row;
+
+static const math_row math_rows[] = {
+#define AUCS_INTRIN(m, s, c, p) {0, 0, 0, 0},
+#define AUCS_MATH1(m, s, f, d) {f, d, 0, 0},
+#define AUCS_MATH2(m, s, f, d) {0, 0, f, d},
+#include "intrinsics.def"
+};
+
+enum { PAGE = 1024, MAX_DEPTH = 1024 };
+enum { RUN, AT_BARRIER, AT_WARP, DONE };
+enum { EV_STOP, EV_FATAL };
+enum { M_READ, M_WRITE, M_RMW, M_RAW_WRITE };
+
+typedef struct page {
+  unsigned char data[PAGE];
+  aucs_shadow_cell sh[PAGE];
+  aucs_shadow_grid_cell g[PAGE];
+} page;
+
+typedef struct robj {
+  unsigned char *data;      /* flat contents, or NULL (sparse) */
+  aucs_shadow_cell *sh;     /* per byte, NULL when untracked */
+  aucs_shadow_grid_cell *g; /* per byte for global memory */
+  uint64_t size;
+  const bc_object *o;
+} robj;
+
+typedef struct frame {
+  uint32_t ret_pc, base, fn, dst;
+  uint64_t sp;
+} frame;
+
+typedef struct thread {
+  uint32_t pc, base, fn, depth, frame_cap, end_pc, tid;
+  uint8_t state;
+  uint16_t wphase;
+  uint64_t steps;
+  uint64_t *regs;
+  size_t regcap;
+  frame *frames;
+  unsigned char *stack;
+  uint64_t stack_cap, sp;
+} thread;
+
+typedef struct pagemap {
+  uint64_t *keys;
+  page **pages;
+  size_t cap, len;
+} pagemap;
+
+struct aucs_run_memory {
+  pagemap pages;
+  uint64_t seed;
+  const aucs_prog *p;
+};
+
+typedef struct u64set {
+  uint64_t *keys;
+  size_t cap, len;
+} u64set;
+
+typedef struct run {
+  const aucs_prog *p;
+  const aucs_run_config *cfg;
+  aucs_run_result *res;
+  uint64_t step_budget, mem_budget, mem_used;
+  aucs_dim3 grid, block;
+  uint32_t nthreads, blk, bx, by, bz, local0, nobjs;
+  uint32_t epoch, epoch0, bepoch;
+  int64_t last_barrier;
+  size_t dyn_shared;
+  robj *objs;
+  thread *th;
+  pagemap pages;
+  u64set seen;
+  char *args;
+} run;
+
+/* ---- values ---- */
+
+static inline int64_t sx(uint64_t v, unsigned w) {
+  return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+}
+static inline uint64_t mask_of(unsigned w) {
+  return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
+}
+static inline float f32(uint64_t v) {
+  uint32_t u = (uint32_t)v;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline uint64_t bf32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline double f64(uint64_t v) {
+  double d;
+  memcpy(&d, &v, 8);
+  return d;
+}
+static inline uint64_t bf64(double d) {
+  uint64_t v;
+  memcpy(&v, &d, 8);
+  return v;
+}
+
+static uint64_t mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+static void fill_seeded(uint64_t seed, uint32_t id, uint64_t off,
+                        unsigned char *p, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t a = off + i;
+    uint64_t h = mix(seed ^ mix((uint64_t)id << 40 ^ (a >> 3)));
+    p[i] = (unsigned char)(h >> (8 * (a & 7)));
+  }
+}
+
+static void fill_random(run *R, uint32_t id, uint64_t off, unsigned char *p,
+                        uint64_t n) {
+  fill_seeded(R->cfg->seed, id, off, p, n);
+}
+
+static int fcmp(unsigned pred, double x, double y) {
+  int uno = isnan(x) || isnan(y);
+  switch (pred) {
+  case LLVMRealOEQ:
+    return !uno && x == y;
+  case LLVMRealOGT:
+    return !uno && x > y;
+  case LLVMRealOGE:
+    return !uno && x >= y;
+  case LLVMRealOLT:
+    return !uno && x < y;
+  case LLVMRealOLE:
+    return !uno && x <= y;
+  case LLVMRealONE:
+    return !uno && x != y;
+  case LLVMRealORD:
+    return !uno;
+  case LLVMRealUNO:
+    return uno;
+  case LLVMRealUEQ:
+    return uno || x == y;
+  case LLVMRealUGT:
+    return uno || x > y;
+  case LLVMRealUGE:
+    return uno || x >= y;
+  case LLVMRealULT:
+    return uno || x < y;
+  case LLVMRealULE:
+    return uno || x <= y;
+  case LLVMRealUNE:
+    return uno || x != y;
+  case LLVMRealPredicateTrue:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static uint64_t to_int(double d, unsigned w, int is_signed) {
+  if (isnan(d))
+    return 0;
+  if (is_signed)
+    return d >= -9.2233720368547758e18 && d < 9.2233720368547758e18
+               ? (uint64_t)(int64_t)d & mask_of(w)
+               : 0;
+  return d > -1.0 && d < 1.8446744073709552e19 ? (uint64_t)d & mask_of(w) : 0;
+}
+
+static uint64_t bitrev(uint64_t v, unsigned w) {
+  uint64_t r = 0;
+  for (unsigned i = 0; i < w; i++)
+    r |= ((v >> i) & 1) << (w - 1 - i);
+  return r;
+}
+
+static uint64_t funnel(uint64_t a, uint64_t b, uint64_t c, unsigned w,
+                       int left) {
+  unsigned s = (unsigned)(c % w);
+  uint64_t m = mask_of(w);
+  if (s == 0)
+    return left ? a : b;
+  if (!left)
+    s = w - s;
+  return ((a << s) | (b >> (w - s))) & m;
+}
+
+/* *.with.overflow: the result, and the overflow bit in *o. */
+static uint64_t overflow_op(unsigned kind, uint64_t a, uint64_t b, unsigned w,
+                            int *o) {
+  uint64_t m = mask_of(w), u;
+  int64_t s, lo = w >= 64 ? INT64_MIN : -((int64_t)1 << (w - 1)),
+             hi = w >= 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1;
+  int of;
+  switch (kind) {
+  case OVF_UADD:
+    of = __builtin_add_overflow(a, b, &u);
+    *o = of || u > m;
+    return u & m;
+  case OVF_USUB:
+    *o = a < b;
+    return (a - b) & m;
+  case OVF_UMUL:
+    of = __builtin_mul_overflow(a, b, &u);
+    *o = of || u > m;
+    return u & m;
+  case OVF_SADD:
+    of = __builtin_add_overflow(sx(a, w), sx(b, w), &s);
+    break;
+  case OVF_SSUB:
+    of = __builtin_sub_overflow(sx(a, w), sx(b, w), &s);
+    break;
+  default:
+    of = __builtin_mul_overflow(sx(a, w), sx(b, w), &s);
+    break;
+  }
+  *o = of || s < lo || s > hi;
+  return (uint64_t)s & m;
+}
+
+static uint64_t rmw_apply(unsigned kind, uint64_t old, uint64_t v,
+                          unsigned size) {
+  unsigned w = size * 8;
+  int dbl = size == 8;
+#define FOP(e)                                                                 \
+  (dbl ? bf64(e(f64(old), f64(v))) : bf32((float)e(f32(old), f32(v))))
+#define ADDF(x, y) ((x) + (y))
+#define SUBF(x, y) ((x) - (y))
+  switch (kind) {
+  case RMW_XCHG:
+    return v;
+  case RMW_ADD:
+    return (old + v) & mask_of(w);
+  case RMW_SUB:
+    return (old - v) & mask_of(w);
+  case RMW_AND:
+    return old & v;
+  case RMW_NAND:
+    return ~(old & v) & mask_of(w);
+  case RMW_OR:
+    return old | v;
+  case RMW_XOR:
+    return old ^ v;
+  case RMW_MAX:
+    return sx(old, w) > sx(v, w) ? old : v;
+  case RMW_MIN:
+    return sx(old, w) < sx(v, w) ? old : v;
+  case RMW_UMAX:
+    return old > v ? old : v;
+  case RMW_UMIN:
+    return old < v ? old : v;
+  case RMW_FADD:
+    return FOP(ADDF);
+  case RMW_FSUB:
+    return FOP(SUBF);
+  case RMW_FMAX:
+    return FOP(fmax);
+  case RMW_FMIN:
+    return FOP(fmin);
+  case RMW_UINC:
+    return old >= v ? 0 : old + 1;
+  default: /* RMW_UDEC */
+    return old == 0 || old > v ? v : old - 1;
+  }
+#undef FOP
+#undef ADDF
+#undef SUBF
+}
+
+/* ---- findings ---- */
+
+static int u64set_add(u64set *s, uint64_t key) {
+  key = key * 2 + 1; /* never 0 */
+  if ((s->len + 1) * 2 > s->cap) {
+    u64set n = {aucs_xcalloc(s->cap ? s->cap * 2 : 64, 8),
+                s->cap ? s->cap * 2 : 64, 0};
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->keys[i]) {
+        size_t j = mix(s->keys[i]) & (n.cap - 1);
+        while (n.keys[j])
+          j = (j + 1) & (n.cap - 1);
+        n.keys[j] = s->keys[i];
+        n.len++;
+      }
+    free(s->keys);
+    *s = n;
+  }
+  size_t j = mix(key) & (s->cap - 1);
+  for (; s->keys[j]; j = (j + 1) & (s->cap - 1))
+    if (s->keys[j] == key)
+      return 0;
+  s->keys[j] = key;
+  s->len++;
+  return 1;
+}
+
+/* 1 the first time (kind, pc pair) is seen in this run. */
+static int first_time(run *R, aucs_finding_kind k, uint32_t a, uint32_t b) {
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  return u64set_add(&R->seen, (uint64_t)k << 48 | (uint64_t)lo << 24 | hi);
+}
+
+static aucs_dim3 coords(uint32_t lin, aucs_dim3 dims) {
+  return (aucs_dim3){lin % dims.x, lin / dims.x % dims.y,
+                     lin / dims.x / dims.y};
+}
+
+static aucs_access side(run *R, uint32_t pc, uint32_t tid, uint32_t blk,
+                        aucs_op op, unsigned size) {
+  aucs_access s = {.instr = R->p->instr[pc], .op = op, .size = size};
+  s.thread = coords(tid, R->block);
+  s.block = coords(blk, R->grid);
+  return s;
+}
+
+static void push(run *R, aucs_finding *f, const robj *o, uint64_t off) {
+  if (o) {
+    f->memory = o->o->space;
+    f->object = aucs_xstrdup(o->o->name);
+    f->offset = off;
+  }
+  f->epoch = R->bepoch;
+  f->launch = R->cfg->launch;
+  f->args = aucs_xstrdup(R->args);
+  aucs_findings_push(&R->res->findings, f);
+}
+
+static const char *op_word(aucs_op op) {
+  return op == AUCS_OP_READ ? "read" : op == AUCS_OP_WRITE ? "write" : "atomic";
+}
+
+static unsigned size_at(run *R, uint32_t pc) {
+  const bc_insn *I = &R->p->code[pc];
+  return I->op == OP_LOAD || I->op == OP_STORE || I->op == OP_RMW ||
+                 I->op == OP_CMPXCHG
+             ? I->x
+             : 1;
+}
+
+static void report_race(run *R, aucs_finding_kind k, const robj *o,
+                        uint64_t off, aucs_shadow_rec prev, uint32_t pblk,
+                        aucs_access b) {
+  aucs_finding f = {.kind = k};
+  f.a = side(R, aucs_shadow_rec_pc(prev), aucs_shadow_rec_tid(prev), pblk,
+             aucs_shadow_rec_op(prev), size_at(R, aucs_shadow_rec_pc(prev)));
+  f.b = b;
+  f.message = aucs_xasprintf(
+      "%s%s by thread (%u,%u,%u) and %s by thread (%u,%u,%u) of %s '%s' at "
+      "byte %llu",
+      k == AUCS_FINDING_RACE ? "data race: " : "race between blocks: ",
+      op_word(f.a.op), f.a.thread.x, f.a.thread.y, f.a.thread.z, op_word(b.op),
+      b.thread.x, b.thread.y, b.thread.z, aucs_memspace_name(o->o->space),
+      o->o->name, (unsigned long long)off);
+  push(R, &f, o, off);
+}
+
+static char *where(run *R, uint32_t pc) {
+  return aucs_srcloc_format(R->p->instr[pc]);
+}
+
+/* End the run with status st and an error naming thread T's location. */
+static int stop(run *R, thread *T, aucs_run_status st, const char *why) {
+  char *loc = where(R, T->pc);
+  aucs_dim3 t = coords(T->tid, R->block);
+  R->res->status = st;
+  R->res->error = aucs_xasprintf(
+      "%s: kernel '%s', thread (%u,%u,%u) of block (%u,%u,%u): %s", loc,
+      R->p->kernel_name, t.x, t.y, t.z, R->bx, R->by, R->bz, why);
+  free(loc);
+  return EV_FATAL;
+}
+
+/* ---- memory ---- */
+
+static int charge(run *R, thread *T, uint64_t bytes) {
+  R->mem_used += bytes;
+  if (R->mem_used <= R->mem_budget)
+    return 0;
+  char why[96];
+  snprintf(why, sizeof why, "the run needs more than %llu bytes of memory",
+           (unsigned long long)R->mem_budget);
+  stop(R, T, AUCS_RUN_MEMORY_BUDGET, why);
+  return 1;
+}
+
+static void pagemap_grow(pagemap *m) {
+  size_t cap = m->cap ? m->cap * 2 : 64;
+  uint64_t *keys = aucs_xcalloc(cap, 8);
+  page **pages = aucs_xcalloc(cap, sizeof(page *));
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->keys[i]) {
+      size_t j = mix(m->keys[i]) & (cap - 1);
+      while (keys[j])
+        j = (j + 1) & (cap - 1);
+      keys[j] = m->keys[i];
+      pages[j] = m->pages[i];
+    }
+  free(m->keys);
+  free(m->pages);
+  *m = (pagemap){keys, pages, cap, m->len};
+}
+
+/* The slot of key in m: its page, or the empty slot to fill. */
+static size_t pagemap_find(const pagemap *m, uint64_t key) {
+  size_t j = mix(key) & (m->cap - 1);
+  while (m->keys[j] && m->keys[j] != key)
+    j = (j + 1) & (m->cap - 1);
+  return j;
+}
+
+static void pagemap_free(pagemap *m) {
+  for (size_t i = 0; i < m->cap; i++)
+    free(m->pages[i]);
+  free(m->keys);
+  free(m->pages);
+  *m = (pagemap){0};
+}
+
+static page *get_page(run *R, thread *T, uint32_t id, uint64_t pno) {
+  uint64_t key = (uint64_t)id << 32 | pno;
+  if ((R->pages.len + 1) * 2 > R->pages.cap)
+    pagemap_grow(&R->pages);
+  size_t j = pagemap_find(&R->pages, key);
+  if (R->pages.keys[j])
+    return R->pages.pages[j];
+  if (charge(R, T, sizeof(page)))
+    return NULL;
+  page *pg = aucs_xcalloc(1, sizeof(page));
+  fill_random(R, id, pno * PAGE, pg->data, PAGE);
+  R->pages.keys[j] = key;
+  R->pages.pages[j] = pg;
+  R->pages.len++;
+  return pg;
+}
+
+/* The same access again in the same epoch: nothing new can come of it (any
+ * conflict it has was reported, under the same pair, when it arose). */
+static inline int repeat(const aucs_shadow_cell *c, uint32_t epoch,
+                         aucs_shadow_rec r) {
+  if (c->epoch != epoch)
+    return 0;
+  return aucs_shadow_rec_write(r) ? c->w == r : c->r1 == r || c->r2 == r;
+}
+
+/* Likewise for the launch-wide cell: a write seen already, or a read by a
+ * block that is its first reader while no other block wrote. */
+static inline int grid_repeat(const aucs_shadow_grid_cell *g, uint32_t blk,
+                              aucs_shadow_rec r) {
+  uint32_t me = blk + 1;
+  if (aucs_shadow_rec_write(r))
+    return g->w == r && g->wblk == me;
+  return (g->wblk == 0 || g->wblk == me) && g->r1blk == me;
+}
+
+static void track(run *R, thread *T, uint32_t pc, const robj *o,
+                  aucs_shadow_cell *sh, aucs_shadow_grid_cell *g, uint64_t off,
+                  uint64_t n, int write, int atomic) {
+  aucs_shadow_rec r =
+      aucs_shadow_rec_make(pc, T->tid, write, atomic, T->wphase);
+  aucs_op op = atomic ? AUCS_OP_ATOMIC : write ? AUCS_OP_WRITE : AUCS_OP_READ;
+  int raced = 0, graced = 0;
+  R->res->accesses++;
+  if (sh->epoch < R->epoch0)
+    R->res->distinct_addresses++;
+  for (uint64_t i = 0; i < n; i++) {
+    aucs_shadow_hit hit;
+    if (repeat(&sh[i], R->epoch, r) && (!g || grid_repeat(&g[i], R->blk, r)))
+      continue;
+    aucs_shadow_access(&sh[i], R->epoch, r, R->cfg->warp_lockstep, &hit);
+    if (hit.ordered && R->last_barrier >= 0)
+      R->res->barrier_ordered[R->last_barrier] = 1;
+    if (hit.race && !raced &&
+        first_time(R, AUCS_FINDING_RACE, aucs_shadow_rec_pc(hit.race), pc)) {
+      raced = 1;
+      report_race(R, AUCS_FINDING_RACE, o, off + i, hit.race, R->blk,
+                  side(R, pc, T->tid, R->blk, op, (unsigned)n));
+    }
+    if (!g)
+      continue;
+    uint32_t ob;
+    aucs_shadow_rec other = aucs_shadow_grid_access(&g[i], R->blk, r, &ob);
+    if (other && !graced &&
+        first_time(R, AUCS_FINDING_INTER_BLOCK_RACE, aucs_shadow_rec_pc(other),
+                   pc)) {
+      graced = 1;
+      report_race(R, AUCS_FINDING_INTER_BLOCK_RACE, o, off + i, other, ob,
+                  side(R, pc, T->tid, R->blk, op, (unsigned)n));
+    }
+  }
+}
+
+static void copy_bytes(unsigned char *data, unsigned char *buf, uint64_t n,
+                       int mode) {
+  if (mode == M_WRITE || mode == M_RAW_WRITE)
+    memcpy(data, buf, n);
+  else
+    memcpy(buf, data, n);
+}
+
+static int bad_pointer(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
+                       int mode) {
+  aucs_finding f = {.kind = AUCS_FINDING_OUT_OF_BOUNDS};
+  int write = mode != M_READ;
+  f.a = side(R, pc, T->tid, R->blk, write ? AUCS_OP_WRITE : AUCS_OP_READ,
+             (unsigned)n);
+  f.offset = ptr;
+  f.message =
+      aucs_xasprintf("%s of %llu bytes through %s pointer 0x%llx",
+                     write ? "write" : "read", (unsigned long long)n,
+                     ptr ? "an invalid" : "a null", (unsigned long long)ptr);
+  if (first_time(R, AUCS_FINDING_OUT_OF_BOUNDS, pc, pc))
+    push(R, &f, NULL, 0);
+  else
+    free(f.message);
+  T->pc = pc;
+  return stop(R, T, AUCS_RUN_TRAP,
+              ptr ? "memory access through an invalid pointer"
+                  : "null pointer dereference");
+}
+
+static void out_of_bounds(run *R, thread *T, uint32_t pc, const robj *o,
+                          uint64_t off, uint64_t n, int mode) {
+  if (!first_time(R, AUCS_FINDING_OUT_OF_BOUNDS, pc, pc))
+    return;
+  aucs_finding f = {.kind = AUCS_FINDING_OUT_OF_BOUNDS};
+  int write = mode != M_READ;
+  f.a = side(R, pc, T->tid, R->blk, write ? AUCS_OP_WRITE : AUCS_OP_READ,
+             (unsigned)n);
+  f.message = aucs_xasprintf(
+      "out-of-bounds %s of %llu bytes at byte %llu of %s '%s' (%llu bytes)",
+      write ? "write" : "read", (unsigned long long)n, (unsigned long long)off,
+      aucs_memspace_name(o->o->space), o->o->name, (unsigned long long)o->size);
+  push(R, &f, o, off);
+}
+
+/* Access n bytes at ptr: 0 done, 1 skipped (out of bounds, reported; reads
+ * give zeros), EV_FATAL-style -1 when the run must end. */
+static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
+                 int mode, int atomic, unsigned char *buf) {
+  uint32_t id = (uint32_t)(ptr >> AUCS_PTR_SHIFT);
+  uint64_t off = ptr & AUCS_PTR_OFFSET_MASK;
+  if (id == 0 || id >= R->nobjs) {
+    bad_pointer(R, T, pc, ptr, n, mode);
+    return -1;
+  }
+  robj *o = &R->objs[id];
+  int write = mode != M_READ, tracked = mode != M_RAW_WRITE;
+  if (!o->o->sparse) {
+    if (off + n > o->size || off + n < off) {
+      out_of_bounds(R, T, pc, o, off, n, mode);
+      if (!write)
+        memset(buf, 0, n);
+      return 1;
+    }
+    if (o->sh && tracked)
+      track(R, T, pc, o, o->sh + off, o->g ? o->g + off : NULL, off, n, write,
+            atomic);
+    copy_bytes(o->data + off, buf, n, mode);
+    return 0;
+  }
+  while (n) {
+    uint64_t in = off % PAGE, k = PAGE - in < n ? PAGE - in : n;
+    page *pg = get_page(R, T, id, off / PAGE);
+    if (!pg)
+      return -1;
+    if (tracked)
+      track(R, T, pc, o, pg->sh + in, pg->g + in, off, k, write, atomic);
+    copy_bytes(pg->data + in, buf, k, mode);
+    off += k;
+    buf += k;
+    n -= k;
+  }
+  return 0;
+}
+
+static int load(run *R, thread *T, uint32_t pc, uint64_t ptr, unsigned n,
+                int atomic, uint64_t *v) {
+  unsigned char b[8];
+  int rc = touch(R, T, pc, ptr, n, M_READ, atomic, b);
+  uint64_t x = 0;
+  memcpy(&x, b, n); /* little-endian host */
+  *v = x;
+  return rc < 0;
+}
+
+static int store(run *R, thread *T, uint32_t pc, uint64_t ptr, unsigned n,
+                 int mode, int atomic, uint64_t v) {
+  unsigned char b[8];
+  memcpy(b, &v, n); /* little-endian host */
+  return touch(R, T, pc, ptr, n, mode, atomic, b) < 0;
+}
+
+static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
+  unsigned char b[8];
+  uint64_t old = 0, ptr = r[I->a];
+  int rc = touch(R, T, pc, ptr, I->x, M_RMW, 1, b);
+  if (rc)
+    return rc < 0;
+  for (unsigned i = 0; i < I->x; i++)
+    old |= (uint64_t)b[i] << (8 * i);
+  if (I->op == OP_CMPXCHG) {
+    int ok = old == r[I->b];
+    r[I->d] = old;
+    r[I->d + 1] = ok;
+    return ok && store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, r[I->c]);
+  }
+  r[I->d] = old;
+  return store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1,
+               rmw_apply(I->c, old, r[I->b], I->x));
+}
+
+/* memcpy / memmove / memset through a bounce buffer, chunk by chunk;
+ * memmove copies backwards when the destination is above the source. */
+static int bulk(run *R, thread *T, uint32_t pc, const bc_insn *I,
+                const uint64_t *r) {
+  unsigned char buf[256];
+  uint64_t dst = r[I->a], src = r[I->b], n = r[I->c] & mask_of(I->x);
+  int back = I->op == OP_MEMMOVE && dst > src;
+  if (I->op == OP_MEMSET)
+    memset(buf, (int)(src & 0xff), sizeof buf);
+  for (uint64_t done = 0; done < n;) {
+    uint64_t k = n - done < sizeof buf ? n - done : sizeof buf;
+    uint64_t at = back ? n - done - k : done;
+    int rc =
+        I->op == OP_MEMSET ? 0 : touch(R, T, pc, src + at, k, M_READ, 0, buf);
+    if (!rc)
+      rc = touch(R, T, pc, dst + at, k, M_WRITE, 0, buf);
+    if (rc) /* out of bounds (reported) ends the copy; -1 ends the run */
+      return rc < 0;
+    done += k;
+  }
+  return 0;
+}
+
+static int grow_stack(run *R, thread *T, uint64_t need) {
+  if (need <= T->stack_cap)
+    return 0;
+  uint64_t cap = T->stack_cap ? T->stack_cap : 256;
+  while (cap < need)
+    cap *= 2;
+  if (charge(R, T, cap - T->stack_cap))
+    return 1;
+  T->stack = aucs_xrealloc(T->stack, cap);
+  T->stack_cap = cap;
+  robj *o = &R->objs[R->local0 + T->tid];
+  o->data = T->stack;
+  o->size = cap;
+  return 0;
+}
+
+static int do_alloca(run *R, thread *T, const bc_insn *I, uint64_t *r) {
+  uint64_t align = I->c ? I->c : 1;
+  uint64_t at = (T->sp + align - 1) / align * align;
+  uint64_t bytes;
+  if (__builtin_mul_overflow(r[I->a] & mask_of(I->x), I->imm, &bytes) ||
+      bytes > R->mem_budget || grow_stack(R, T, at + bytes + 1)) {
+    if (!R->res->status)
+      stop(R, T, AUCS_RUN_MEMORY_BUDGET, "an alloca exceeds the memory budget");
+    return 1;
+  }
+  memset(T->stack + at, 0, bytes);
+  T->sp = at + bytes;
+  r[I->d] = AUCS_PTR(R->local0 + T->tid, at);
+  return 0;
+}
+
+/* ---- calls ---- */
+
+static int call(run *R, thread *T, const bc_insn *I, uint32_t pc) {
+  const aucs_prog *P = R->p;
+  const bc_func *F = &P->funcs[I->a];
+  uint32_t nb = T->base + P->funcs[T->fn].nslots;
+  if (T->depth == MAX_DEPTH)
+    return stop(R, T, AUCS_RUN_TRAP, "calls nest deeper than 1024 frames");
+  if (nb + F->nslots > T->regcap) {
+    size_t cap = (nb + F->nslots) * 2;
+    if (charge(R, T, (cap - T->regcap) * 8))
+      return EV_FATAL;
+    T->regs = aucs_xrealloc(T->regs, cap * 8);
+    T->regcap = cap;
+  }
+  if (T->depth == T->frame_cap) {
+    T->frame_cap = T->frame_cap ? T->frame_cap * 2 : 8;
+    T->frames = aucs_xrealloc(T->frames, T->frame_cap * sizeof(frame));
+  }
+  T->frames[T->depth++] = (frame){pc + 1, T->base, T->fn, I->d, T->sp};
+  uint64_t *r = T->regs + T->base, *nr = T->regs + nb;
+  memcpy(nr, F->image, F->nslots * 8);
+  for (uint32_t i = 0; i < I->c && i < F->nparams; i++)
+    nr[F->params[i]] = r[P->pool[I->b + i]];
+  T->base = nb;
+  T->fn = I->a;
+  T->pc = F->entry;
+  return 0;
+}
+
+/* Returns 1 when the thread is done. */
+static int ret(thread *T, const bc_insn *I, uint32_t pc) {
+  if (T->depth == 0) {
+    T->state = DONE;
+    T->end_pc = pc;
+    return 1;
+  }
+  uint64_t v = T->regs[T->base + I->a];
+  frame f = T->frames[--T->depth];
+  T->base = f.base;
+  T->fn = f.fn;
+  T->sp = f.sp;
+  T->pc = f.ret_pc;
+  if (I->x)
+    T->regs[f.base + f.dst] = v;
+  return 0;
+}
+
+static uint64_t sreg(run *R, thread *T, unsigned which, uint64_t steps) {
+  aucs_dim3 t = coords(T->tid, R->block);
+  uint32_t lane = T->tid % 32;
+  uint64_t lt = (UINT64_C(1) << lane) - 1, le = lt << 1 | 1;
+  const uint64_t v[] = {[SR_TID_X] = t.x,
+                        [SR_TID_Y] = t.y,
+                        [SR_TID_Z] = t.z,
+                        [SR_NTID_X] = R->block.x,
+                        [SR_NTID_Y] = R->block.y,
+                        [SR_NTID_Z] = R->block.z,
+                        [SR_CTAID_X] = R->bx,
+                        [SR_CTAID_Y] = R->by,
+                        [SR_CTAID_Z] = R->bz,
+                        [SR_NCTAID_X] = R->grid.x,
+                        [SR_NCTAID_Y] = R->grid.y,
+                        [SR_NCTAID_Z] = R->grid.z,
+                        [SR_LANEID] = lane,
+                        [SR_WARPSIZE] = 32,
+                        [SR_WARPID] = T->tid / 32,
+                        [SR_NWARPID] = (R->nthreads + 31) / 32,
+                        [SR_CLOCK] = steps & 0xffffffffu,
+                        [SR_CLOCK64] = steps,
+                        [SR_LANEMASK_EQ] = lt + 1,
+                        [SR_LANEMASK_LT] = lt,
+                        [SR_LANEMASK_LE] = le & 0xffffffffu,
+                        [SR_LANEMASK_GT] = ~le & 0xffffffffu,
+                        [SR_LANEMASK_GE] = ~lt & 0xffffffffu,
+                        [SR_DYN_SMEM] = R->dyn_shared};
+  AUCS_ASSERT(which < sizeof v / sizeof *v);
+  return v[which];
+}
+
+static int trap(run *R, thread *T, uint32_t pc, const char *why) {
+  T->pc = pc;
+  return stop(R, T, AUCS_RUN_TRAP, why);
+}
+
+/* ---- the dispatch loop ---- */
+
+#define BIN(expr)                                                              \
+  r[I->d] = (expr)&I->imm;                                                     \
+  break
+#define A r[I->a]
+#define B r[I->b]
+#define C r[I->c]
+
+/* Run T until it waits, returns or the run must end. */
+static int run_thread(run *R, thread *T) {
+  const aucs_prog *P = R->p;
+  const bc_insn *code = P->code;
+  uint32_t pc = T->pc;
+  uint64_t *r = T->regs + T->base;
+  uint64_t left = R->step_budget > T->steps ? R->step_budget - T->steps : 0;
+  uint64_t start = left;
+  int ev = EV_STOP;
+  for (;; pc++) {
+    const bc_insn *I = &code[pc];
+    if (left-- == 0) {
+      T->pc = pc;
+      char why[96];
+      snprintf(why, sizeof why, "ran past the step budget of %llu steps",
+               (unsigned long long)R->step_budget);
+      ev = stop(R, T, AUCS_RUN_STEP_BUDGET, why);
+      left = 0;
+      break;
+    }
+    switch ((bc_op)I->op) {
+    case OP_MOV:
+      r[I->d] = A;
+      break;
+    case OP_TRUNC:
+      BIN(A);
+    case OP_SEXT:
+      BIN((uint64_t)sx(A, I->x));
+    case OP_ADD:
+      BIN(A + B);
+    case OP_SUB:
+      BIN(A - B);
+    case OP_MUL:
+      BIN(A * B);
+    case OP_UDIV:
+    case OP_UREM:
+      if (B == 0) {
+        ev = trap(R, T, pc, "integer division by zero");
+        goto out;
+      }
+      BIN(I->op == OP_UDIV ? A / B : A % B);
+    case OP_SDIV:
+    case OP_SREM: {
+      int64_t x = sx(A, I->x), y = sx(B, I->x);
+      if (y == 0) {
+        ev = trap(R, T, pc, "integer division by zero");
+        goto out;
+      }
+      uint64_t q = y == -1 ? (uint64_t)0 - (uint64_t)x : (uint64_t)(x / y);
+      uint64_t m = y == -1 ? 0 : (uint64_t)(x % y);
+      BIN(I->op == OP_SDIV ? q : m);
+    }
+    case OP_SHL:
+      BIN(B >= I->x ? 0 : A << B);
+    case OP_LSHR:
+      BIN(B >= I->x ? 0 : A >> B);
+    case OP_ASHR:
+      BIN((uint64_t)(sx(A, I->x) >> (B >= I->x ? (uint64_t)I->x - 1 : B)));
+    case OP_AND:
+      BIN(A & B);
+    case OP_OR:
+      BIN(A | B);
+    case OP_XOR:
+      BIN(A ^ B);
+    case OP_SMIN:
+      BIN(sx(A, I->x) < sx(B, I->x) ? A : B);
+    case OP_SMAX:
+      BIN(sx(A, I->x) > sx(B, I->x) ? A : B);
+    case OP_UMIN:
+      BIN(A < B ? A : B);
+    case OP_UMAX:
+      BIN(A > B ? A : B);
+    case OP_ABS:
+      BIN(sx(A, I->x) < 0 ? (uint64_t)0 - A : A);
+    case OP_CTPOP:
+      BIN((uint64_t)__builtin_popcountll(A));
+    case OP_CTLZ:
+      BIN(A ? (uint64_t)__builtin_clzll(A) - (64u - I->x) : (uint64_t)I->x);
+    case OP_CTTZ:
+      BIN(A ? (uint64_t)__builtin_ctzll(A) : I->x);
+    case OP_BSWAP:
+      BIN(__builtin_bswap64(A) >> (64 - I->x));
+    case OP_BITREV:
+      BIN(bitrev(A, I->x));
+    case OP_FSHL:
+      BIN(funnel(A, B, C, I->x, 1));
+    case OP_FSHR:
+      BIN(funnel(A, B, C, I->x, 0));
+    case OP_ICMP_EQ:
+      r[I->d] = A == B;
+      break;
+    case OP_ICMP_NE:
+      r[I->d] = A != B;
+      break;
+    case OP_ICMP_ULT:
+      r[I->d] = A < B;
+      break;
+    case OP_ICMP_ULE:
+      r[I->d] = A <= B;
+      break;
+    case OP_ICMP_UGT:
+      r[I->d] = A > B;
+      break;
+    case OP_ICMP_UGE:
+      r[I->d] = A >= B;
+      break;
+    case OP_ICMP_SLT:
+      r[I->d] = sx(A, I->x) < sx(B, I->x);
+      break;
+    case OP_ICMP_SLE:
+      r[I->d] = sx(A, I->x) <= sx(B, I->x);
+      break;
+    case OP_ICMP_SGT:
+      r[I->d] = sx(A, I->x) > sx(B, I->x);
+      break;
+    case OP_ICMP_SGE:
+      r[I->d] = sx(A, I->x) >= sx(B, I->x);
+      break;
+    case OP_SELECT:
+      r[I->d] = (C & 1) ? A : B;
+      break;
+    case OP_FADD32:
+      r[I->d] = bf32(f32(A) + f32(B));
+      break;
+    case OP_FADD64:
+      r[I->d] = bf64(f64(A) + f64(B));
+      break;
+    case OP_FSUB32:
+      r[I->d] = bf32(f32(A) - f32(B));
+      break;
+    case OP_FSUB64:
+      r[I->d] = bf64(f64(A) - f64(B));
+      break;
+    case OP_FMUL32:
+      r[I->d] = bf32(f32(A) * f32(B));
+      break;
+    case OP_FMUL64:
+      r[I->d] = bf64(f64(A) * f64(B));
+      break;
+    case OP_FDIV32:
+      r[I->d] = bf32(f32(A) / f32(B));
+      break;
+    case OP_FDIV64:
+      r[I->d] = bf64(f64(A) / f64(B));
+      break;
+    case OP_FREM32:
+      r[I->d] = bf32(fmodf(f32(A), f32(B)));
+      break;
+    case OP_FREM64:
+      r[I->d] = bf64(fmod(f64(A), f64(B)));
+      break;
+    case OP_FNEG32:
+      r[I->d] = A ^ 0x80000000u;
+      break;
+    case OP_FNEG64:
+      r[I->d] = A ^ (UINT64_C(1) << 63);
+      break;
+    case OP_FCMP32:
+      r[I->d] = fcmp(I->x, f32(A), f32(B));
+      break;
+    case OP_FCMP64:
+      r[I->d] = fcmp(I->x, f64(A), f64(B));
+      break;
+    case OP_FABS32:
+      r[I->d] = A & 0x7fffffffu;
+      break;
+    case OP_FABS64:
+      r[I->d] = A & ~(UINT64_C(1) << 63);
+      break;
+    case OP_FMIN32:
+      r[I->d] = bf32(fminf(f32(A), f32(B)));
+      break;
+    case OP_FMIN64:
+      r[I->d] = bf64(fmin(f64(A), f64(B)));
+      break;
+    case OP_FMAX32:
+      r[I->d] = bf32(fmaxf(f32(A), f32(B)));
+      break;
+    case OP_FMAX64:
+      r[I->d] = bf64(fmax(f64(A), f64(B)));
+      break;
+    case OP_FMA32:
+      r[I->d] = bf32(fmaf(f32(A), f32(B), f32(C)));
+      break;
+    case OP_FMA64:
+      r[I->d] = bf64(fma(f64(A), f64(B), f64(C)));
+      break;
+    case OP_MATH1_32:
+      r[I->d] = bf32(math_rows[I->imm].f1(f32(A)));
+      break;
+    case OP_MATH1_64:
+      r[I->d] = bf64(math_rows[I->imm].d1(f64(A)));
+      break;
+    case OP_MATH2_32:
+      r[I->d] = bf32(math_rows[I->imm].f2(f32(A), f32(B)));
+      break;
+    case OP_MATH2_64:
+      r[I->d] = bf64(math_rows[I->imm].d2(f64(A), f64(B)));
+      break;
+    case OP_F32TOSI:
+      r[I->d] = to_int(f32(A), I->x, 1);
+      break;
+    case OP_F64TOSI:
+      r[I->d] = to_int(f64(A), I->x, 1);
+      break;
+    case OP_F32TOUI:
+      r[I->d] = to_int(f32(A), I->x, 0);
+      break;
+    case OP_F64TOUI:
+      r[I->d] = to_int(f64(A), I->x, 0);
+      break;
+    case OP_SITOF32:
+      r[I->d] = bf32((float)sx(A, I->x));
+      break;
+    case OP_SITOF64:
+      r[I->d] = bf64((double)sx(A, I->x));
+      break;
+    case OP_UITOF32:
+      r[I->d] = bf32((float)A);
+      break;
+    case OP_UITOF64:
+      r[I->d] = bf64((double)A);
+      break;
+    case OP_F64TOF32:
+      r[I->d] = bf32((float)f64(A));
+      break;
+    case OP_F32TOF64:
+      r[I->d] = bf64((double)f32(A));
+      break;
+    case OP_OVF: {
+      int o;
+      r[I->d] = overflow_op(I->c, A, B, I->x, &o);
+      r[I->d + 1] = (uint64_t)o;
+      break;
+    }
+    case OP_GEP:
+      r[I->d] = A + (uint64_t)sx(B, I->x) * I->c + I->imm;
+      break;
+    case OP_ADDI:
+      r[I->d] = A + I->imm;
+      break;
+    case OP_LOAD:
+      T->pc = pc;
+      if (load(R, T, pc, A, I->x, I->imm & MEM_ATOMIC, &r[I->d])) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
+    case OP_STORE:
+      T->pc = pc;
+      if (store(R, T, pc, A, I->x, M_WRITE, I->imm & MEM_ATOMIC, B)) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
+    case OP_RMW:
+    case OP_CMPXCHG:
+      T->pc = pc;
+      if (rmw(R, T, pc, I, r)) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
+    case OP_MEMCPY:
+    case OP_MEMMOVE:
+    case OP_MEMSET:
+      T->pc = pc;
+      if (bulk(R, T, pc, I, r)) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
+    case OP_ALLOCA:
+      T->pc = pc;
+      if (do_alloca(R, T, I, r)) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
+    case OP_BR:
+      pc = I->d - 1;
+      break;
+    case OP_CBR:
+      pc = ((A & 1) ? I->d : I->b) - 1;
+      break;
+    case OP_SWITCH: {
+      uint32_t to = I->d;
+      for (uint32_t i = 0; i < I->c; i++)
+        if (P->pool64[I->imm + i] == A) {
+          to = P->pool[I->b + i];
+          break;
+        }
+      pc = to - 1;
+      break;
+    }
+    case OP_CALL:
+      if (call(R, T, I, pc) == EV_FATAL) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      pc = T->pc - 1;
+      r = T->regs + T->base;
+      break;
+    case OP_RET:
+      if (ret(T, I, pc))
+        goto out;
+      pc = T->pc - 1;
+      r = T->regs + T->base;
+      break;
+    case OP_UNREACHABLE:
+      ev = trap(R, T, pc, "reached `unreachable`");
+      goto out;
+    case OP_TRAP:
+      ev = trap(R, T, pc, "the kernel trapped (llvm.trap or assert)");
+      goto out;
+    case OP_SREG:
+      r[I->d] = sreg(R, T, I->x, T->steps + start - left);
+      break;
+    case OP_BARRIER:
+      T->state = AT_BARRIER;
+      T->pc = pc;
+      goto out;
+    case OP_WARP:
+      T->state = AT_WARP;
+      T->pc = pc;
+      goto out;
+    case OP_NOPS:
+      AUCS_ASSERT(0);
+    }
+  }
+out:
+  T->steps += start - left;
+  R->res->thread_instructions += start - left;
+  return ev;
+}
+
+#undef A
+#undef B
+#undef C
+#undef BIN
+
+/* ---- warp collectives ---- */
+
+static uint64_t *regs_of(thread *T) { return T->regs + T->base; }
+
+/* The lane a shuffle reads from (PTX shfl.sync semantics), or -1. */
+static int shfl_source(unsigned mode, int lane, uint32_t b, uint32_t c) {
+  int seg = (int)((c >> 8) & 0x1f), cl = (int)(c & 0x1f), bv = (int)(b & 0x1f);
+  int max = (lane & seg) | (cl & ~seg), min = lane & seg, j;
+  switch (mode) {
+  case W_SHFL_UP:
+    j = lane - bv;
+    return j >= max ? j : -1;
+  case W_SHFL_DOWN:
+    j = lane + bv;
+    break;
+  case W_SHFL_BFLY:
+    j = lane ^ bv;
+    break;
+  default:
+    j = min | (bv & ~seg);
+    break;
+  }
+  return j <= max ? j : -1;
+}
+
+/* Threads of warp [w0, w1) waiting at pc exchange values. */
+static void collective(run *R, uint32_t w0, uint32_t w1, uint32_t pc) {
+  const bc_insn *I = &R->p->code[pc];
+  thread *th = R->th;
+  uint32_t here = 0, votes = 0;
+  for (uint32_t t = w0; t < w1; t++)
+    if (th[t].state == AT_WARP && th[t].pc == pc) {
+      here |= 1u << (t - w0);
+      votes |= (uint32_t)(regs_of(&th[t])[I->a] & 1) << (t - w0);
+    }
+  uint64_t vals[32];
+  for (uint32_t t = w0; t < w1; t++)
+    vals[t - w0] = here >> (t - w0) & 1 ? regs_of(&th[t])[I->a] : 0;
+  for (uint32_t t = w0; t < w1; t++) {
+    if (!(here >> (t - w0) & 1))
+      continue;
+    uint64_t *r = regs_of(&th[t]);
+    int lane = (int)(t - w0), src;
+    switch (I->x) {
+    case W_SYNCWARP:
+      th[t].wphase++;
+      break;
+    case W_VOTE_ALL:
+      r[I->d] = (votes & here) == here;
+      break;
+    case W_VOTE_ANY:
+      r[I->d] = (votes & here) != 0;
+      break;
+    case W_VOTE_UNI:
+      r[I->d] = (votes & here) == here || (votes & here) == 0;
+      break;
+    case W_VOTE_BALLOT:
+      r[I->d] = votes & here;
+      break;
+    case W_ACTIVEMASK:
+      r[I->d] = here;
+      break;
+    default:
+      src = shfl_source(I->x, lane, (uint32_t)r[I->b], (uint32_t)r[I->c]);
+      if (src >= 0 && !(here >> src & 1))
+        src = -1;
+      r[I->d] = vals[src >= 0 ? src : lane] & 0xffffffffu;
+      if (I->imm & W_PRED)
+        r[I->d + 1] = src >= 0;
+      break;
+    }
+    th[t].state = RUN;
+    th[t].pc = pc + 1;
+  }
+}
+
+/* Run warp [w0, w1) until each thread waits at a barrier or is done. */
+static int run_warp(run *R, uint32_t w0, uint32_t w1) {
+  for (;;) {
+    for (uint32_t t = w0; t < w1; t++)
+      if (R->th[t].state == RUN && run_thread(R, &R->th[t]) == EV_FATAL)
+        return 1;
+    uint32_t t = w0;
+    while (t < w1 && R->th[t].state != AT_WARP)
+      t++;
+    if (t == w1)
+      return 0;
+    collective(R, w0, w1, R->th[t].pc);
+  }
+}
+
+/* ---- barriers ---- */
+
+static void divergence(run *R, thread *a, thread *b, int returned) {
+  uint32_t pa = a->pc, pb = returned ? b->end_pc : b->pc;
+  if (!first_time(R, AUCS_FINDING_BARRIER_DIVERGENCE, pa, pb))
+    return;
+  aucs_finding f = {.kind = AUCS_FINDING_BARRIER_DIVERGENCE};
+  f.a = side(R, pa, a->tid, R->blk, AUCS_OP_READ, 0);
+  f.b = side(R, pb, b->tid, R->blk, AUCS_OP_READ, 0);
+  f.message = aucs_xasprintf(
+      returned ? "barrier divergence: thread (%u,%u,%u) waits at a barrier "
+                 "that thread (%u,%u,%u) never reaches: it returned"
+               : "barrier divergence: thread (%u,%u,%u) and thread "
+                 "(%u,%u,%u) wait at different barriers",
+      f.a.thread.x, f.a.thread.y, f.a.thread.z, f.b.thread.x, f.b.thread.y,
+      f.b.thread.z);
+  push(R, &f, NULL, 0);
+}
+
+static void check_divergence(run *R, thread *first) {
+  thread *done = NULL, *other = NULL;
+  for (uint32_t t = 0; t < R->nthreads; t++) {
+    thread *T = &R->th[t];
+    if (T->state == DONE && !done)
+      done = T;
+    if (T->state == AT_BARRIER && T->pc != first->pc && !other)
+      other = T;
+  }
+  if (done)
+    divergence(R, first, done, 1);
+  if (other)
+    divergence(R, first, other, 0);
+}
+
+static void release(run *R) {
+  thread *first = NULL;
+  uint32_t popc = 0, all = 1, any = 0;
+  const bc_insn *code = R->p->code;
+  for (uint32_t t = 0; t < R->nthreads; t++) {
+    thread *T = &R->th[t];
+    if (T->state != AT_BARRIER)
+      continue;
+    if (!first)
+      first = T;
+    const bc_insn *I = &code[T->pc];
+    uint64_t pred = I->x != BAR_PLAIN && (regs_of(T)[I->a] != 0);
+    popc += (uint32_t)pred;
+    all &= (uint32_t)pred;
+    any |= (uint32_t)pred;
+  }
+  check_divergence(R, first);
+  R->last_barrier = (int64_t)code[first->pc].imm;
+  for (uint32_t t = 0; t < R->nthreads; t++) {
+    thread *T = &R->th[t];
+    if (T->state != AT_BARRIER)
+      continue;
+    const bc_insn *I = &code[T->pc];
+    if (I->x != BAR_PLAIN)
+      regs_of(T)[I->d] = I->x == BAR_POPC ? popc : I->x == BAR_AND ? all : any;
+    R->res->barrier_passes[I->imm]++;
+    T->state = RUN;
+    T->pc++;
+    T->wphase = 0;
+  }
+  R->epoch++;
+  R->bepoch++;
+}
+
+/* ---- blocks and runs ---- */
+
+static int reset_threads(run *R) {
+  const bc_func *K = &R->p->funcs[0];
+  for (uint32_t t = 0; t < R->nthreads; t++) {
+    thread *T = &R->th[t];
+    if (T->regcap < K->nslots) {
+      if (charge(R, T, (K->nslots - T->regcap) * 8))
+        return 1;
+      T->regs = aucs_xrealloc(T->regs, K->nslots * 8);
+      T->regcap = K->nslots;
+    }
+    memcpy(T->regs, K->image, K->nslots * 8);
+    for (uint32_t i = 0; i < K->nparams; i++) {
+      const aucs_param *pa = &R->p->params[i];
+      uint64_t v = R->p->param_obj[i] ? AUCS_PTR(R->p->param_obj[i], 0)
+                   : R->cfg->args     ? R->cfg->args[i] & mask_of(pa->bits)
+                                      : 0;
+      T->regs[K->params[i]] = v;
+    }
+    *T = (thread){.regs = T->regs,
+                  .regcap = T->regcap,
+                  .frames = T->frames,
+                  .frame_cap = T->frame_cap,
+                  .stack = T->stack,
+                  .stack_cap = T->stack_cap,
+                  .pc = K->entry,
+                  .tid = t,
+                  .state = RUN};
+  }
+  return 0;
+}
+
+static void reset_shared(run *R) {
+  for (uint32_t id = 1; id < R->p->nobjs; id++) {
+    robj *o = &R->objs[id];
+    if (o->o->space != AUCS_MEM_SHARED)
+      continue;
+    if (o->o->init)
+      memcpy(o->data, o->o->init, o->size);
+    else
+      fill_random(R, id, 0, o->data, o->size);
+  }
+}
+
+static void run_block(run *R, uint64_t lin) {
+  R->blk = (uint32_t)lin;
+  aucs_dim3 b = coords((uint32_t)lin, R->grid);
+  R->bx = b.x;
+  R->by = b.y;
+  R->bz = b.z;
+  R->epoch += 2;
+  R->epoch0 = R->epoch;
+  R->bepoch = 0;
+  R->last_barrier = -1;
+  R->res->blocks_run++;
+  reset_shared(R);
+  if (reset_threads(R))
+    return;
+  for (;;) {
+    for (uint32_t w0 = 0; w0 < R->nthreads; w0 += 32) {
+      uint32_t w1 = w0 + 32 < R->nthreads ? w0 + 32 : R->nthreads;
+      if (run_warp(R, w0, w1))
+        return;
+    }
+    int waiting = 0;
+    for (uint32_t t = 0; t < R->nthreads && !waiting; t++)
+      waiting = R->th[t].state == AT_BARRIER;
+    if (!waiting)
+      return;
+    release(R);
+  }
+}
+
+static const char *launch_problem(aucs_launch l) {
+  uint64_t n = (uint64_t)l.block.x * l.block.y * l.block.z;
+  if (!l.block.x || !l.block.y || !l.block.z || !l.grid.x || !l.grid.y ||
+      !l.grid.z)
+    return "a launch dimension is 0";
+  if (n > 1024 || l.block.x > 1024 || l.block.y > 1024 || l.block.z > 64)
+    return "the block exceeds 1024 threads, or 1024 x 1024 x 64";
+  if (l.grid.x > 2147483647u || l.grid.y > 65535 || l.grid.z > 65535)
+    return "the grid exceeds 2^31-1 x 65535 x 65535 blocks";
+  return NULL;
+}
+
+static char *format_args(const aucs_prog *p, const uint64_t *args) {
+  aucs_buf b = {0};
+  aucs_buf_puts(&b, "");
+  for (size_t i = 0; i < p->nparams && args; i++) {
+    const aucs_param *pa = &p->params[i];
+    const char *sep = b.len ? " " : "";
+    if (pa->kind == AUCS_PARAM_INT)
+      aucs_buf_printf(&b, "%s%s=%lld", sep, pa->name,
+                      (long long)sx(args[i] & mask_of(pa->bits), pa->bits));
+    else if (pa->kind == AUCS_PARAM_FLOAT)
+      aucs_buf_printf(&b, "%s%s=%g", sep, pa->name,
+                      pa->bits == 32 ? (double)f32(args[i]) : f64(args[i]));
+  }
+  return aucs_buf_take(&b);
+}
+
+static int init_objects(run *R) {
+  const aucs_prog *p = R->p;
+  R->nobjs = p->nobjs + R->nthreads;
+  R->local0 = p->nobjs;
+  R->objs = aucs_xcalloc(R->nobjs, sizeof(robj));
+  thread *T = &R->th[0];
+  for (uint32_t id = 1; id < p->nobjs; id++) {
+    const bc_object *bo = &p->objs[id];
+    robj *o = &R->objs[id];
+    o->o = bo;
+    if (bo->sparse)
+      continue;
+    o->size = bo->dynamic_shared ? R->dyn_shared : bo->size;
+    int tracked = bo->space == AUCS_MEM_SHARED || bo->space == AUCS_MEM_GLOBAL;
+    int global = bo->space == AUCS_MEM_GLOBAL;
+    uint64_t per = 1 + (tracked ? sizeof(aucs_shadow_cell) : 0) +
+                   (global ? sizeof(aucs_shadow_grid_cell) : 0);
+    if (charge(R, T, o->size * per))
+      return 1;
+    o->data = aucs_xmalloc(o->size + 1);
+    o->sh = tracked ? aucs_xcalloc(o->size + 1, sizeof(*o->sh)) : NULL;
+    o->g = global ? aucs_xcalloc(o->size + 1, sizeof(*o->g)) : NULL;
+    if (bo->init)
+      memcpy(o->data, bo->init, o->size);
+    else
+      fill_random(R, id, 0, o->data, o->size);
+  }
+  static const bc_object local = {.name = "local", .space = AUCS_MEM_LOCAL};
+  for (uint32_t t = 0; t < R->nthreads; t++)
+    R->objs[R->local0 + t].o = &local;
+  return 0;
+}
+
+static void run_free(run *R) {
+  for (uint32_t id = 1; id < R->p->nobjs && R->objs; id++) {
+    free(R->objs[id].data);
+    free(R->objs[id].sh);
+    free(R->objs[id].g);
+  }
+  for (uint32_t t = 0; t < R->nthreads && R->th; t++) {
+    free(R->th[t].regs);
+    free(R->th[t].frames);
+    free(R->th[t].stack);
+  }
+  if (R->cfg->keep_memory) {
+    aucs_run_memory *m = aucs_xcalloc(1, sizeof(*m));
+    *m = (aucs_run_memory){R->pages, R->cfg->seed, R->p};
+    R->res->memory = m;
+  } else {
+    pagemap_free(&R->pages);
+  }
+  free(R->seen.keys);
+  free(R->objs);
+  free(R->th);
+  free(R->args);
+}
+
+static void run_grid(run *R) {
+  uint64_t nblocks = (uint64_t)R->grid.x * R->grid.y * R->grid.z;
+  uint64_t cap =
+      R->cfg->max_threads ? R->cfg->max_threads : AUCS_INTERP_MAX_THREADS;
+  uint64_t first = cap / R->nthreads;
+  if (first < 2)
+    first = 2;
+  if (first >= nblocks)
+    first = nblocks;
+  else
+    first--; /* ... and the last block */
+  for (uint64_t b = 0; b < first && !R->res->status; b++)
+    run_block(R, b);
+  if (first < nblocks && !R->res->status)
+    run_block(R, nblocks - 1);
+}
+
+aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
+                                aucs_run_result *res) {
+  *res = (aucs_run_result){0};
+  res->barrier_passes = aucs_xcalloc(p->nbarriers + 1, sizeof(uint64_t));
+  res->barrier_ordered = aucs_xcalloc(p->nbarriers + 1, 1);
+  const char *bad = launch_problem(cfg->launch);
+  if (bad) {
+    res->status = AUCS_RUN_BAD_LAUNCH;
+    res->error =
+        aucs_xasprintf("kernel '%s': bad launch: %s", p->kernel_name, bad);
+    return res->status;
+  }
+  run R = {.p = p,
+           .cfg = cfg,
+           .res = res,
+           .grid = cfg->launch.grid,
+           .block = cfg->launch.block};
+  R.step_budget = cfg->step_budget ? cfg->step_budget : AUCS_INTERP_STEP_BUDGET;
+  R.mem_budget =
+      cfg->memory_budget ? cfg->memory_budget : AUCS_INTERP_MEMORY_BUDGET;
+  R.dyn_shared = cfg->dynamic_shared_bytes ? cfg->dynamic_shared_bytes
+                                           : AUCS_INTERP_DYNAMIC_SHARED;
+  R.nthreads = R.block.x * R.block.y * R.block.z;
+  R.th = aucs_xcalloc(R.nthreads, sizeof(thread));
+  R.args = format_args(p, cfg->args);
+  if (!init_objects(&R))
+    run_grid(&R);
+  run_free(&R);
+  return res->status;
+}
+
+void aucs_run_result_free(aucs_run_result *res) {
+  free(res->error);
+  free(res->barrier_passes);
+  free(res->barrier_ordered);
+  aucs_findings_free(&res->findings);
+  if (res->memory)
+    pagemap_free(&res->memory->pages);
+  free(res->memory);
+  *res = (aucs_run_result){0};
+}
+
+int aucs_run_read(const aucs_run_result *res, size_t param, uint64_t offset,
+                  void *out, size_t n) {
+  const aucs_run_memory *m = res->memory;
+  if (!m || param >= m->p->nparams ||
+      m->p->params[param].kind != AUCS_PARAM_POINTER)
+    return 1;
+  uint32_t id = m->p->param_obj[param];
+  unsigned char *o = out;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t at = offset + i, key = (uint64_t)id << 32 | at / PAGE;
+    size_t j = m->pages.cap ? pagemap_find(&m->pages, key) : 0;
+    if (m->pages.cap && m->pages.keys[j])
+      o[i] = m->pages.pages[j]->data[at % PAGE];
+    else
+      fill_seeded(m->seed, id, at, &o[i], 1);
+  }
+  return 0;
+}

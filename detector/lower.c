@@ -1,0 +1,1370 @@
+/*
+ * lower: a kernel and every function it calls, to bytecode (bytecode.h).
+ *
+ * Algorithm, per function (the kernel first, callees as calls are found):
+ *   1. Give every parameter and every instruction with a value its register
+ *      slots (one per scalar leaf of its type), so forward uses resolve.
+ *   2. Emit each block in order. Constants get slots of their own whose
+ *      initial values go into the function's image. GEPs fold to a chain of
+ *      `base + sext(index) * scale + offset` using the module's data layout.
+ *      Calls resolve through intrinsics.def, else to a defined function.
+ *   3. Phis become copies on the edges into their block: inline before an
+ *      unconditional branch, in a small edge block for the other branches.
+ *      The copies have parallel semantics: when a source is also a
+ *      destination, everything goes through fresh temporaries first.
+ *   4. Patch branch targets, then copy everything into the program's arena.
+ * Module globals and pointer parameters become memory objects with fixed
+ * ids; global initializers are serialised to bytes with the data layout.
+ *
+ * Limitation: vectors, i128 and wider integers, half, aggregates in memory
+ * or across calls, indirect calls and inline asm are not lowered; the first
+ * one met is reported as an UNSUPPORTED finding naming the instruction.
+ */
+#include "bytecode.h"
+
+#include "aucs/shadow.h"
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXACT, PREFIX };
+enum {
+  C_IGNORE,
+  C_COPY,
+  C_SREG,
+  C_TRAP,
+  C_BARRIER,
+  C_WARP,
+  C_WARP_SYNC,
+  C_INT1,
+  C_INT2,
+  C_INT3,
+  C_FP1,
+  C_FP2,
+  C_FP3,
+  C_OVF,
+  C_MEMCPY,
+  C_MEMMOVE,
+  C_MEMSET,
+  C_MATH1,
+  C_MATH2
+};
+
+typedef struct intrin_row {
+  int match;
+  const char *spelling;
+  int cls, param;
+} intrin_row;
+
+static const intrin_row intrinsics[] = {
+#define AUCS_INTRIN(m, s, c, p) {m, s, C_##c, p},
+#define AUCS_MATH1(m, s, f, d) {m, s, C_MATH1, 0},
+#define AUCS_MATH2(m, s, f, d) {m, s, C_MATH2, 0},
+#include "intrinsics.def"
+};
+
+static const intrin_row asm_rows[] = {
+#define AUCS_ASM(ptx, c, p) {EXACT, ptx, C_##c, p},
+#include "intrinsics.def"
+};
+
+/* A branch target to patch: code[at].d or .b, or pool[at]. */
+typedef struct fixup {
+  uint32_t at;
+  int field; /* 'd', 'b', 'p' */
+  LLVMBasicBlockRef bb;
+  LLVMBasicBlockRef pred; /* phis of bb take their values from pred */
+} fixup;
+
+#define VEC(T)                                                                 \
+  struct {                                                                     \
+    T *v;                                                                      \
+    uint32_t n, cap;                                                           \
+  }
+#define VEC_PUSH(vec, x)                                                       \
+  do {                                                                         \
+    if ((vec).n == (vec).cap) {                                                \
+      (vec).cap = (vec).cap ? (vec).cap * 2 : 64;                              \
+      (vec).v = aucs_xrealloc((vec).v, (vec).cap * sizeof(*(vec).v));          \
+    }                                                                          \
+    (vec).v[(vec).n++] = (x);                                                  \
+  } while (0)
+
+typedef struct lowerer {
+  LLVMTargetDataRef td;
+  aucs_findings *diag;
+  LLVMValueRef bad; /* first unsupported instruction */
+  char *why;
+  VEC(bc_insn) code;
+  VEC(LLVMValueRef) instr;
+  VEC(uint32_t) pool;
+  VEC(uint64_t) pool64;
+  VEC(LLVMValueRef) funcs;
+  VEC(bc_func) fdone;
+  VEC(bc_object) objs;
+  VEC(LLVMValueRef) barriers;
+  aucs_ptrmap fnidx;  /* function -> index + 1 */
+  aucs_ptrmap objidx; /* global -> object id */
+  aucs_arena *arena;  /* the program's */
+  /* per function */
+  LLVMValueRef cur;  /* instruction being lowered */
+  aucs_ptrmap slots; /* value -> first slot + 1 */
+  aucs_ptrmap blockpc;
+  VEC(uint64_t) image;
+  VEC(fixup) fix;
+} lowerer;
+
+static int fail(lowerer *L, const char *fmt, const char *arg) {
+  if (!L->bad) {
+    L->bad = L->cur;
+    L->why = aucs_xasprintf(fmt, arg);
+  }
+  return 1;
+}
+
+/* ---- types ---- */
+
+enum { MAX_LEAVES = 256 };
+
+static unsigned leaves_of(LLVMTypeRef t);
+
+/* Scalar leaves of t, or 0 when the interpreter cannot hold it in
+ * registers (unsupported scalars, more than MAX_LEAVES leaves). */
+static unsigned leaves(LLVMTypeRef t) {
+  unsigned n = leaves_of(t);
+  return n <= MAX_LEAVES ? n : 0;
+}
+
+static unsigned leaves_of(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(t) <= 64;
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+  case LLVMPointerTypeKind:
+    return 1;
+  case LLVMStructTypeKind: {
+    unsigned n = 0;
+    for (unsigned i = 0; i < LLVMCountStructElementTypes(t); i++) {
+      unsigned k = leaves(LLVMStructGetTypeAtIndex(t, i));
+      if (!k)
+        return 0;
+      n += k;
+    }
+    return n;
+  }
+  case LLVMArrayTypeKind: {
+    uint64_t n = LLVMGetArrayLength2(t);
+    return n > MAX_LEAVES ? MAX_LEAVES + 1
+                          : leaves(LLVMGetElementType(t)) * (unsigned)n;
+  }
+  default:
+    return 0;
+  }
+}
+
+static int is_scalar(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return k != LLVMStructTypeKind && k != LLVMArrayTypeKind && leaves(t) == 1;
+}
+
+static unsigned width(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(t);
+  case LLVMFloatTypeKind:
+    return 32;
+  default:
+    return 64;
+  }
+}
+
+static uint64_t mask_of(unsigned w) {
+  return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
+}
+
+static int is_double(LLVMTypeRef t) {
+  return LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
+}
+
+static const char *type_problem(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return "integers wider than 64 bits are not supported";
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+    return "half-precision floats are not supported";
+  case LLVMVectorTypeKind:
+  case LLVMScalableVectorTypeKind:
+    return "vector values are not supported";
+  default:
+    return "values of this type are not supported";
+  }
+}
+
+/* ---- objects ---- */
+
+static uint32_t add_object(lowerer *L, bc_object o) {
+  VEC_PUSH(L->objs, o);
+  return L->objs.n - 1;
+}
+
+static aucs_memspace space_of(unsigned as) {
+  switch (as) {
+  case 3:
+    return AUCS_MEM_SHARED;
+  case 4:
+    return AUCS_MEM_CONSTANT;
+  case 5:
+    return AUCS_MEM_LOCAL;
+  default:
+    return AUCS_MEM_GLOBAL;
+  }
+}
+
+static int const_bits(lowerer *L, LLVMValueRef c, uint64_t *out);
+
+static void put_le(unsigned char *p, uint64_t v, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Serialise constant c of type t into buf (its alloc size). */
+static int const_bytes(lowerer *L, LLVMValueRef c, LLVMTypeRef t,
+                       unsigned char *buf) {
+  if (LLVMIsNull(c) || LLVMIsUndef(c) || LLVMIsPoison(c))
+    return 0;
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMStructTypeKind) {
+    for (unsigned i = 0; i < LLVMCountStructElementTypes(t); i++)
+      if (const_bytes(L, LLVMGetAggregateElement(c, i),
+                      LLVMStructGetTypeAtIndex(t, i),
+                      buf + LLVMOffsetOfElement(L->td, t, i)))
+        return 1;
+    return 0;
+  }
+  if (k == LLVMArrayTypeKind) {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    uint64_t stride = LLVMABISizeOfType(L->td, e);
+    for (uint64_t i = 0; i < LLVMGetArrayLength2(t); i++)
+      if (const_bytes(L, LLVMGetAggregateElement(c, (unsigned)i), e,
+                      buf + i * stride))
+        return 1;
+    return 0;
+  }
+  uint64_t v;
+  if (!is_scalar(t) || const_bits(L, c, &v))
+    return 1;
+  put_le(buf, v, (unsigned)LLVMStoreSizeOfType(L->td, t));
+  return 0;
+}
+
+static const char *value_name(lowerer *L, LLVMValueRef v, const char *dflt) {
+  size_t n = 0;
+  const char *s = LLVMGetValueName2(v, &n);
+  return aucs_arena_strdup(L->arena, n ? s : dflt);
+}
+
+static int global_object(lowerer *L, LLVMValueRef g, uint32_t *id) {
+  intptr_t got;
+  if (aucs_ptrmap_get(&L->objidx, g, &got)) {
+    *id = (uint32_t)got;
+    return 0;
+  }
+  LLVMTypeRef t = LLVMGlobalGetValueType(g);
+  bc_object o = {0};
+  o.name = value_name(L, g, "global");
+  o.space = space_of(LLVMGetPointerAddressSpace(LLVMTypeOf(g)));
+  o.size = LLVMABISizeOfType(L->td, t);
+  LLVMValueRef init = LLVMGetInitializer(g);
+  o.dynamic_shared = o.space == AUCS_MEM_SHARED && !init && o.size == 0;
+  if (init && !LLVMIsUndef(init) && !LLVMIsPoison(init)) {
+    unsigned char *buf = aucs_arena_alloc(L->arena, o.size ? o.size : 1);
+    if (const_bytes(L, init, t, buf))
+      return fail(L, "the initializer of @%s is not supported", o.name);
+    o.init = buf;
+  }
+  *id = add_object(L, o);
+  aucs_ptrmap_put(&L->objidx, g, *id);
+  return 0;
+}
+
+/* ---- constants ---- */
+
+static int gep_offset(lowerer *L, LLVMValueRef gep, int64_t *off);
+
+static int const_expr_bits(lowerer *L, LLVMValueRef c, uint64_t *out) {
+  LLVMOpcode op = LLVMGetConstOpcode(c);
+  switch (op) {
+  case LLVMGetElementPtr: {
+    int64_t off;
+    if (const_bits(L, LLVMGetOperand(c, 0), out) || gep_offset(L, c, &off))
+      return 1;
+    *out += (uint64_t)off;
+    return 0;
+  }
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMIntToPtr:
+  case LLVMPtrToInt:
+  case LLVMTrunc:
+    if (const_bits(L, LLVMGetOperand(c, 0), out))
+      return 1;
+    *out &= mask_of(width(LLVMTypeOf(c)));
+    return 0;
+  default:
+    return fail(L, "a constant expression is not supported%s", "");
+  }
+}
+
+/* The value of scalar constant c as slot bits. */
+static int const_bits(lowerer *L, LLVMValueRef c, uint64_t *out) {
+  LLVMTypeRef t = LLVMTypeOf(c);
+  *out = 0;
+  if (!is_scalar(t))
+    return fail(L, "%s", type_problem(t));
+  if (LLVMIsUndef(c) || LLVMIsPoison(c) || LLVMIsNull(c))
+    return 0;
+  if (LLVMIsAConstantInt(c)) {
+    *out = LLVMConstIntGetZExtValue(c) & mask_of(width(t));
+  } else if (LLVMIsAConstantFP(c)) {
+    LLVMBool loses;
+    double d = LLVMConstRealGetDouble(c, &loses);
+    if (is_double(t)) {
+      memcpy(out, &d, 8);
+    } else {
+      float f = (float)d;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      *out = u;
+    }
+  } else if (LLVMIsAGlobalVariable(c)) {
+    uint32_t id;
+    if (global_object(L, c, &id))
+      return 1;
+    *out = AUCS_PTR(id, 0);
+  } else if (LLVMIsAConstantExpr(c)) {
+    return const_expr_bits(L, c, out);
+  } else if (LLVMIsAFunction(c)) {
+    return fail(L, "function pointers are not supported%s", "");
+  } else {
+    return fail(L, "this constant is not supported%s", "");
+  }
+  return 0;
+}
+
+static uint32_t new_slots(lowerer *L, unsigned n) {
+  uint32_t s = L->image.n;
+  for (unsigned i = 0; i < n; i++)
+    VEC_PUSH(L->image, 0);
+  return s;
+}
+
+static int const_leaves(lowerer *L, LLVMValueRef c, LLVMTypeRef t,
+                        uint64_t *out) {
+  if (is_scalar(t))
+    return const_bits(L, c, out);
+  unsigned n = LLVMGetTypeKind(t) == LLVMStructTypeKind
+                   ? LLVMCountStructElementTypes(t)
+                   : (unsigned)LLVMGetArrayLength2(t);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMTypeRef e = LLVMGetTypeKind(t) == LLVMStructTypeKind
+                        ? LLVMStructGetTypeAtIndex(t, i)
+                        : LLVMGetElementType(t);
+    LLVMValueRef ci = LLVMGetAggregateElement(c, i);
+    if (!ci || const_leaves(L, ci, e, out))
+      return 1;
+    out += leaves(e);
+  }
+  return 0;
+}
+
+/* The first slot of v; constants are materialised on first use. */
+static int slot(lowerer *L, LLVMValueRef v, uint32_t *s) {
+  intptr_t got;
+  if (aucs_ptrmap_get(&L->slots, v, &got)) {
+    *s = (uint32_t)got - 1;
+    return 0;
+  }
+  if (!LLVMIsConstant(v))
+    return fail(L, "an operand is not supported%s", "");
+  LLVMTypeRef t = LLVMTypeOf(v);
+  unsigned n = leaves(t);
+  if (!n)
+    return fail(L, "%s", type_problem(t));
+  uint64_t *tmp = aucs_xcalloc(n, sizeof(uint64_t));
+  int bad = const_leaves(L, v, t, tmp);
+  *s = new_slots(L, n);
+  memcpy(L->image.v + *s, tmp, n * sizeof(uint64_t));
+  free(tmp);
+  aucs_ptrmap_put(&L->slots, v, (intptr_t)*s + 1);
+  return bad;
+}
+
+static uint32_t op_slot(lowerer *L, LLVMValueRef I, unsigned i, int *bad) {
+  uint32_t s = 0;
+  *bad |= slot(L, LLVMGetOperand(I, i), &s);
+  return s;
+}
+
+/* ---- emission ---- */
+
+static uint32_t emit(lowerer *L, bc_insn in) {
+  VEC_PUSH(L->code, in);
+  VEC_PUSH(L->instr, L->cur);
+  return L->code.n - 1;
+}
+
+static void emit_mov(lowerer *L, uint32_t d, uint32_t a, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    emit(L, (bc_insn){.op = OP_MOV, .d = d + i, .a = a + i});
+}
+
+static void add_fix(lowerer *L, uint32_t at, int field, LLVMBasicBlockRef bb,
+                    LLVMBasicBlockRef pred) {
+  VEC_PUSH(L->fix, ((fixup){at, field, bb, pred}));
+}
+
+/* Phi copies on the edge pred -> succ, with parallel-copy semantics. */
+static int edge_copies(lowerer *L, LLVMBasicBlockRef pred,
+                       LLVMBasicBlockRef succ) {
+  uint32_t dst[64], src[64], len[64];
+  unsigned n = 0;
+  int bad = 0;
+  for (LLVMValueRef phi = LLVMGetFirstInstruction(succ);
+       phi && LLVMGetInstructionOpcode(phi) == LLVMPHI;
+       phi = LLVMGetNextInstruction(phi)) {
+    if (n == 64)
+      return fail(L, "more than 64 phis in one block are not supported%s", "");
+    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
+      if (LLVMGetIncomingBlock(phi, i) == pred) {
+        bad |= slot(L, phi, &dst[n]);
+        bad |= slot(L, LLVMGetIncomingValue(phi, i), &src[n]);
+        len[n++] = leaves(LLVMTypeOf(phi));
+        break;
+      }
+  }
+  int overlap = 0;
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned j = 0; j < n; j++)
+      if (src[i] < dst[j] + len[j] && dst[j] < src[i] + len[i])
+        overlap = 1;
+  for (unsigned i = 0; i < n && overlap; i++) {
+    uint32_t t = new_slots(L, len[i]);
+    emit_mov(L, t, src[i], len[i]);
+    src[i] = t;
+  }
+  for (unsigned i = 0; i < n; i++)
+    emit_mov(L, dst[i], src[i], len[i]);
+  return bad;
+}
+
+static int has_phis(LLVMBasicBlockRef bb) {
+  LLVMValueRef first = LLVMGetFirstInstruction(bb);
+  return first && LLVMGetInstructionOpcode(first) == LLVMPHI;
+}
+
+/* Patch every target; edges into blocks with phis get an edge block. */
+static int resolve_fixups(lowerer *L) {
+  int bad = 0;
+  for (uint32_t i = 0; i < L->fix.n; i++) {
+    fixup f = L->fix.v[i];
+    intptr_t pc;
+    if (f.pred && has_phis(f.bb)) {
+      pc = L->code.n;
+      bad |= edge_copies(L, f.pred, f.bb);
+      uint32_t br = emit(L, (bc_insn){.op = OP_BR});
+      add_fix(L, br, 'd', f.bb, NULL);
+    } else if (!aucs_ptrmap_get(&L->blockpc, f.bb, &pc)) {
+      AUCS_ASSERT(0);
+    }
+    if (f.field == 'p')
+      L->pool.v[f.at] = (uint32_t)pc;
+    else if (f.field == 'b')
+      L->code.v[f.at].b = (uint32_t)pc;
+    else
+      L->code.v[f.at].d = (uint32_t)pc;
+  }
+  return bad;
+}
+
+/* Constant byte offset of a GEP whose indices are all constants. */
+static int gep_offset(lowerer *L, LLVMValueRef gep, int64_t *off) {
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
+  unsigned n = (unsigned)LLVMGetNumOperands(gep);
+  *off = 0;
+  for (unsigned i = 1; i < n; i++) {
+    LLVMValueRef ix = LLVMGetOperand(gep, i);
+    if (!LLVMIsAConstantInt(ix))
+      return fail(L, "a non-constant index in a constant GEP%s", "");
+    int64_t k = LLVMConstIntGetSExtValue(ix);
+    if (i == 1) {
+      *off += k * (int64_t)LLVMABISizeOfType(L->td, t);
+    } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      *off += (int64_t)LLVMOffsetOfElement(L->td, t, (unsigned)k);
+      t = LLVMStructGetTypeAtIndex(t, (unsigned)k);
+    } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+      t = LLVMGetElementType(t);
+      *off += k * (int64_t)LLVMABISizeOfType(L->td, t);
+    } else {
+      return fail(L, "%s", type_problem(t));
+    }
+  }
+  return 0;
+}
+
+static int lower_gep(lowerer *L, LLVMValueRef I, uint32_t d) {
+  if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMPointerTypeKind)
+    return fail(L, "%s", type_problem(LLVMTypeOf(I)));
+  int bad = 0;
+  uint32_t base = op_slot(L, I, 0, &bad);
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(I);
+  int64_t off = 0;
+  unsigned n = (unsigned)LLVMGetNumOperands(I);
+  for (unsigned i = 1; i < n && !bad; i++) {
+    LLVMValueRef ix = LLVMGetOperand(I, i);
+    uint64_t scale;
+    if (i == 1) {
+      scale = LLVMABISizeOfType(L->td, t);
+    } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      unsigned k = (unsigned)LLVMConstIntGetZExtValue(ix);
+      off += (int64_t)LLVMOffsetOfElement(L->td, t, k);
+      t = LLVMStructGetTypeAtIndex(t, k);
+      continue;
+    } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+      t = LLVMGetElementType(t);
+      scale = LLVMABISizeOfType(L->td, t);
+    } else {
+      return fail(L, "%s", type_problem(t));
+    }
+    if (LLVMIsAConstantInt(ix)) {
+      off += LLVMConstIntGetSExtValue(ix) * (int64_t)scale;
+      continue;
+    }
+    if (scale > UINT32_MAX)
+      return fail(L, "a GEP scale above 4 GiB is not supported%s", "");
+    uint32_t is = 0;
+    bad |= slot(L, ix, &is);
+    emit(L, (bc_insn){.op = OP_GEP,
+                      .d = d,
+                      .a = base,
+                      .b = is,
+                      .c = (uint32_t)scale,
+                      .x = width(LLVMTypeOf(ix))});
+    base = d;
+  }
+  emit(L, (bc_insn){.op = OP_ADDI, .d = d, .a = base, .imm = (uint64_t)off});
+  return bad;
+}
+
+static bc_op int_binop(LLVMOpcode op) {
+  switch (op) {
+  case LLVMAdd:
+    return OP_ADD;
+  case LLVMSub:
+    return OP_SUB;
+  case LLVMMul:
+    return OP_MUL;
+  case LLVMUDiv:
+    return OP_UDIV;
+  case LLVMSDiv:
+    return OP_SDIV;
+  case LLVMURem:
+    return OP_UREM;
+  case LLVMSRem:
+    return OP_SREM;
+  case LLVMShl:
+    return OP_SHL;
+  case LLVMLShr:
+    return OP_LSHR;
+  case LLVMAShr:
+    return OP_ASHR;
+  case LLVMAnd:
+    return OP_AND;
+  case LLVMOr:
+    return OP_OR;
+  case LLVMXor:
+    return OP_XOR;
+  case LLVMFAdd:
+    return OP_FADD32;
+  case LLVMFSub:
+    return OP_FSUB32;
+  case LLVMFMul:
+    return OP_FMUL32;
+  case LLVMFDiv:
+    return OP_FDIV32;
+  case LLVMFRem:
+    return OP_FREM32;
+  default:
+    return OP_NOPS;
+  }
+}
+
+static bc_op icmp_op(LLVMIntPredicate p) {
+  static const bc_op ops[] = {
+      [LLVMIntEQ] = OP_ICMP_EQ,   [LLVMIntNE] = OP_ICMP_NE,
+      [LLVMIntUGT] = OP_ICMP_UGT, [LLVMIntUGE] = OP_ICMP_UGE,
+      [LLVMIntULT] = OP_ICMP_ULT, [LLVMIntULE] = OP_ICMP_ULE,
+      [LLVMIntSGT] = OP_ICMP_SGT, [LLVMIntSGE] = OP_ICMP_SGE,
+      [LLVMIntSLT] = OP_ICMP_SLT, [LLVMIntSLE] = OP_ICMP_SLE};
+  return ops[p];
+}
+
+static int lower_binop(lowerer *L, LLVMValueRef I, uint32_t d) {
+  LLVMTypeRef t = LLVMTypeOf(I);
+  bc_op op = int_binop(LLVMGetInstructionOpcode(I));
+  if (!is_scalar(t))
+    return fail(L, "%s", type_problem(t));
+  int bad = 0;
+  bc_insn in = {.d = d,
+                .a = op_slot(L, I, 0, &bad),
+                .b = op_slot(L, I, 1, &bad),
+                .x = width(t),
+                .imm = mask_of(width(t))};
+  in.op = (uint16_t)(op >= OP_FADD32 ? op + is_double(t) : op);
+  emit(L, in);
+  return bad;
+}
+
+static int lower_cast(lowerer *L, LLVMValueRef I, uint32_t d) {
+  LLVMTypeRef to = LLVMTypeOf(I), from = LLVMTypeOf(LLVMGetOperand(I, 0));
+  if (!is_scalar(to))
+    return fail(L, "%s", type_problem(to));
+  if (!is_scalar(from))
+    return fail(L, "%s", type_problem(from));
+  int bad = 0;
+  unsigned wt = width(to), wf = width(from);
+  int dt = is_double(to), df = is_double(from);
+  bc_insn in = {
+      .op = OP_MOV, .d = d, .a = op_slot(L, I, 0, &bad), .imm = mask_of(wt)};
+  switch (LLVMGetInstructionOpcode(I)) {
+  case LLVMTrunc:
+  case LLVMPtrToInt:
+    in.op = OP_TRUNC;
+    break;
+  case LLVMSExt:
+    in.op = OP_SEXT;
+    in.x = (uint16_t)wf;
+    break;
+  case LLVMFPToSI:
+    in.op = df ? OP_F64TOSI : OP_F32TOSI;
+    in.x = (uint16_t)wt;
+    break;
+  case LLVMFPToUI:
+    in.op = df ? OP_F64TOUI : OP_F32TOUI;
+    in.x = (uint16_t)wt;
+    break;
+  case LLVMSIToFP:
+    in.op = dt ? OP_SITOF64 : OP_SITOF32;
+    in.x = (uint16_t)wf;
+    break;
+  case LLVMUIToFP:
+    in.op = dt ? OP_UITOF64 : OP_UITOF32;
+    in.x = (uint16_t)wf;
+    break;
+  case LLVMFPTrunc:
+    in.op = OP_F64TOF32;
+    break;
+  case LLVMFPExt:
+    in.op = OP_F32TOF64;
+    break;
+  default: /* zext, bitcast, inttoptr, addrspacecast: the bits stay */
+    break;
+  }
+  emit(L, in);
+  return bad;
+}
+
+static int lower_cmp(lowerer *L, LLVMValueRef I, uint32_t d) {
+  LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, 0));
+  if (!is_scalar(t))
+    return fail(L, "%s", type_problem(t));
+  int bad = 0;
+  bc_insn in = {.d = d,
+                .a = op_slot(L, I, 0, &bad),
+                .b = op_slot(L, I, 1, &bad),
+                .x = width(t)};
+  if (LLVMGetInstructionOpcode(I) == LLVMICmp) {
+    in.op = icmp_op(LLVMGetICmpPredicate(I));
+  } else {
+    in.op = is_double(t) ? OP_FCMP64 : OP_FCMP32;
+    in.x = (uint16_t)LLVMGetFCmpPredicate(I);
+  }
+  emit(L, in);
+  return bad;
+}
+
+static int access_size(lowerer *L, LLVMTypeRef t, unsigned *size) {
+  if (!is_scalar(t))
+    return fail(L, "%s", type_problem(t));
+  *size = (unsigned)LLVMStoreSizeOfType(L->td, t);
+  if (*size != 1 && *size != 2 && *size != 4 && *size != 8)
+    return fail(L, "memory accesses of odd sizes are not supported%s", "");
+  return 0;
+}
+
+static uint64_t mem_flags(LLVMValueRef I) {
+  uint64_t f = LLVMGetVolatile(I) ? MEM_VOLATILE : 0;
+  if (LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic)
+    f |= MEM_ATOMIC;
+  return f;
+}
+
+static int lower_load(lowerer *L, LLVMValueRef I, uint32_t d) {
+  LLVMTypeRef t = LLVMTypeOf(I);
+  unsigned size;
+  if (access_size(L, t, &size))
+    return 1;
+  int bad = 0;
+  emit(L, (bc_insn){.op = OP_LOAD,
+                    .d = d,
+                    .a = op_slot(L, I, 0, &bad),
+                    .x = (uint16_t)size,
+                    .imm = mem_flags(I)});
+  if (width(t) < size * 8)
+    emit(L,
+         (bc_insn){.op = OP_TRUNC, .d = d, .a = d, .imm = mask_of(width(t))});
+  return bad;
+}
+
+static int lower_store(lowerer *L, LLVMValueRef I) {
+  unsigned size;
+  if (access_size(L, LLVMTypeOf(LLVMGetOperand(I, 0)), &size))
+    return 1;
+  int bad = 0;
+  emit(L, (bc_insn){.op = OP_STORE,
+                    .a = op_slot(L, I, 1, &bad),
+                    .b = op_slot(L, I, 0, &bad),
+                    .x = (uint16_t)size,
+                    .imm = mem_flags(I)});
+  return bad;
+}
+
+static int lower_rmw(lowerer *L, LLVMValueRef I, uint32_t d) {
+  unsigned size;
+  LLVMAtomicRMWBinOp k = LLVMGetAtomicRMWBinOp(I);
+  if (access_size(L, LLVMTypeOf(I), &size))
+    return 1;
+  if (k > LLVMAtomicRMWBinOpUDecWrap)
+    return fail(L, "this atomicrmw operation is not supported%s", "");
+  int bad = 0;
+  emit(L, (bc_insn){.op = OP_RMW,
+                    .d = d,
+                    .a = op_slot(L, I, 0, &bad),
+                    .b = op_slot(L, I, 1, &bad),
+                    .c = (uint32_t)k,
+                    .x = (uint16_t)size,
+                    .imm = MEM_ATOMIC});
+  return bad;
+}
+
+static int lower_cmpxchg(lowerer *L, LLVMValueRef I, uint32_t d) {
+  unsigned size;
+  if (access_size(L, LLVMTypeOf(LLVMGetOperand(I, 1)), &size))
+    return 1;
+  int bad = 0;
+  emit(L, (bc_insn){.op = OP_CMPXCHG,
+                    .d = d,
+                    .a = op_slot(L, I, 0, &bad),
+                    .b = op_slot(L, I, 1, &bad),
+                    .c = op_slot(L, I, 2, &bad),
+                    .x = (uint16_t)size,
+                    .imm = MEM_ATOMIC});
+  return bad;
+}
+
+static int lower_alloca(lowerer *L, LLVMValueRef I, uint32_t d) {
+  int bad = 0;
+  LLVMValueRef n = LLVMGetOperand(I, 0);
+  emit(L, (bc_insn){.op = OP_ALLOCA,
+                    .d = d,
+                    .a = op_slot(L, I, 0, &bad),
+                    .x = (uint16_t)width(LLVMTypeOf(n)),
+                    .c = LLVMGetAlignment(I),
+                    .imm = LLVMABISizeOfType(L->td, LLVMGetAllocatedType(I))});
+  return bad;
+}
+
+static int lower_select(lowerer *L, LLVMValueRef I, uint32_t d) {
+  int bad = 0;
+  uint32_t c = op_slot(L, I, 0, &bad), a = op_slot(L, I, 1, &bad),
+           b = op_slot(L, I, 2, &bad);
+  if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, 0))))
+    return fail(L, "%s", "vector selects are not supported");
+  for (unsigned i = 0; i < leaves(LLVMTypeOf(I)); i++)
+    emit(L, (bc_insn){
+                .op = OP_SELECT, .d = d + i, .a = a + i, .b = b + i, .c = c});
+  return bad;
+}
+
+/* Leaf offset and type of the element an extractvalue/insertvalue names. */
+static LLVMTypeRef leaf_path(LLVMValueRef I, LLVMTypeRef t, unsigned *off) {
+  const unsigned *ix = LLVMGetIndices(I);
+  *off = 0;
+  for (unsigned i = 0; i < LLVMGetNumIndices(I); i++) {
+    if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      for (unsigned j = 0; j < ix[i]; j++)
+        *off += leaves(LLVMStructGetTypeAtIndex(t, j));
+      t = LLVMStructGetTypeAtIndex(t, ix[i]);
+    } else {
+      t = LLVMGetElementType(t);
+      *off += ix[i] * leaves(t);
+    }
+  }
+  return t;
+}
+
+static int lower_aggregate(lowerer *L, LLVMValueRef I, uint32_t d) {
+  int bad = 0;
+  uint32_t agg = op_slot(L, I, 0, &bad);
+  LLVMTypeRef at = LLVMTypeOf(LLVMGetOperand(I, 0));
+  unsigned off;
+  LLVMTypeRef et = leaf_path(I, at, &off);
+  if (LLVMGetInstructionOpcode(I) == LLVMExtractValue) {
+    emit_mov(L, d, agg + off, leaves(et));
+    return bad;
+  }
+  uint32_t v = op_slot(L, I, 1, &bad);
+  emit_mov(L, d, agg, leaves(at));
+  emit_mov(L, d + off, v, leaves(et));
+  return bad;
+}
+
+static int lower_br(lowerer *L, LLVMValueRef I) {
+  LLVMBasicBlockRef self = LLVMGetInstructionParent(I);
+  if (!LLVMIsConditional(I)) {
+    LLVMBasicBlockRef succ = LLVMGetSuccessor(I, 0);
+    int bad = edge_copies(L, self, succ);
+    add_fix(L, emit(L, (bc_insn){.op = OP_BR}), 'd', succ, NULL);
+    return bad;
+  }
+  int bad = 0;
+  uint32_t pc = emit(L, (bc_insn){.op = OP_CBR, .a = op_slot(L, I, 0, &bad)});
+  add_fix(L, pc, 'd', LLVMGetSuccessor(I, 0), self);
+  add_fix(L, pc, 'b', LLVMGetSuccessor(I, 1), self);
+  return bad;
+}
+
+static int lower_switch(lowerer *L, LLVMValueRef I) {
+  LLVMBasicBlockRef self = LLVMGetInstructionParent(I);
+  unsigned n = LLVMGetNumSuccessors(I) - 1;
+  int bad = 0;
+  if (width(LLVMTypeOf(LLVMGetOperand(I, 0))) > 64)
+    return fail(L, "%s", type_problem(LLVMTypeOf(LLVMGetOperand(I, 0))));
+  uint32_t pc = emit(L, (bc_insn){.op = OP_SWITCH,
+                                  .a = op_slot(L, I, 0, &bad),
+                                  .b = L->pool.n,
+                                  .c = n,
+                                  .imm = L->pool64.n});
+  add_fix(L, pc, 'd', LLVMGetSwitchDefaultDest(I), self);
+  for (unsigned i = 0; i < n; i++) {
+    uint64_t v;
+    bad |= const_bits(L, LLVMGetSwitchCaseValue(I, i + 1), &v);
+    VEC_PUSH(L->pool64, v);
+    add_fix(L, L->pool.n, 'p', LLVMGetSuccessor(I, i + 1), self);
+    VEC_PUSH(L->pool, 0);
+  }
+  return bad;
+}
+
+static int lower_ret(lowerer *L, LLVMValueRef I) {
+  int bad = 0;
+  bc_insn in = {.op = OP_RET};
+  if (LLVMGetNumOperands(I) == 1) {
+    if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, 0))))
+      return fail(L, "%s", "returning an aggregate is not supported");
+    in.a = op_slot(L, I, 0, &bad);
+    in.x = 1;
+  }
+  emit(L, in);
+  return bad;
+}
+
+/* ---- calls ---- */
+
+static const intrin_row *find_intrinsic(const char *name, size_t *row) {
+  for (size_t i = 0; i < sizeof(intrinsics) / sizeof(*intrinsics); i++) {
+    const intrin_row *r = &intrinsics[i];
+    size_t n = strlen(r->spelling);
+    if (r->match == EXACT ? strcmp(name, r->spelling) == 0
+                          : strncmp(name, r->spelling, n) == 0) {
+      *row = i;
+      return r;
+    }
+  }
+  return NULL;
+}
+
+static uint32_t arg_slot(lowerer *L, LLVMValueRef I, unsigned i, int *bad) {
+  if (i >= (unsigned)LLVMGetNumArgOperands(I)) {
+    *bad |= fail(L, "%s", "a call has too few arguments");
+    return 0;
+  }
+  return op_slot(L, I, i, bad);
+}
+
+static int lower_warp(lowerer *L, LLVMValueRef I, uint32_t d, int param,
+                      unsigned first) {
+  int bad = 0;
+  bc_insn in = {.op = OP_WARP, .x = (uint16_t)param, .d = d};
+  if (param >= W_SHFL_IDX && param <= W_SHFL_BFLY) {
+    in.a = arg_slot(L, I, first, &bad);
+    in.b = arg_slot(L, I, first + 1, &bad);
+    in.c = arg_slot(L, I, first + 2, &bad);
+    in.imm = LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMStructTypeKind ? W_PRED : 0;
+  } else if (param >= W_VOTE_ALL && param <= W_VOTE_BALLOT) {
+    in.a = arg_slot(L, I, first, &bad);
+  }
+  emit(L, in);
+  return bad;
+}
+
+static int lower_barrier(lowerer *L, LLVMValueRef I, uint32_t d, int kind) {
+  int bad = 0;
+  unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+  bc_insn in = {
+      .op = OP_BARRIER, .x = (uint16_t)kind, .d = d, .imm = L->barriers.n};
+  if (kind != BAR_PLAIN && n > 0)
+    in.a = arg_slot(L, I, n - 1, &bad);
+  VEC_PUSH(L->barriers, I);
+  emit(L, in);
+  return bad;
+}
+
+/* Float intrinsics and libm calls: FOO32, or FOO64 for double. */
+static int lower_float(lowerer *L, LLVMValueRef I, uint32_t d,
+                       const intrin_row *r, size_t row) {
+  LLVMTypeRef t = LLVMTypeOf(I);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
+    return fail(L, "%s", type_problem(t));
+  int base = r->cls == C_MATH1   ? OP_MATH1_32
+             : r->cls == C_MATH2 ? OP_MATH2_32
+                                 : r->param;
+  int bad = 0;
+  bc_insn in = {.op = (uint16_t)(base + is_double(t)), .d = d, .imm = row};
+  in.a = arg_slot(L, I, 0, &bad);
+  if (r->cls != C_FP1 && r->cls != C_MATH1)
+    in.b = arg_slot(L, I, 1, &bad);
+  if (r->cls == C_FP3)
+    in.c = arg_slot(L, I, 2, &bad);
+  emit(L, in);
+  return bad;
+}
+
+static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
+                           const intrin_row *r, size_t row) {
+  LLVMTypeRef t = LLVMTypeOf(I);
+  int bad = 0;
+  bc_insn in = {.d = d, .x = (uint16_t)width(t), .imm = mask_of(width(t))};
+  switch (r->cls) {
+  case C_IGNORE:
+    return 0;
+  case C_COPY:
+    in.op = OP_MOV;
+    in.a = arg_slot(L, I, 0, &bad);
+    break;
+  case C_SREG:
+    in.op = OP_SREG;
+    in.x = (uint16_t)r->param;
+    break;
+  case C_TRAP:
+    in.op = OP_TRAP;
+    break;
+  case C_BARRIER:
+    return lower_barrier(L, I, d, r->param);
+  case C_WARP:
+  case C_WARP_SYNC:
+    return lower_warp(L, I, d, r->param, r->cls == C_WARP_SYNC);
+  case C_INT1:
+  case C_INT2:
+  case C_INT3:
+  case C_OVF:
+    if (r->cls == C_OVF) {
+      t = LLVMTypeOf(LLVMGetOperand(I, 0));
+      in.x = (uint16_t)width(t);
+      in.imm = mask_of(width(t));
+    }
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || width(t) > 64)
+      return fail(L, "%s", type_problem(t));
+    in.op = (uint16_t)(r->cls == C_OVF ? OP_OVF : r->param);
+    in.a = arg_slot(L, I, 0, &bad);
+    if (r->cls != C_INT1)
+      in.b = arg_slot(L, I, 1, &bad);
+    if (r->cls == C_INT3)
+      in.c = arg_slot(L, I, 2, &bad);
+    if (r->cls == C_OVF)
+      in.c = (uint32_t)r->param;
+    break;
+  case C_FP1:
+  case C_FP2:
+  case C_FP3:
+  case C_MATH1:
+  case C_MATH2:
+    return lower_float(L, I, d, r, row);
+  case C_MEMCPY:
+  case C_MEMMOVE:
+  case C_MEMSET:
+    in.op = r->cls == C_MEMCPY    ? OP_MEMCPY
+            : r->cls == C_MEMMOVE ? OP_MEMMOVE
+                                  : OP_MEMSET;
+    in.a = arg_slot(L, I, 0, &bad);
+    in.b = arg_slot(L, I, 1, &bad);
+    in.c = arg_slot(L, I, 2, &bad);
+    in.x = (uint16_t)width(LLVMTypeOf(LLVMGetOperand(I, 2)));
+    break;
+  }
+  emit(L, in);
+  return bad;
+}
+
+static uint32_t func_index(lowerer *L, LLVMValueRef fn) {
+  intptr_t got;
+  if (aucs_ptrmap_get(&L->fnidx, fn, &got))
+    return (uint32_t)got - 1;
+  VEC_PUSH(L->funcs, fn);
+  aucs_ptrmap_put(&L->fnidx, fn, L->funcs.n);
+  return L->funcs.n - 1;
+}
+
+static int lower_asm(lowerer *L, LLVMValueRef I, LLVMValueRef callee,
+                     uint32_t d) {
+  size_t n = 0;
+  const char *text = LLVMGetInlineAsmAsmString(callee, &n);
+  for (size_t i = 0; i < sizeof(asm_rows) / sizeof(*asm_rows); i++)
+    if (strlen(asm_rows[i].spelling) == n &&
+        memcmp(asm_rows[i].spelling, text, n) == 0)
+      return lower_intrinsic(L, I, d, &asm_rows[i], 0);
+  return fail(L, "%s", "inline assembly is not supported");
+}
+
+static int lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
+  LLVMValueRef callee = LLVMGetCalledValue(I);
+  if (LLVMIsAInlineAsm(callee))
+    return lower_asm(L, I, callee, d);
+  if (!LLVMIsAFunction(callee))
+    return fail(L, "%s", "indirect calls are not supported");
+  size_t n = 0, row;
+  const char *name = LLVMGetValueName2(callee, &n);
+  const intrin_row *r = find_intrinsic(name, &row);
+  if (r)
+    return lower_intrinsic(L, I, d, r, row);
+  if (LLVMIsDeclaration(callee))
+    return fail(L, "calls to '%s' are not supported", name);
+  if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVoidTypeKind &&
+      !is_scalar(LLVMTypeOf(I)))
+    return fail(L, "%s", "calls returning aggregates are not supported");
+  int bad = 0;
+  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
+  uint32_t at = L->pool.n;
+  for (unsigned i = 0; i < nargs; i++) {
+    if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, i))))
+      return fail(L, "%s", "aggregate call arguments are not supported");
+    VEC_PUSH(L->pool, op_slot(L, I, i, &bad));
+  }
+  emit(L, (bc_insn){.op = OP_CALL,
+                    .d = d,
+                    .a = func_index(L, callee),
+                    .b = at,
+                    .c = nargs});
+  return bad;
+}
+
+/* ---- instructions, functions ---- */
+
+static int is_cast(LLVMOpcode op) {
+  switch (op) {
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMFPToUI:
+  case LLVMFPToSI:
+  case LLVMUIToFP:
+  case LLVMSIToFP:
+  case LLVMFPTrunc:
+  case LLVMFPExt:
+  case LLVMPtrToInt:
+  case LLVMIntToPtr:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int lower_instr(lowerer *L, LLVMValueRef I) {
+  uint32_t d = 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(I);
+  if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVoidTypeKind && slot(L, I, &d))
+    return 1;
+  switch (op) {
+  case LLVMPHI:
+  case LLVMFence:
+    return 0;
+  case LLVMRet:
+    return lower_ret(L, I);
+  case LLVMBr:
+    return lower_br(L, I);
+  case LLVMSwitch:
+    return lower_switch(L, I);
+  case LLVMUnreachable:
+    emit(L, (bc_insn){.op = OP_UNREACHABLE});
+    return 0;
+  case LLVMFNeg: {
+    int bad = 0;
+    LLVMTypeRef t = LLVMTypeOf(I);
+    if (!is_scalar(t))
+      return fail(L, "%s", type_problem(t));
+    emit(L, (bc_insn){.op = (uint16_t)(OP_FNEG32 + is_double(t)),
+                      .d = d,
+                      .a = op_slot(L, I, 0, &bad)});
+    return bad;
+  }
+  case LLVMICmp:
+  case LLVMFCmp:
+    return lower_cmp(L, I, d);
+  case LLVMSelect:
+    return lower_select(L, I, d);
+  case LLVMGetElementPtr:
+    return lower_gep(L, I, d);
+  case LLVMLoad:
+    return lower_load(L, I, d);
+  case LLVMStore:
+    return lower_store(L, I);
+  case LLVMAtomicRMW:
+    return lower_rmw(L, I, d);
+  case LLVMAtomicCmpXchg:
+    return lower_cmpxchg(L, I, d);
+  case LLVMAlloca:
+    return lower_alloca(L, I, d);
+  case LLVMCall:
+    return lower_call(L, I, d);
+  case LLVMExtractValue:
+  case LLVMInsertValue:
+    return lower_aggregate(L, I, d);
+  case LLVMFreeze: {
+    int bad = 0;
+    emit_mov(L, d, op_slot(L, I, 0, &bad), leaves(LLVMTypeOf(I)));
+    return bad;
+  }
+  default:
+    break;
+  }
+  if (is_cast(op))
+    return lower_cast(L, I, d);
+  if (int_binop(op) != OP_NOPS)
+    return lower_binop(L, I, d);
+  return fail(L, "%s", "this instruction is not supported");
+}
+
+/* Step 1: slots for parameters and every instruction with a value. */
+static int assign_slots(lowerer *L, LLVMValueRef fn, bc_func *f) {
+  f->nparams = LLVMCountParams(fn);
+  f->params = AUCS_ANEW(L->arena, uint32_t, f->nparams);
+  for (unsigned i = 0; i < f->nparams; i++) {
+    LLVMValueRef a = LLVMGetParam(fn, i);
+    if (!is_scalar(LLVMTypeOf(a)))
+      return fail(L, "%s", type_problem(LLVMTypeOf(a)));
+    f->params[i] = new_slots(L, 1);
+    aucs_ptrmap_put(&L->slots, a, (intptr_t)f->params[i] + 1);
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      LLVMTypeRef t = LLVMTypeOf(I);
+      if (LLVMGetTypeKind(t) == LLVMVoidTypeKind)
+        continue;
+      L->cur = I;
+      unsigned n = leaves(t);
+      if (!n)
+        return fail(L, "%s", type_problem(t));
+      aucs_ptrmap_put(&L->slots, I, (intptr_t)new_slots(L, n) + 1);
+    }
+  return 0;
+}
+
+static int lower_function(lowerer *L, LLVMValueRef fn, bc_func *f) {
+  aucs_ptrmap_free(&L->slots);
+  aucs_ptrmap_free(&L->blockpc);
+  L->image.n = 0;
+  L->fix.n = 0;
+  new_slots(L, 1); /* slot 0: the sink of results nobody reads */
+  f->fn = fn;
+  f->entry = L->code.n;
+  if (assign_slots(L, fn, f))
+    return 1;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    aucs_ptrmap_put(&L->blockpc, bb, L->code.n);
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      L->cur = I;
+      if (lower_instr(L, I))
+        return 1;
+    }
+  }
+  if (resolve_fixups(L))
+    return 1;
+  f->nslots = L->image.n;
+  f->image = AUCS_ANEW(L->arena, uint64_t, f->nslots);
+  memcpy(f->image, L->image.v, f->nslots * sizeof(uint64_t));
+  return 0;
+}
+
+/* ---- the kernel's parameters ---- */
+
+static LLVMTypeRef byval_type(LLVMValueRef fn, unsigned i) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
+  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, i + 1, kind);
+  return a ? LLVMGetTypeAttributeValue(a) : NULL;
+}
+
+static void lower_params(lowerer *L, LLVMValueRef fn, aucs_prog *p) {
+  p->nparams = LLVMCountParams(fn);
+  p->params = AUCS_ANEW(L->arena, aucs_param, p->nparams);
+  p->param_obj = AUCS_ANEW(L->arena, uint32_t, p->nparams);
+  for (unsigned i = 0; i < p->nparams; i++) {
+    LLVMValueRef a = LLVMGetParam(fn, i);
+    LLVMTypeRef t = LLVMTypeOf(a), bv = byval_type(fn, i);
+    char dflt[32];
+    snprintf(dflt, sizeof dflt, "arg%u", i);
+    aucs_param *pa = &p->params[i];
+    pa->name = value_name(L, a, dflt);
+    pa->bits = width(t);
+    pa->kind = LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? AUCS_PARAM_INT
+               : LLVMGetTypeKind(t) == LLVMPointerTypeKind
+                   ? (bv ? AUCS_PARAM_AGGREGATE : AUCS_PARAM_POINTER)
+                   : AUCS_PARAM_FLOAT;
+    if (pa->kind == AUCS_PARAM_POINTER)
+      p->param_obj[i] = add_object(
+          L,
+          (bc_object){.name = pa->name, .space = AUCS_MEM_GLOBAL, .sparse = 1});
+    else if (pa->kind == AUCS_PARAM_AGGREGATE)
+      p->param_obj[i] =
+          add_object(L, (bc_object){.name = pa->name,
+                                    .space = AUCS_MEM_CONSTANT,
+                                    .size = LLVMABISizeOfType(L->td, bv)});
+  }
+}
+
+#define ARENA_COPY(L, dst, vec)                                                \
+  do {                                                                         \
+    (dst) = aucs_arena_alloc((L)->arena, ((vec).n + 1) * sizeof(*(vec).v));    \
+    if ((vec).n)                                                               \
+      memcpy((dst), (vec).v, (vec).n * sizeof(*(vec).v));                      \
+  } while (0)
+
+static aucs_prog *finish(lowerer *L, LLVMValueRef kernel, aucs_prog *p) {
+  p->kernel = kernel;
+  p->kernel_name = value_name(L, kernel, "kernel");
+  ARENA_COPY(L, p->code, L->code);
+  ARENA_COPY(L, p->instr, L->instr);
+  p->ncode = L->code.n;
+  ARENA_COPY(L, p->funcs, L->fdone);
+  p->nfuncs = L->fdone.n;
+  ARENA_COPY(L, p->pool, L->pool);
+  ARENA_COPY(L, p->pool64, L->pool64);
+  ARENA_COPY(L, p->objs, L->objs);
+  p->nobjs = L->objs.n;
+  ARENA_COPY(L, p->barriers, L->barriers);
+  p->nbarriers = L->barriers.n;
+  return p;
+}
+
+static void lowerer_free(lowerer *L) {
+  free(L->code.v);
+  free(L->instr.v);
+  free(L->pool.v);
+  free(L->pool64.v);
+  free(L->funcs.v);
+  free(L->fdone.v);
+  free(L->objs.v);
+  free(L->barriers.v);
+  free(L->image.v);
+  free(L->fix.v);
+  free(L->why);
+  aucs_ptrmap_free(&L->fnidx);
+  aucs_ptrmap_free(&L->objidx);
+  aucs_ptrmap_free(&L->slots);
+  aucs_ptrmap_free(&L->blockpc);
+  LLVMDisposeTargetData(L->td);
+}
+
+static void report(lowerer *L, LLVMValueRef kernel, aucs_findings *diag) {
+  char *text = LLVMPrintValueToString(L->bad);
+  char *nl = strchr(text, '\n');
+  if (nl)
+    *nl = '\0';
+  const char *s = text;
+  while (*s == ' ')
+    s++;
+  aucs_finding f = {.kind = AUCS_FINDING_UNSUPPORTED};
+  f.a.instr = L->bad;
+  size_t n = 0;
+  const char *kn = LLVMGetValueName2(kernel, &n);
+  f.message = aucs_xasprintf("cannot interpret `%s` in @%.*s: %s", s, (int)n,
+                             kn, L->why);
+  LLVMDisposeMessage(text);
+  if (diag)
+    aucs_findings_push(diag, &f);
+  else
+    free(f.message);
+}
+
+int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
+                      aucs_findings *diag) {
+  LLVMModuleRef m = LLVMGetGlobalParent(kernel);
+  lowerer L = {0};
+  L.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+  aucs_prog *p = aucs_xcalloc(1, sizeof(aucs_prog));
+  p->arena = L.arena = aucs_arena_new();
+  *out = NULL;
+  add_object(&L, (bc_object){.name = "null"});
+  L.cur = kernel;
+  lower_params(&L, kernel, p);
+  func_index(&L, kernel);
+  int bad = 0;
+  for (uint32_t i = 0; i < L.funcs.n && !bad; i++) {
+    bc_func f = {0};
+    bad = lower_function(&L, L.funcs.v[i], &f);
+    VEC_PUSH(L.fdone, f);
+  }
+  if (!bad && L.code.n > AUCS_SHADOW_MAX_PC) {
+    L.cur = kernel;
+    bad = fail(&L, "%s", "the kernel has too many instructions");
+  }
+  if (bad) {
+    report(&L, kernel, diag);
+    lowerer_free(&L);
+    aucs_prog_free(p);
+    return 1;
+  }
+  *out = finish(&L, kernel, p);
+  lowerer_free(&L);
+  return 0;
+}
+
+void aucs_prog_free(aucs_prog *p) {
+  if (!p)
+    return;
+  aucs_arena_free(p->arena);
+  free(p);
+}
+
+size_t aucs_prog_nparams(const aucs_prog *p) { return p->nparams; }
+
+const aucs_param *aucs_prog_param(const aucs_prog *p, size_t i) {
+  AUCS_ASSERT(i < p->nparams);
+  return &p->params[i];
+}
+
+size_t aucs_prog_nbarriers(const aucs_prog *p) { return p->nbarriers; }
+
+LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i) {
+  AUCS_ASSERT(i < p->nbarriers);
+  return p->barriers[i];
+}

@@ -1,0 +1,614 @@
+/*
+ * report: clang-style text and JSON reports of the detector's results, and
+ * a small Itanium demangler for kernel names.
+ *
+ * Text: a headline at the first access's location (error, or warning for a
+ * redundant barrier), then notes: each access (op, thread, block), the
+ * barrier interval, the launch, and the reproduce command. Kernels that
+ * could not be checked get one line with the reason. A summary line ends
+ * the report. JSON: one object built with jansson (schema in README.md).
+ *
+ * Demangler, steps: `_Z` <name> <parameter types>; a name is a source name
+ * (<length><identifier>), a nested name N...E or a local name Z...E (the
+ * local entity's own name is the result); types are builtins, P/R/O/K/V
+ * wrappers, named types and substitutions S_/S<n>_ (candidates recorded in
+ * the order the grammar defines). Anything else fails and the caller prints
+ * the mangled name.
+ */
+#include "aucs/report.h"
+
+#include "aucs/srcloc.h"
+#include <jansson.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- demangler ----------------------------------------------------------*/
+
+typedef struct demangler {
+  const char *p;
+  char *subs[64];
+  int nsubs, failed;
+} demangler;
+
+static void add_sub(demangler *d, const char *s) {
+  if (d->nsubs < 64)
+    d->subs[d->nsubs++] = aucs_xstrdup(s);
+}
+
+static char *fail(demangler *d) {
+  d->failed = 1;
+  return NULL;
+}
+
+static char *source_name(demangler *d) {
+  size_t n = 0;
+  if (*d->p < '0' || *d->p > '9')
+    return fail(d);
+  while (*d->p >= '0' && *d->p <= '9')
+    n = n * 10 + (size_t)(*d->p++ - '0');
+  if (n == 0 || strnlen(d->p, n) < n)
+    return fail(d);
+  char *s = aucs_xasprintf("%.*s", (int)n, d->p);
+  d->p += n;
+  return s;
+}
+
+static const char *builtin(char c) {
+  static const char *const names[26] = {
+      ['v' - 'a'] = "void",        ['w' - 'a'] = "wchar_t",
+      ['b' - 'a'] = "bool",        ['c' - 'a'] = "char",
+      ['a' - 'a'] = "signed char", ['h' - 'a'] = "unsigned char",
+      ['s' - 'a'] = "short",       ['t' - 'a'] = "unsigned short",
+      ['i' - 'a'] = "int",         ['j' - 'a'] = "unsigned int",
+      ['l' - 'a'] = "long",        ['m' - 'a'] = "unsigned long",
+      ['x' - 'a'] = "long long",   ['y' - 'a'] = "unsigned long long",
+      ['n' - 'a'] = "__int128",    ['o' - 'a'] = "unsigned __int128",
+      ['f' - 'a'] = "float",       ['d' - 'a'] = "double",
+      ['e' - 'a'] = "long double", ['g' - 'a'] = "__float128",
+      ['z' - 'a'] = "...",
+  };
+  return c >= 'a' && c <= 'z' ? names[c - 'a'] : NULL;
+}
+
+static const char *builtin_d(char c) {
+  switch (c) {
+  case 'h':
+    return "half";
+  case 's':
+    return "char16_t";
+  case 'i':
+    return "char32_t";
+  case 'u':
+    return "char8_t";
+  case 'n':
+    return "decltype(nullptr)";
+  default:
+    return NULL;
+  }
+}
+
+static char *substitution(demangler *d) {
+  size_t i = 0;
+  if (*d->p == '_')
+    d->p++;
+  else {
+    size_t n = 0;
+    while ((*d->p >= '0' && *d->p <= '9') || (*d->p >= 'A' && *d->p <= 'Z'))
+      n = n * 36 + (size_t)(*d->p <= '9' ? *d->p - '0' : *d->p - 'A' + 10),
+      d->p++;
+    if (*d->p++ != '_')
+      return fail(d);
+    i = n + 1;
+  }
+  return i < (size_t)d->nsubs ? aucs_xstrdup(d->subs[i]) : fail(d);
+}
+
+/* N <source-name>+ E: every prefix is a candidate; the whole name too when
+ * it names a type (is_type). */
+static char *nested(demangler *d, int is_type) {
+  aucs_buf b = {0};
+  int sub_prefix = 0;
+  d->p++;
+  while (*d->p == 'K' || *d->p == 'V' || *d->p == 'r')
+    d->p++;
+  while (!d->failed && *d->p != 'E') {
+    int sub = *d->p == 'S' && !b.len; /* an earlier prefix: no candidate */
+    char *part = sub ? (d->p++, substitution(d)) : source_name(d);
+    if (!part)
+      break;
+    if (b.len) {
+      if (!sub_prefix)
+        add_sub(d, b.data);
+      aucs_buf_puts(&b, "::");
+    }
+    sub_prefix = sub;
+    aucs_buf_puts(&b, part);
+    free(part);
+  }
+  if (d->failed || !b.len) {
+    aucs_buf_free(&b);
+    return fail(d);
+  }
+  d->p++;
+  if (is_type)
+    add_sub(d, b.data);
+  return aucs_buf_take(&b);
+}
+
+static char *type(demangler *d);
+
+static char *wrapped(demangler *d, const char *suffix) {
+  d->p++;
+  char *inner = type(d);
+  if (!inner)
+    return NULL;
+  char *s = aucs_xasprintf("%s%s", inner, suffix);
+  free(inner);
+  add_sub(d, s);
+  return s;
+}
+
+static char *type(demangler *d) {
+  char c = *d->p;
+  const char *b;
+  if (c == 'D' && (b = builtin_d(d->p[1])))
+    return d->p += 2, aucs_xstrdup(b);
+  if ((b = builtin(c)))
+    return d->p++, aucs_xstrdup(b);
+  switch (c) {
+  case 'P':
+    return wrapped(d, "*");
+  case 'R':
+    return wrapped(d, "&");
+  case 'O':
+    return wrapped(d, "&&");
+  case 'K':
+    return wrapped(d, " const");
+  case 'V':
+    return wrapped(d, " volatile");
+  case 'r':
+    return wrapped(d, " restrict");
+  case 'S':
+    return d->p++, substitution(d);
+  case 'N':
+    return nested(d, 1);
+  default: {
+    char *s = source_name(d);
+    if (s)
+      add_sub(d, s);
+    return s;
+  }
+  }
+}
+
+static char *params(demangler *d) {
+  aucs_buf b = {0};
+  aucs_buf_puts(&b, "(");
+  if (d->p[0] == 'v' && (d->p[1] == '\0' || d->p[1] == 'E'))
+    d->p++;
+  else
+    for (int n = 0; !d->failed && *d->p && *d->p != 'E'; n++) {
+      char *t = type(d);
+      if (!t)
+        break;
+      aucs_buf_printf(&b, "%s%s", n ? ", " : "", t);
+      free(t);
+    }
+  aucs_buf_puts(&b, ")");
+  if (d->failed)
+    aucs_buf_free(&b);
+  return d->failed ? NULL : aucs_buf_take(&b);
+}
+
+static char *encoding(demangler *d);
+
+/* Z <encoding> E <source-name> [_ <discriminator>]: the entity's name. */
+static char *local(demangler *d) {
+  d->p++;
+  free(encoding(d));
+  if (d->failed || *d->p++ != 'E')
+    return fail(d);
+  return source_name(d);
+}
+
+static char *encoding(demangler *d) {
+  if (*d->p == 'Z')
+    return local(d);
+  char *name = *d->p == 'N' ? nested(d, 0) : source_name(d);
+  if (!name)
+    return NULL;
+  char *ps = params(d);
+  char *s = ps ? aucs_xasprintf("%s%s", name, ps) : NULL;
+  free(name);
+  free(ps);
+  return s;
+}
+
+char *aucs_report_demangle(const char *mangled) {
+  if (!mangled || strncmp(mangled, "_Z", 2) != 0)
+    return NULL;
+  demangler d = {.p = mangled + 2};
+  char *s = encoding(&d);
+  if (s && *d.p && *d.p != '_') /* a trailing discriminator is fine */
+    d.failed = 1;
+  for (int i = 0; i < d.nsubs; i++)
+    free(d.subs[i]);
+  if (d.failed) {
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* ---- objects and headlines ----------------------------------------------*/
+
+static LLVMModuleRef module_of(LLVMValueRef I) {
+  if (!I || !LLVMIsAInstruction(I) || !LLVMGetInstructionParent(I))
+    return NULL;
+  return LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(I)));
+}
+
+/* The type the instruction reads or writes, or NULL. */
+static LLVMTypeRef accessed_type(LLVMValueRef I) {
+  if (!I)
+    return NULL;
+  if (LLVMIsALoadInst(I))
+    return LLVMTypeOf(I);
+  if (LLVMIsAStoreInst(I))
+    return LLVMTypeOf(LLVMGetOperand(I, 0));
+  if (LLVMIsAAtomicRMWInst(I) || LLVMIsAAtomicCmpXchgInst(I))
+    return LLVMTypeOf(LLVMGetOperand(I, 1));
+  return NULL;
+}
+
+static void index_by_type(aucs_buf *b, LLVMTargetDataRef td, LLVMTypeRef t,
+                          uint64_t off) {
+  while (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+    LLVMTypeRef elem = LLVMGetElementType(t);
+    uint64_t size = LLVMABISizeOfType(td, elem);
+    if (!size)
+      break;
+    aucs_buf_printf(b, "[%llu]", (unsigned long long)(off / size));
+    off %= size;
+    t = elem;
+  }
+  if (off)
+    aucs_buf_printf(b, "+%llu", (unsigned long long)off);
+}
+
+static void index_by_access(aucs_buf *b, LLVMTargetDataRef td, LLVMValueRef I,
+                            uint64_t off) {
+  LLVMTypeRef t = accessed_type(I);
+  uint64_t size = t && LLVMTypeIsSized(t) ? LLVMABISizeOfType(td, t) : 0;
+  if (size && off % size == 0)
+    aucs_buf_printf(b, "[%llu]", (unsigned long long)(off / size));
+  else
+    aucs_buf_printf(b, "+%llu", (unsigned long long)off);
+}
+
+static char *object_name(const char *object) {
+  if (!object)
+    return aucs_xstrdup("memory");
+  char *local = aucs_report_demangle(object);
+  if (local && !strchr(local, '('))
+    return local;
+  free(local);
+  return aucs_xstrdup(object);
+}
+
+char *aucs_report_object(const aucs_finding *f) {
+  aucs_buf b = {0};
+  char *name = object_name(f->object);
+  aucs_buf_puts(&b, name);
+  free(name);
+  LLVMModuleRef m = module_of(f->a.instr);
+  if (!m) {
+    if (f->offset)
+      aucs_buf_printf(&b, "+%llu", (unsigned long long)f->offset);
+    return aucs_buf_take(&b);
+  }
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  LLVMValueRef g = f->object ? LLVMGetNamedGlobal(m, f->object) : NULL;
+  if (g)
+    index_by_type(&b, td, LLVMGlobalGetValueType(g), f->offset);
+  else
+    index_by_access(&b, td, f->a.instr, f->offset);
+  return aucs_buf_take(&b);
+}
+
+static char *dim3(aucs_dim3 d) {
+  return aucs_xasprintf("(%u,%u,%u)", d.x, d.y, d.z);
+}
+
+static char *divergence_headline(const aucs_finding *f) {
+  char *blk = dim3(f->a.block), *s;
+  if (f->b.instr && LLVMIsACallInst(f->b.instr))
+    s = aucs_xasprintf("barrier divergence in block %s: threads wait at "
+                       "different barriers",
+                       blk);
+  else
+    s = aucs_xasprintf("barrier divergence in block %s: some threads exited "
+                       "while others wait at this barrier",
+                       blk);
+  free(blk);
+  return s;
+}
+
+char *aucs_report_headline(const aucs_finding *f) {
+  const char *mem = aucs_memspace_name(f->memory);
+  char *obj = NULL, *s = NULL;
+  switch (f->kind) {
+  case AUCS_FINDING_RACE:
+  case AUCS_FINDING_INTER_BLOCK_RACE:
+  case AUCS_FINDING_OUT_OF_BOUNDS:
+    obj = aucs_report_object(f);
+    if (f->kind == AUCS_FINDING_RACE)
+      s = aucs_xasprintf("data race on '%s' (%s)", obj, mem);
+    else if (f->kind == AUCS_FINDING_INTER_BLOCK_RACE)
+      s = aucs_xasprintf("inter-block data race on '%s' (%s)", obj, mem);
+    else
+      s = aucs_xasprintf("out-of-bounds %s of '%s' (%s)", aucs_op_name(f->a.op),
+                         obj, mem);
+    free(obj);
+    return s;
+  case AUCS_FINDING_BARRIER_DIVERGENCE:
+    return divergence_headline(f);
+  case AUCS_FINDING_REDUNDANT_BARRIER:
+    return aucs_xasprintf("redundant barrier: %s",
+                          f->message ? f->message : "it orders nothing");
+  default:
+    return aucs_xasprintf("%s: %s", aucs_finding_kind_name(f->kind),
+                          f->message ? f->message : "(no detail)");
+  }
+}
+
+/* ---- text ---------------------------------------------------------------*/
+
+static void loc_prefix(aucs_buf *out, LLVMValueRef I) {
+  if (!I) {
+    aucs_buf_puts(out, "aucs: ");
+    return;
+  }
+  char *loc = aucs_srcloc_format(I);
+  aucs_buf_printf(out, "%s: ", loc);
+  free(loc);
+}
+
+static void who(aucs_buf *out, const aucs_access *a) {
+  char *t = dim3(a->thread), *b = dim3(a->block);
+  aucs_buf_printf(out, "thread %s block %s", t, b);
+  free(t);
+  free(b);
+}
+
+static void access_notes(aucs_buf *out, const aucs_finding *f) {
+  loc_prefix(out, f->a.instr);
+  aucs_buf_printf(out, "note: %s by ", aucs_op_name(f->a.op));
+  who(out, &f->a);
+  aucs_buf_puts(out, "\n");
+  if (!f->b.instr)
+    return;
+  loc_prefix(out, f->b.instr);
+  aucs_buf_printf(out, "note: conflicts with %s by ", aucs_op_name(f->b.op));
+  who(out, &f->b);
+  if (f->kind == AUCS_FINDING_INTER_BLOCK_RACE)
+    aucs_buf_puts(out, " (no barrier orders two blocks)\n");
+  else
+    aucs_buf_printf(out, " in the same barrier interval (epoch %u)\n",
+                    f->epoch);
+}
+
+static void divergence_notes(aucs_buf *out, const aucs_finding *f) {
+  loc_prefix(out, f->a.instr);
+  aucs_buf_puts(out, "note: ");
+  who(out, &f->a);
+  aucs_buf_printf(out, " waits here (epoch %u)\n", f->epoch);
+  loc_prefix(out, f->b.instr);
+  aucs_buf_puts(out, "note: while ");
+  who(out, &f->b);
+  aucs_buf_puts(out, f->b.instr && LLVMIsACallInst(f->b.instr)
+                         ? " waits at this barrier\n"
+                         : " has exited\n");
+}
+
+static void launch_note(aucs_buf *out, aucs_launch l, const char *args) {
+  char *g = dim3(l.grid), *b = dim3(l.block);
+  aucs_buf_printf(out, "note: launch: grid %s block %s%s%s\n", g, b,
+                  args && *args ? " " : "", args ? args : "");
+  free(g);
+  free(b);
+}
+
+static void text_finding(aucs_buf *out, const aucs_finding *f,
+                         const char *reproduce) {
+  char *head = aucs_report_headline(f);
+  int warning = f->kind == AUCS_FINDING_REDUNDANT_BARRIER;
+  loc_prefix(out, f->a.instr);
+  aucs_buf_printf(out, "%s: %s\n", warning ? "warning" : "error", head);
+  free(head);
+  if (f->kind == AUCS_FINDING_BARRIER_DIVERGENCE)
+    divergence_notes(out, f);
+  else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
+           f->kind != AUCS_FINDING_UNSUPPORTED)
+    access_notes(out, f);
+  launch_note(out, f->launch, f->args);
+  if (reproduce)
+    aucs_buf_printf(out, "note: reproduce with: %s\n", reproduce);
+}
+
+static void text_kernel(aucs_buf *out, const aucs_report_kernel *k, int stats) {
+  for (size_t i = 0; i < k->findings.n; i++)
+    text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
+  if (k->status != AUCS_KERNEL_CHECKED)
+    aucs_buf_printf(out, "aucs: %s: %s\n",
+                    k->status == AUCS_KERNEL_ERROR ? "error" : "warning",
+                    k->reason ? k->reason : "?");
+  if (stats)
+    aucs_buf_printf(out,
+                    "aucs: stats: kernel '%s': %llu runs, %llu thread "
+                    "instructions, %.3f s\n",
+                    k->demangled, (unsigned long long)k->runs,
+                    (unsigned long long)k->thread_instructions, k->seconds);
+}
+
+static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
+
+void aucs_report_text(const aucs_report *r, aucs_buf *out) {
+  size_t nf = 0, count[3] = {0};
+  for (size_t i = 0; i < r->nkernels; i++) {
+    text_kernel(out, &r->kernels[i], r->stats);
+    nf += r->kernels[i].findings.n;
+    count[r->kernels[i].status]++;
+  }
+  aucs_buf_printf(out, "aucs: %zu finding%s in %zu kernel%s (%zu checked", nf,
+                  plural(nf), r->nkernels, plural(r->nkernels), count[0]);
+  if (count[AUCS_KERNEL_UNSUPPORTED])
+    aucs_buf_printf(out, ", %zu unsupported", count[AUCS_KERNEL_UNSUPPORTED]);
+  if (count[AUCS_KERNEL_ERROR])
+    aucs_buf_printf(out, ", %zu with errors", count[AUCS_KERNEL_ERROR]);
+  aucs_buf_puts(out, ")\n");
+}
+
+/* ---- JSON ---------------------------------------------------------------*/
+
+static json_t *json_str(const char *s) {
+  return s ? json_string(s) : json_null();
+}
+
+static json_t *json_dim3(aucs_dim3 d) {
+  return json_pack("[III]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
+}
+
+/* "n=100 x=0.5" as {"n": 100, "x": 0.5}. */
+static json_t *json_args(const char *args) {
+  json_t *o = json_object();
+  char *copy = aucs_xstrdup(args ? args : ""), *save = NULL;
+  for (char *w = strtok_r(copy, " ", &save); w;
+       w = strtok_r(NULL, " ", &save)) {
+    char *eq = strchr(w, '='), *end;
+    if (!eq)
+      continue;
+    *eq = '\0';
+    long long i = strtoll(eq + 1, &end, 10);
+    if (!*end && end != eq + 1) {
+      json_object_set_new(o, w, json_integer(i));
+      continue;
+    }
+    double d = strtod(eq + 1, &end);
+    json_t *v = !*end ? json_real(d) : NULL; /* NULL for inf and nan */
+    json_object_set_new(o, w, v ? v : json_string(eq + 1));
+  }
+  free(copy);
+  return o;
+}
+
+static json_t *json_launch(aucs_launch l, const char *args) {
+  return json_pack("{s:o,s:o,s:o}", "grid", json_dim3(l.grid), "block",
+                   json_dim3(l.block), "args", json_args(args));
+}
+
+/* The instruction as llvm-dis prints it, without leading blanks and
+ * without its !dbg attachment. */
+static json_t *json_instr(LLVMValueRef I) {
+  char *text = LLVMPrintValueToString(I), *s = text;
+  while (*s == ' ')
+    s++;
+  char *dbg = strstr(s, ", !dbg ");
+  if (dbg)
+    *dbg = '\0';
+  json_t *j = json_string(s);
+  LLVMDisposeMessage(text);
+  return j;
+}
+
+static json_t *json_access(const aucs_access *a) {
+  aucs_srcloc loc = aucs_srcloc_of(a->instr);
+  char *file =
+      loc.file ? aucs_xasprintf("%.*s", (int)loc.file_len, loc.file) : NULL;
+  char *where = aucs_srcloc_format(a->instr);
+  json_t *j = json_pack(
+      "{s:o,s:o,s:o,s:s,s:o,s:o,s:o,s:s}", "file", json_str(file), "line",
+      loc.line ? json_integer(loc.line) : json_null(), "column",
+      loc.col ? json_integer(loc.col) : json_null(), "location", where,
+      "instruction", json_instr(a->instr), "thread", json_dim3(a->thread),
+      "block", json_dim3(a->block), "op", aucs_op_name(a->op));
+  free(file);
+  free(where);
+  return j;
+}
+
+static json_t *json_finding(const aucs_finding *f, const char *reproduce) {
+  char *head = aucs_report_headline(f), *obj = aucs_report_object(f);
+  json_t *acc = json_array();
+  if (f->a.instr)
+    json_array_append_new(acc, json_access(&f->a));
+  if (f->b.instr)
+    json_array_append_new(acc, json_access(&f->b));
+  char *base = f->object ? object_name(f->object) : NULL;
+  json_t *j = json_pack(
+      "{s:s,s:s,s:o,s:o,s:o,s:I,s:s,s:o,s:I,s:o,s:o}", "kind",
+      aucs_finding_kind_name(f->kind), "message", head, "detail",
+      json_str(f->message), "memory",
+      f->memory == AUCS_MEM_NONE ? json_null()
+                                 : json_string(aucs_memspace_name(f->memory)),
+      "object", json_str(base), "offset", (json_int_t)f->offset, "element", obj,
+      "accesses", acc, "epoch", (json_int_t)f->epoch, "launch",
+      json_launch(f->launch, f->args), "reproduce", json_str(reproduce));
+  free(head);
+  free(obj);
+  free(base);
+  return j;
+}
+
+static const char *status_name(aucs_kernel_status s) {
+  static const char *const names[] = {"checked", "unsupported", "error"};
+  return names[s];
+}
+
+static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
+  json_t *fs = json_array();
+  for (size_t i = 0; i < k->findings.n; i++)
+    json_array_append_new(
+        fs,
+        json_finding(&k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL));
+  json_t *j = json_pack(
+      "{s:s,s:s,s:s,s:o,s:o,s:o}", "name", k->name, "demangled", k->demangled,
+      "status", status_name(k->status), "reason", json_str(k->reason), "launch",
+      json_launch(k->launch, k->args), "findings", fs);
+  if (stats)
+    json_object_set_new(j, "stats",
+                        json_pack("{s:I,s:I,s:f}", "thread_instructions",
+                                  (json_int_t)k->thread_instructions, "runs",
+                                  (json_int_t)k->runs, "seconds", k->seconds));
+  return j;
+}
+
+void aucs_report_json(const aucs_report *r, aucs_buf *out) {
+  json_t *ks = json_array();
+  for (size_t i = 0; i < r->nkernels; i++)
+    json_array_append_new(ks, json_kernel(&r->kernels[i], r->stats));
+  json_t *root = json_pack("{s:s,s:s,s:o,s:o}", "tool", "aucs", "version",
+                           r->version ? r->version : "?", "input",
+                           json_str(r->input), "kernels", ks);
+  AUCS_ASSERT(root);
+  char *text = json_dumps(root, JSON_INDENT(2));
+  AUCS_ASSERT(text);
+  aucs_buf_printf(out, "%s\n", text);
+  free(text);
+  json_decref(root);
+}
+
+void aucs_report_kernel_free(aucs_report_kernel *k) {
+  for (size_t i = 0; k->reproduce && i < k->findings.n; i++)
+    free(k->reproduce[i]);
+  free(k->reproduce);
+  aucs_findings_free(&k->findings);
+  free(k->name);
+  free(k->demangled);
+  free(k->reason);
+  free(k->args);
+  *k = (aucs_report_kernel){0};
+}

@@ -1,0 +1,415 @@
+/*
+ * search: the seeded PRNG and Simulee-style evolutionary input search.
+ *
+ * Algorithm (one kernel):
+ *   1. If the user fixed everything, run that one candidate with the given
+ *      seed and stop.
+ *   2. Make `population` initial candidates: block.x drawn from
+ *      {32, 64, 128, 256} (each size once before any repeats), grid.x from
+ *      1..4, higher dims (only when the kernel reads them) from {1, 2, 4};
+ *      integer arguments alternate between sizes matching the launch
+ *      (block.x or every thread of the grid) and small values (1..16).
+ *   3. Each generation, every parent makes two children: every free gene
+ *      moves by a Gaussian step, then by a Cauchy step (heavy tail: an
+ *      occasional far jump). Dimensions move by index in their value list.
+ *   4. Parents and children are ranked by fitness (score, then tie, then
+ *      age) and the best `population` survive.
+ *   A candidate equal to one already run is not run again. Every run gets
+ *   its own seed from the PRNG, for the memory it leaves uninitialised.
+ *
+ * Limitation: see search.h (integer range, no pointer contents).
+ */
+#include "aucs/search.h"
+
+#include "aucs/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- PRNG: xoshiro256** seeded by splitmix64 ----------------------------*/
+
+uint64_t aucs_search_splitmix(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void aucs_search_rng_seed(aucs_rng *r, uint64_t seed) {
+  for (int i = 0; i < 4; i++)
+    r->s[i] = aucs_search_splitmix(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t aucs_search_rng_next(aucs_rng *r) {
+  uint64_t *s = r->s;
+  uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
+}
+
+uint64_t aucs_search_rng_below(aucs_rng *r, uint64_t n) {
+  AUCS_ASSERT(n > 0);
+  uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
+  do /* rejection keeps every value equally likely */
+    x = aucs_search_rng_next(r);
+  while (x >= limit);
+  return x % n;
+}
+
+double aucs_search_rng_unit(aucs_rng *r) {
+  return (double)(aucs_search_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* Irwin-Hall: the sum of 12 uniforms less 6 has mean 0 and variance 1 and
+ * is close enough to normal for a mutation step; no libm needed. */
+double aucs_search_rng_gauss(aucs_rng *r) {
+  double sum = 0;
+  for (int i = 0; i < 12; i++)
+    sum += aucs_search_rng_unit(r);
+  return sum - 6.0;
+}
+
+/* x / y for a point uniform in the unit disk is exactly standard Cauchy
+ * (the tangent of a uniform angle), without calling tan. */
+double aucs_search_rng_cauchy(aucs_rng *r) {
+  for (;;) {
+    double x = 2 * aucs_search_rng_unit(r) - 1;
+    double y = 2 * aucs_search_rng_unit(r) - 1;
+    if (y != 0 && x * x + y * y <= 1)
+      return x / y;
+  }
+}
+
+/* ---- candidates ---------------------------------------------------------*/
+
+static const uint32_t block_sizes[] = {32, 64, 128, 256};
+static const uint32_t minor_sizes[] = {1, 2, 4, 8};
+#define NBLOCK_SIZES 4
+#define NMINOR_SIZES 4
+#define MAX_GRID 4
+#define MAX_THREADS 1024
+
+typedef struct member {
+  aucs_candidate c;
+  aucs_fitness fit;
+  size_t age; /* order of creation: the last tie-break */
+} member;
+
+typedef struct search {
+  const aucs_search_space *s;
+  aucs_rng rng;
+  aucs_search_eval eval;
+  void *ctx;
+  member *done; /* every candidate run, in order */
+  size_t ndone, capdone;
+  int stopped;
+} search;
+
+static unsigned dims(unsigned d) { return d == 0 ? 1 : d > 3 ? 3 : d; }
+
+static uint32_t *dim(aucs_dim3 *d, unsigned i) {
+  return i == 0 ? &d->x : i == 1 ? &d->y : &d->z;
+}
+
+static uint64_t threads(const aucs_launch *l) {
+  return (uint64_t)l->grid.x * l->grid.y * l->grid.z * l->block.x * l->block.y *
+         l->block.z;
+}
+
+static int64_t int_max(const aucs_param *p, const aucs_launch *l) {
+  int64_t hi = (int64_t)(2 * threads(l));
+  if (hi < 16)
+    hi = 16;
+  if (p->bits == 1)
+    return 1;
+  if (p->bits < 63 && hi > ((int64_t)1 << (p->bits - 1)) - 1)
+    hi = ((int64_t)1 << (p->bits - 1)) - 1;
+  return hi;
+}
+
+static int searched(const aucs_search_space *s, size_t i) {
+  aucs_param_kind k = s->params[i].kind;
+  return (k == AUCS_PARAM_INT || k == AUCS_PARAM_FLOAT) &&
+         !(s->fixed_arg && s->fixed_arg[i]);
+}
+
+static uint64_t float_bits(const aucs_param *p, double v) {
+  uint64_t bits = 0;
+  if (p->bits == 32) {
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    bits = b;
+  } else
+    memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+static double float_value(const aucs_param *p, uint64_t bits) {
+  if (p->bits == 32) {
+    uint32_t b = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+  }
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+static aucs_candidate fresh(const aucs_search_space *s) {
+  aucs_candidate c = {.launch = s->launch};
+  c.args = aucs_xcalloc(s->nparams ? s->nparams : 1, sizeof(uint64_t));
+  for (size_t i = 0; i < s->nparams; i++)
+    if (s->fixed_arg && s->fixed_arg[i] && s->args)
+      c.args[i] = s->args[i];
+  return c;
+}
+
+static aucs_candidate copy(const aucs_search_space *s,
+                           const aucs_candidate *from) {
+  aucs_candidate c = fresh(s);
+  c.launch = from->launch;
+  if (s->nparams)
+    memcpy(c.args, from->args, s->nparams * sizeof(uint64_t));
+  return c;
+}
+
+static int same(const aucs_search_space *s, const aucs_candidate *a,
+                const aucs_candidate *b) {
+  return memcmp(&a->launch, &b->launch, sizeof a->launch) == 0 &&
+         (!s->nparams ||
+          memcmp(a->args, b->args, s->nparams * sizeof(uint64_t)) == 0);
+}
+
+int aucs_search_fixed(const aucs_search_space *s) {
+  if (!s->fixed_grid || !s->fixed_block)
+    return 0;
+  for (size_t i = 0; i < s->nparams; i++)
+    if (searched(s, i))
+      return 0;
+  return 1;
+}
+
+/* ---- initial population -------------------------------------------------*/
+
+static void initial_launch(search *x, aucs_launch *l, size_t i,
+                           unsigned first) {
+  const aucs_search_space *s = x->s;
+  if (!s->fixed_block) {
+    l->block = (aucs_dim3){block_sizes[(first + i) % NBLOCK_SIZES], 1, 1};
+    for (unsigned d = 1; d < dims(s->block_dims); d++)
+      *dim(&l->block, d) = minor_sizes[aucs_search_rng_below(&x->rng, 3)];
+    while (l->block.x * l->block.y * l->block.z > MAX_THREADS)
+      l->block.x /= 2;
+  }
+  if (!s->fixed_grid) {
+    l->grid = (aucs_dim3){1, 1, 1};
+    for (unsigned d = 0; d < dims(s->grid_dims); d++)
+      *dim(&l->grid, d) = 1 + (uint32_t)aucs_search_rng_below(&x->rng, 4);
+  }
+}
+
+static void initial_arg(search *x, aucs_candidate *c, size_t p, size_t i) {
+  const aucs_param *par = &x->s->params[p];
+  if (par->kind == AUCS_PARAM_FLOAT) {
+    double v = i % 2 ? 8.0 * aucs_search_rng_unit(&x->rng) : 1.0;
+    c->args[p] = float_bits(par, v);
+    return;
+  }
+  int64_t v;
+  if (i % 2 == 0) /* a size matching the launch */
+    v = aucs_search_rng_below(&x->rng, 2) ? (int64_t)c->launch.block.x
+                                          : (int64_t)threads(&c->launch);
+  else
+    v = 1 + (int64_t)aucs_search_rng_below(&x->rng, 16);
+  int64_t hi = int_max(par, &c->launch);
+  c->args[p] = (uint64_t)(v > hi ? hi : v);
+}
+
+static aucs_candidate initial(search *x, size_t i, unsigned first) {
+  aucs_candidate c = fresh(x->s);
+  initial_launch(x, &c.launch, i, first);
+  for (size_t p = 0; p < x->s->nparams; p++)
+    if (searched(x->s, p))
+      initial_arg(x, &c, p, i);
+  return c;
+}
+
+/* ---- mutation -----------------------------------------------------------*/
+
+typedef double (*step_fn)(aucs_rng *r);
+
+static long clampl(double v, long lo, long hi) {
+  if (!(v > (double)lo)) /* also NaN */
+    return lo;
+  return v > (double)hi ? hi : (long)(v + 0.5);
+}
+
+static size_t index_of(const uint32_t *list, size_t n, uint32_t v) {
+  for (size_t i = 0; i < n; i++)
+    if (list[i] >= v)
+      return i;
+  return n - 1;
+}
+
+static uint32_t step_list(search *x, step_fn step, const uint32_t *list,
+                          size_t n, uint32_t v) {
+  double at = (double)index_of(list, n, v) + step(&x->rng);
+  return list[clampl(at, 0, (long)n - 1)];
+}
+
+static void mutate_launch(search *x, step_fn step, aucs_launch *l) {
+  const aucs_search_space *s = x->s;
+  if (!s->fixed_block) {
+    l->block.x = step_list(x, step, block_sizes, NBLOCK_SIZES, l->block.x);
+    for (unsigned d = 1; d < dims(s->block_dims); d++)
+      *dim(&l->block, d) =
+          step_list(x, step, minor_sizes, NMINOR_SIZES, *dim(&l->block, d));
+    while (l->block.x * l->block.y * l->block.z > MAX_THREADS)
+      l->block.y > 1 ? (l->block.y /= 2) : (l->block.z /= 2);
+  }
+  if (!s->fixed_grid)
+    for (unsigned d = 0; d < dims(s->grid_dims); d++) {
+      double v = *dim(&l->grid, d) + step(&x->rng);
+      *dim(&l->grid, d) = (uint32_t)clampl(v, 1, MAX_GRID);
+    }
+}
+
+static void mutate_arg(search *x, step_fn step, aucs_candidate *c, size_t p) {
+  const aucs_param *par = &x->s->params[p];
+  if (par->kind == AUCS_PARAM_FLOAT) {
+    double v = float_value(par, c->args[p]);
+    double mag = v < 0 ? -v : v, sigma = mag / 2 > 1 ? mag / 2 : 1;
+    v += sigma * step(&x->rng);
+    v = v > 1e6 ? 1e6 : v < -1e6 ? -1e6 : v;
+    c->args[p] = float_bits(par, v);
+    return;
+  }
+  double v = (double)(int64_t)c->args[p];
+  double sigma = v / 2 > 2 ? v / 2 : 2;
+  c->args[p] =
+      (uint64_t)clampl(v + sigma * step(&x->rng), 0, int_max(par, &c->launch));
+}
+
+static aucs_candidate child(search *x, step_fn step,
+                            const aucs_candidate *parent) {
+  aucs_candidate c = copy(x->s, parent);
+  mutate_launch(x, step, &c.launch);
+  for (size_t p = 0; p < x->s->nparams; p++)
+    if (searched(x->s, p))
+      mutate_arg(x, step, &c, p);
+  return c;
+}
+
+/* ---- the loop -----------------------------------------------------------*/
+
+static const member *find_done(const search *x, const aucs_candidate *c) {
+  for (size_t i = 0; i < x->ndone; i++)
+    if (same(x->s, &x->done[i].c, c))
+      return &x->done[i];
+  return NULL;
+}
+
+/* Run c (taking ownership of its args) unless it ran before; the member it
+ * became, or NULL when it is a repeat or the search has stopped. */
+static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
+  if (x->stopped || find_done(x, &c)) {
+    free(c.args);
+    return NULL;
+  }
+  if (x->ndone == x->capdone) {
+    x->capdone = x->capdone ? 2 * x->capdone : 16;
+    x->done = aucs_xrealloc(x->done, x->capdone * sizeof(*x->done));
+  }
+  member *m = &x->done[x->ndone];
+  *m = (member){.c = c, .age = x->ndone};
+  m->c.seed = seed;
+  x->ndone++;
+  if (x->eval(x->ctx, &m->c, &m->fit))
+    x->stopped = 1;
+  return m;
+}
+
+static int better(const member *a, const member *b) {
+  if (a->fit.score != b->fit.score)
+    return a->fit.score < b->fit.score;
+  if (a->fit.tie != b->fit.tie)
+    return a->fit.tie < b->fit.tie;
+  return a->age < b->age;
+}
+
+/* Keep the best n of pool[0..len) in pool[0..n); returns how many remain. */
+static size_t select_best(const member **pool, size_t len, size_t n) {
+  for (size_t i = 1; i < len; i++) /* insertion sort: len is tiny */
+    for (size_t j = i; j > 0 && better(pool[j], pool[j - 1]); j--) {
+      const member *t = pool[j];
+      pool[j] = pool[j - 1];
+      pool[j - 1] = t;
+    }
+  return len < n ? len : n;
+}
+
+/* Indexes into x->done rather than pointers: try_run may move the array. */
+static size_t generation(search *x, size_t *parents, size_t nparents,
+                         size_t mu) {
+  size_t cap = 3 * nparents, len = 0;
+  size_t *pool = aucs_xmalloc((cap ? cap : 1) * sizeof(size_t));
+  for (size_t i = 0; i < nparents; i++)
+    pool[len++] = parents[i];
+  for (size_t i = 0; i < nparents && !x->stopped; i++) {
+    aucs_candidate p = copy(x->s, &x->done[parents[i]].c);
+    step_fn steps[2] = {aucs_search_rng_gauss, aucs_search_rng_cauchy};
+    for (int k = 0; k < 2; k++) {
+      aucs_candidate c = child(x, steps[k], &p);
+      if (try_run(x, c, aucs_search_rng_next(&x->rng)))
+        pool[len++] = x->ndone - 1;
+    }
+    free(p.args);
+  }
+  const member **ranked = aucs_xmalloc((len ? len : 1) * sizeof(*ranked));
+  for (size_t i = 0; i < len; i++)
+    ranked[i] = &x->done[pool[i]];
+  size_t n = select_best(ranked, len, mu);
+  for (size_t i = 0; i < n; i++)
+    parents[i] = (size_t)(ranked[i] - x->done);
+  free(ranked);
+  free(pool);
+  return n;
+}
+
+static void evolve(search *x) {
+  const aucs_search_space *s = x->s;
+  size_t mu = s->population ? s->population : AUCS_SEARCH_POPULATION;
+  unsigned gens = s->generations ? s->generations : AUCS_SEARCH_GENERATIONS;
+  size_t *parents = aucs_xmalloc(mu * sizeof(size_t)), n = 0;
+  unsigned first = (unsigned)aucs_search_rng_below(&x->rng, NBLOCK_SIZES);
+  for (size_t i = 0; i < mu; i++) {
+    aucs_candidate c = initial(x, i, first);
+    if (try_run(x, c, aucs_search_rng_next(&x->rng)))
+      parents[n++] = x->ndone - 1;
+  }
+  for (unsigned g = 0; g < gens && n && !x->stopped; g++)
+    n = generation(x, parents, n, mu);
+  free(parents);
+}
+
+size_t aucs_search_run(const aucs_search_space *s, aucs_search_eval eval,
+                       void *ctx) {
+  search x = {.s = s, .eval = eval, .ctx = ctx};
+  aucs_search_rng_seed(&x.rng, s->seed);
+  if (aucs_search_fixed(s))
+    try_run(&x, fresh(s), s->seed);
+  else
+    evolve(&x);
+  for (size_t i = 0; i < x.ndone; i++)
+    free(x.done[i].c.args);
+  free(x.done);
+  return x.ndone;
+}

@@ -1,0 +1,77 @@
+/*
+ * detect: the detector's orchestration (DESIGN.md section 5): for each
+ * kernel, lower it once (aucs_interp_lower), choose its inputs (the user's,
+ * else the search of search.h), run it, and gather the findings of every
+ * run into one report (report.h).
+ *
+ * Findings are the union over all runs, deduplicated by kind and the pair
+ * of instructions (in either order); each keeps the launch, arguments and
+ * seed of the first run that found it, and a command that replays exactly
+ * that run. A barrier that some run passed and that never ordered a
+ * conflicting pair of accesses in any run is a REDUNDANT_BARRIER finding
+ * (dynamic evidence only), unless a run of its kernel failed.
+ *
+ * Per kernel: lowering fails -> status "unsupported"; a run exceeds a
+ * budget or traps -> status "error" and no more runs of that kernel; the
+ * other kernels are checked regardless.
+ */
+#ifndef AUCS_DETECT_H
+#define AUCS_DETECT_H
+
+#include "aucs/report.h"
+#include <llvm-c/Types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "--arg name=value", as typed: name is not NUL-terminated. */
+typedef struct aucs_detect_arg {
+  const char *name;
+  size_t name_len;
+  const char *value;
+} aucs_detect_arg;
+
+/* Zero-initialise for the defaults. Strings are borrowed (from argv or the
+ * parsed text); free with aucs_detect_options_free. */
+typedef struct aucs_detect_options {
+  const char *input;   /* the input as the user named it; NULL: the module's
+                          identifier */
+  const char *command; /* how the reproduce command starts ("aucs detect
+                          k.cu -O2"); NULL: "aucs detect <input>" */
+  const char *kernel;  /* only this kernel, mangled or demangled; NULL: all */
+  int has_grid, has_block, has_seed;
+  aucs_dim3 grid, block;
+  uint64_t seed;
+  aucs_detect_arg *args; /* owned array */
+  size_t nargs;
+  uint64_t step_budget; /* 0: AUCS_INTERP_STEP_BUDGET */
+  size_t memory_budget; /* 0: AUCS_INTERP_MEMORY_BUDGET */
+  int warp_lockstep;
+  unsigned population, generations; /* 0: search.h defaults */
+  int json, stats;
+  char *text; /* owned copy of the text aucs_detect_options_parse split */
+} aucs_detect_options;
+
+/* Parse the detect option at argv[*i], moving *i past its value: 1 when it
+ * was one, 0 when it is no detect option, -1 with *err (free with free())
+ * when its value is bad. */
+int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
+                       char **err);
+/* Parse a whole option string, words split at blanks ("--grid 2 --block
+ * 64", as in $AUCS_OPTIONS). 0 on success; nonzero with *err. */
+int aucs_detect_options_parse(aucs_detect_options *o, const char *text,
+                              char **err);
+void aucs_detect_options_free(aucs_detect_options *o);
+
+/* Check kernels[0..n) of m (o may be NULL for the defaults). 0 with *r
+ * filled (free with aucs_detect_report_free); nonzero with *err (free with
+ * free()) on a usage error: no kernel named o->kernel, an --arg no kernel
+ * has, a value that is not of its parameter's kind, an impossible launch. */
+int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *kernels, size_t n,
+                    const aucs_detect_options *o, aucs_report *r, char **err);
+void aucs_detect_report_free(aucs_report *r);
+
+/* The exit code of a report: 1 when it has any finding; otherwise 2 when a
+ * kernel's runs failed or no kernel could be checked; otherwise 0. */
+int aucs_detect_exit(const aucs_report *r);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * report: the detector's results as clang-style text (stderr) and as JSON
+ * (stdout, `--format=json`), and the small Itanium demangler the reports
+ * use for kernel names.
+ *
+ * Text, one block per finding:
+ *   k.cu:12:5: error: data race on 's_tile[3]' (shared)
+ *   k.cu:12:5: note: write by thread (3,0,0) block (0,0,0)
+ *   k.cu:14:9: note: conflicts with read by thread (4,0,0) block (0,0,0) in
+ *              the same barrier interval (epoch 2)
+ *   note: launch: grid (1,1,1) block (64,1,1) n=100
+ *   note: reproduce with: aucs detect k.cu --kernel ... --seed 7
+ * JSON: the schema in README.md ("JSON report").
+ *
+ * Limitation: the demangler knows plain and namespaced function names with
+ * builtin, pointer, reference, const/volatile and named parameter types;
+ * anything else (templates, function pointers, ...) is printed mangled.
+ */
+#ifndef AUCS_REPORT_H
+#define AUCS_REPORT_H
+
+#include "aucs/finding.h"
+#include "aucs/util.h"
+#include <llvm-c/Types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum aucs_kernel_status {
+  AUCS_KERNEL_CHECKED,     /* every run finished */
+  AUCS_KERNEL_UNSUPPORTED, /* the interpreter cannot lower it */
+  AUCS_KERNEL_ERROR,       /* a run hit a budget or trapped */
+} aucs_kernel_status;
+
+/* What the detector learnt about one kernel. Owns every pointer it holds
+ * except fn; free with aucs_report_kernel_free. */
+typedef struct aucs_report_kernel {
+  LLVMValueRef fn;
+  char *name;      /* the function's (mangled) name */
+  char *demangled; /* aucs_report_demangle, else a copy of name */
+  aucs_kernel_status status;
+  char *reason;       /* why status is not CHECKED: one line, or NULL */
+  aucs_launch launch; /* the first run's launch and arguments */
+  char *args;         /* "n=100 x=0.5" */
+  aucs_findings findings;
+  char **reproduce; /* per finding: the command that replays its run */
+  uint64_t thread_instructions, runs;
+  double seconds;
+} aucs_report_kernel;
+
+typedef struct aucs_report {
+  const char *input;   /* the input as the user named it */
+  const char *version; /* aucs's version */
+  aucs_report_kernel *kernels;
+  size_t nkernels;
+  int stats; /* add run statistics */
+} aucs_report;
+
+/* Append the clang-style text report of r to out. */
+void aucs_report_text(const aucs_report *r, aucs_buf *out);
+/* Append the JSON report of r (one object, newline-terminated) to out. */
+void aucs_report_json(const aucs_report *r, aucs_buf *out);
+/* The headline of f ("data race on 's_tile[3]' (shared)"), as in both
+ * reports. Free with free(). */
+char *aucs_report_headline(const aucs_finding *f);
+/* The object of f as shown ("s_tile[3]", "in[2]", "buf+6"), indexed in
+ * elements when its element type is known. Free with free(). */
+char *aucs_report_object(const aucs_finding *f);
+
+/* "foo(float const*, int)" for "_Z3fooPKfi"; the local name ("smem") for a
+ * function-local static "_ZZ...E4smem"; NULL when mangled is not a name the
+ * demangler knows. Free with free(). */
+char *aucs_report_demangle(const char *mangled);
+
+void aucs_report_kernel_free(aucs_report_kernel *k);
+
+#endif

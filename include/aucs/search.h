@@ -1,0 +1,97 @@
+/*
+ * search: the seeded PRNG and the input search of the detector (DESIGN.md
+ * section 5.2).
+ *
+ * One PRNG (xoshiro256**, seeded through splitmix64) makes every random
+ * choice, so the same seed gives the same runs and the same report.
+ *
+ * The search chooses launch dimensions and scalar arguments for the runs of
+ * one kernel, in the style of Simulee: an evolutionary search where each
+ * parent makes a Gaussian-step and a Cauchy-step child and the fittest
+ * survive. Fitness is distinct addresses / accesses of a run (lower is
+ * better: threads crowding the same addresses is where races hide); ties go
+ * to the denser access range. What the user fixed (--grid, --block, --arg)
+ * is never changed; when everything is fixed the search is one run whose
+ * seed is the given seed, which is how a reproduce command replays exactly
+ * the run that found a bug.
+ *
+ * Limitation: pointer and aggregate parameters are not searched (the
+ * interpreter models their memory); integers stay in [0, 2 * threads of the
+ * launch] (at least 16, at most the type's maximum): a negative or huge
+ * value must come from --arg.
+ */
+#ifndef AUCS_SEARCH_H
+#define AUCS_SEARCH_H
+
+#include "aucs/finding.h"
+#include "aucs/interp.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- PRNG ---------------------------------------------------------------*/
+
+typedef struct aucs_rng {
+  uint64_t s[4];
+} aucs_rng;
+
+/* The splitmix64 step: advances *state, returns the next output. */
+uint64_t aucs_search_splitmix(uint64_t *state);
+void aucs_search_rng_seed(aucs_rng *r, uint64_t seed);
+uint64_t aucs_search_rng_next(aucs_rng *r);
+/* Uniform in [0, n); n > 0. */
+uint64_t aucs_search_rng_below(aucs_rng *r, uint64_t n);
+/* Uniform in [0, 1). */
+double aucs_search_rng_unit(aucs_rng *r);
+/* Standard normal (Irwin-Hall, 12 uniforms) and standard Cauchy variates. */
+double aucs_search_rng_gauss(aucs_rng *r);
+double aucs_search_rng_cauchy(aucs_rng *r);
+
+/* ---- search -------------------------------------------------------------*/
+
+/* Defaults, documented in README.md ("Input search"). */
+#define AUCS_SEARCH_POPULATION 4
+#define AUCS_SEARCH_GENERATIONS 6
+#define AUCS_SEARCH_SEED 1
+
+/* One run's inputs. */
+typedef struct aucs_candidate {
+  aucs_launch launch;
+  uint64_t *args; /* one raw value per parameter (see aucs_run_config) */
+  uint64_t seed;  /* the run's seed */
+} aucs_candidate;
+
+/* What a run tells the search. Both lower is better; score first. */
+typedef struct aucs_fitness {
+  double score; /* distinct addresses / accesses; 1 when no access */
+  double tie;   /* the denser access range wins a tie */
+} aucs_fitness;
+
+typedef struct aucs_search_space {
+  const aucs_param *params; /* nparams entries */
+  size_t nparams;
+  /* What the user fixed: launch.grid when fixed_grid, launch.block when
+   * fixed_block, args[i] when fixed_arg[i] (fixed_arg may be NULL). */
+  int fixed_grid, fixed_block;
+  aucs_launch launch;
+  const unsigned char *fixed_arg;
+  const uint64_t *args;
+  /* How many of x, y, z the search varies (1..3; 0 means 1): a kernel that
+   * never reads tid.y gets block.y = 1. */
+  unsigned grid_dims, block_dims;
+  unsigned population, generations; /* 0: the defaults above */
+  uint64_t seed;
+} aucs_search_space;
+
+/* Run one candidate: fill *fit and return 0 to go on, nonzero to stop the
+ * search (e.g. the run failed). The candidate is valid during the call. */
+typedef int (*aucs_search_eval)(void *ctx, const aucs_candidate *c,
+                                aucs_fitness *fit);
+
+/* 1 when s leaves nothing to choose (one run, seeded with s->seed). */
+int aucs_search_fixed(const aucs_search_space *s);
+/* Search s, calling eval once per distinct candidate, in a deterministic
+ * order for a given seed. Returns the number of runs made. */
+size_t aucs_search_run(const aucs_search_space *s, aucs_search_eval eval,
+                       void *ctx);
+
+#endif

@@ -1,0 +1,263 @@
+/*
+ * test_search: the PRNG and the evolutionary input search, with a fake
+ * evaluation in place of the interpreter.
+ */
+#include "support.h"
+
+#include "aucs/search.h"
+#include "aucs/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- PRNG ---------------------------------------------------------------*/
+
+static void test_search_rng_same_seed_same_stream(void **state) {
+  (void)state;
+  aucs_rng a, b, c;
+  aucs_search_rng_seed(&a, 42);
+  aucs_search_rng_seed(&b, 42);
+  aucs_search_rng_seed(&c, 43);
+  int differs = 0;
+  for (int i = 0; i < 100; i++) {
+    uint64_t x = aucs_search_rng_next(&a);
+    assert_int_equal(x, aucs_search_rng_next(&b));
+    differs |= x != aucs_search_rng_next(&c);
+  }
+  assert_true(differs);
+}
+
+static void test_search_rng_splitmix_reference(void **state) {
+  (void)state;
+  /* splitmix64 from state 0: the published first output */
+  uint64_t s = 0;
+  assert_int_equal(aucs_search_splitmix(&s), 0xe220a8397b1dcdafull);
+}
+
+static void test_search_rng_ranges(void **state) {
+  (void)state;
+  aucs_rng r;
+  aucs_search_rng_seed(&r, 7);
+  int seen[5] = {0};
+  for (int i = 0; i < 1000; i++) {
+    uint64_t x = aucs_search_rng_below(&r, 5);
+    assert_true(x < 5);
+    seen[x]++;
+    double u = aucs_search_rng_unit(&r);
+    assert_true(u >= 0.0 && u < 1.0);
+  }
+  for (int i = 0; i < 5; i++)
+    assert_true(seen[i] > 100);
+}
+
+static void test_search_rng_gauss_moments(void **state) {
+  (void)state;
+  aucs_rng r;
+  aucs_search_rng_seed(&r, 1);
+  double sum = 0, sq = 0;
+  int n = 20000;
+  for (int i = 0; i < n; i++) {
+    double g = aucs_search_rng_gauss(&r);
+    sum += g;
+    sq += g * g;
+  }
+  double mean = sum / n, var = sq / n - mean * mean;
+  assert_true(mean > -0.05 && mean < 0.05);
+  assert_true(var > 0.9 && var < 1.1);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void test_search_rng_cauchy_quartiles(void **state) {
+  (void)state;
+  aucs_rng r;
+  aucs_search_rng_seed(&r, 3);
+  enum { N = 20001 };
+  double *v = aucs_xmalloc(N * sizeof(double));
+  for (int i = 0; i < N; i++)
+    v[i] = aucs_search_rng_cauchy(&r);
+  qsort(v, N, sizeof(double), cmp_double);
+  /* standard Cauchy: quartiles -1, 0, 1 */
+  assert_true(v[N / 2] > -0.05 && v[N / 2] < 0.05);
+  assert_true(v[N / 4] > -1.1 && v[N / 4] < -0.9);
+  assert_true(v[3 * N / 4] > 0.9 && v[3 * N / 4] < 1.1);
+  free(v);
+}
+
+/* ---- search -------------------------------------------------------------*/
+
+typedef struct log {
+  aucs_candidate c[256];
+  size_t n;
+  size_t stop_at;  /* stop after this many runs; 0 never */
+  int fitness_arg; /* fitness = args[fitness_arg] / 1000 */
+} log;
+
+static int record(void *ctx, const aucs_candidate *c, aucs_fitness *fit) {
+  log *l = ctx;
+  assert_true(l->n < 256);
+  aucs_candidate *copy = &l->c[l->n++];
+  *copy = *c;
+  copy->args = aucs_xmalloc(4 * sizeof(uint64_t));
+  memcpy(copy->args, c->args, 4 * sizeof(uint64_t));
+  fit->score = (double)c->args[l->fitness_arg] / 1000.0;
+  fit->tie = 0;
+  return l->stop_at && l->n >= l->stop_at;
+}
+
+static void log_free(log *l) {
+  for (size_t i = 0; i < l->n; i++)
+    free(l->c[i].args);
+}
+
+static const aucs_param params[4] = {
+    {"n", AUCS_PARAM_INT, 32},
+    {"a", AUCS_PARAM_POINTER, 64},
+    {"x", AUCS_PARAM_FLOAT, 32},
+    {"flag", AUCS_PARAM_INT, 1},
+};
+
+static aucs_search_space space(uint64_t seed) {
+  return (aucs_search_space){.params = params, .nparams = 4, .seed = seed};
+}
+
+static void test_search_fixed_is_one_run(void **state) {
+  (void)state;
+  uint64_t vals[4] = {100, 0, 0x3f800000, 1};
+  unsigned char fixed[4] = {1, 0, 1, 1};
+  aucs_search_space s = space(99);
+  s.fixed_grid = s.fixed_block = 1;
+  s.launch = (aucs_launch){{2, 1, 1}, {64, 1, 1}};
+  s.fixed_arg = fixed;
+  s.args = vals;
+  assert_true(aucs_search_fixed(&s));
+  log l = {0};
+  assert_int_equal(aucs_search_run(&s, record, &l), 1);
+  assert_int_equal(l.n, 1);
+  assert_int_equal(l.c[0].seed, 99);
+  assert_int_equal(l.c[0].launch.grid.x, 2);
+  assert_int_equal(l.c[0].launch.block.x, 64);
+  assert_int_equal(l.c[0].args[0], 100);
+  assert_int_equal(l.c[0].args[2], 0x3f800000);
+  log_free(&l);
+}
+
+static void test_search_defaults_bounds(void **state) {
+  (void)state;
+  aucs_search_space s = space(5);
+  assert_false(aucs_search_fixed(&s));
+  log l = {0};
+  size_t runs = aucs_search_run(&s, record, &l);
+  assert_int_equal(runs, l.n);
+  assert_true(runs > AUCS_SEARCH_POPULATION);
+  assert_true(runs <=
+              AUCS_SEARCH_POPULATION * (1 + 2 * AUCS_SEARCH_GENERATIONS));
+  for (size_t i = 0; i < l.n; i++) {
+    aucs_launch *L = &l.c[i].launch;
+    uint32_t bx = L->block.x;
+    assert_true(bx == 32 || bx == 64 || bx == 128 || bx == 256);
+    assert_int_equal(L->block.y, 1);
+    assert_int_equal(L->block.z, 1);
+    assert_true(L->grid.x >= 1 && L->grid.x <= 4);
+    assert_int_equal(L->grid.y, 1);
+    uint64_t threads = (uint64_t)bx * L->grid.x;
+    assert_true(l.c[i].args[0] <= 2 * threads);
+    assert_true(l.c[i].args[3] <= 1);
+    for (size_t j = 0; j < i; j++) /* never the same run twice */
+      assert_false(!memcmp(&l.c[j].launch, L, sizeof *L) &&
+                   !memcmp(l.c[j].args, l.c[i].args, 4 * sizeof(uint64_t)));
+  }
+  log_free(&l);
+}
+
+static void test_search_same_seed_same_runs(void **state) {
+  (void)state;
+  aucs_search_space s = space(11);
+  log a = {0}, b = {0}, c = {0};
+  aucs_search_run(&s, record, &a);
+  aucs_search_run(&s, record, &b);
+  s.seed = 12;
+  aucs_search_run(&s, record, &c);
+  assert_int_equal(a.n, b.n);
+  int differs = a.n != c.n;
+  for (size_t i = 0; i < a.n; i++) {
+    assert_memory_equal(&a.c[i].launch, &b.c[i].launch, sizeof(aucs_launch));
+    assert_memory_equal(a.c[i].args, b.c[i].args, 4 * sizeof(uint64_t));
+    assert_int_equal(a.c[i].seed, b.c[i].seed);
+    if (i < c.n)
+      differs |= a.c[i].seed != c.c[i].seed;
+  }
+  assert_true(differs);
+  log_free(&a);
+  log_free(&b);
+  log_free(&c);
+}
+
+static void test_search_keeps_what_user_fixed(void **state) {
+  (void)state;
+  uint64_t vals[4] = {7, 0, 0, 0};
+  unsigned char fixed[4] = {1, 0, 0, 0};
+  aucs_search_space s = space(3);
+  s.fixed_block = 1;
+  s.launch.block = (aucs_dim3){16, 2, 1};
+  s.fixed_arg = fixed;
+  s.args = vals;
+  s.grid_dims = 2;
+  log l = {0};
+  aucs_search_run(&s, record, &l);
+  int grid_y_varies = 0;
+  for (size_t i = 0; i < l.n; i++) {
+    assert_int_equal(l.c[i].launch.block.x, 16);
+    assert_int_equal(l.c[i].launch.block.y, 2);
+    assert_int_equal(l.c[i].args[0], 7);
+    grid_y_varies |= l.c[i].launch.grid.y != 1;
+  }
+  assert_true(grid_y_varies);
+  log_free(&l);
+}
+
+static void test_search_stops_when_asked(void **state) {
+  (void)state;
+  aucs_search_space s = space(8);
+  log l = {.stop_at = 3};
+  assert_int_equal(aucs_search_run(&s, record, &l), 3);
+  log_free(&l);
+}
+
+static void test_search_selection_improves(void **state) {
+  (void)state;
+  /* fitness = n / 1000: the search should find smaller n than it began with */
+  aucs_search_space s = space(21);
+  s.generations = 10;
+  log l = {0};
+  aucs_search_run(&s, record, &l);
+  uint64_t first = UINT64_MAX, best = UINT64_MAX;
+  for (size_t i = 0; i < l.n; i++) {
+    if (i < AUCS_SEARCH_POPULATION && l.c[i].args[0] < first)
+      first = l.c[i].args[0];
+    if (l.c[i].args[0] < best)
+      best = l.c[i].args[0];
+  }
+  assert_true(best <= first);
+  assert_true(best <= 2);
+  log_free(&l);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_search_rng_same_seed_same_stream),
+      cmocka_unit_test(test_search_rng_splitmix_reference),
+      cmocka_unit_test(test_search_rng_ranges),
+      cmocka_unit_test(test_search_rng_gauss_moments),
+      cmocka_unit_test(test_search_rng_cauchy_quartiles),
+      cmocka_unit_test(test_search_fixed_is_one_run),
+      cmocka_unit_test(test_search_defaults_bounds),
+      cmocka_unit_test(test_search_same_seed_same_runs),
+      cmocka_unit_test(test_search_keeps_what_user_fixed),
+      cmocka_unit_test(test_search_stops_when_asked),
+      cmocka_unit_test(test_search_selection_improves),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
