@@ -1,0 +1,99 @@
+/*
+ * bench: time the detector. For each input file, at -O0 (+sroa,simplifycfg)
+ * and -O2, run `aucs detect` on every kernel with the given detect options
+ * and print one Markdown table row per kernel: runs, simulated
+ * thread-instructions, seconds, thread-instructions per second, findings.
+ *
+ *   bench [--options "--grid 1 --block 1024 --arg iters=400"] file.cu...
+ *
+ * A benchmark prints numbers; it asserts nothing. scripts/bench runs it.
+ */
+#include "aucs/detect.h"
+#include "aucs/kernel.h"
+#include "aucs/module.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *base(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+static void row(const char *file, int level, const aucs_report_kernel *k,
+                double seconds) {
+  double rate = seconds > 0 ? (double)k->thread_instructions / seconds : 0;
+  printf("| %s | -O%d | %s | %s | %llu | %llu | %.3f | %.1f | %zu |\n",
+         base(file), level, k->demangled,
+         k->status == AUCS_KERNEL_CHECKED ? "checked"
+         : k->status == AUCS_KERNEL_ERROR ? "error"
+                                          : "unsupported",
+         (unsigned long long)k->runs,
+         (unsigned long long)k->thread_instructions, seconds, rate / 1e6,
+         k->findings.n);
+}
+
+/* Detect every kernel of file at level, one kernel at a time so each row
+ * has its own wall-clock time. */
+static int bench(const char *file, int level, const char *options) {
+  aucs_load_options load = {.no_cuda_sdk = 1, .opt_level = level};
+  aucs_module *mod;
+  char *err = NULL;
+  if (aucs_module_load(file, &load, &mod, &err)) {
+    fprintf(stderr, "bench: %s\n", err);
+    free(err);
+    return 1;
+  }
+  LLVMValueRef *ks;
+  size_t n = aucs_kernel_list(aucs_module_llvm(mod), &ks);
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    aucs_detect_options o = {0};
+    aucs_report r = {0};
+    rc = aucs_detect_options_parse(&o, options, &err);
+    double t0 = now();
+    if (!rc)
+      rc = aucs_detect_run(aucs_module_llvm(mod), &ks[i], 1, &o, &r, &err);
+    double t1 = now();
+    if (!rc)
+      row(file, level, &r.kernels[0], t1 - t0);
+    else
+      fprintf(stderr, "bench: %s: %s\n", file, err);
+    free(err);
+    err = NULL;
+    aucs_detect_report_free(&r);
+    aucs_detect_options_free(&o);
+  }
+  free(ks);
+  aucs_module_free(mod);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  const char *options = "";
+  int first = 1;
+  if (argc > 2 && strcmp(argv[1], "--options") == 0) {
+    options = argv[2];
+    first = 3;
+  }
+  if (first >= argc) {
+    fputs("usage: bench [--options \"DETECT OPTIONS\"] file.cu...\n", stderr);
+    return 2;
+  }
+  printf("| file | level | kernel | status | runs | thread-instructions | "
+         "seconds | M thread-instr/s | findings |\n");
+  printf("|---|---|---|---|---|---|---|---|---|\n");
+  int rc = 0;
+  for (int i = first; i < argc; i++)
+    for (int level = 0; level <= 2; level += 2)
+      rc |= bench(argv[i], level, options);
+  return rc;
+}
