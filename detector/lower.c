@@ -17,8 +17,9 @@
  * ids; global initializers are serialised to bytes with the data layout.
  *
  * Limitation: vectors, i128 and wider integers, half, aggregates in memory
- * or across calls, indirect calls and inline asm are not lowered; the first
- * one met is reported as an UNSUPPORTED finding naming the instruction.
+ * or across calls, indirect calls, and inline asm other than the few PTX
+ * snippets of intrinsics.def are not lowered; the first one met is reported
+ * as an UNSUPPORTED finding naming the instruction.
  */
 #include "bytecode.h"
 
