@@ -5,6 +5,8 @@
  * thread-instructions, seconds, thread-instructions per second, findings.
  *
  *   bench [--options "--grid 1 --block 1024 --arg iters=400"] file.cu...
+ *   bench --static file.cu...   (the static checker: proof, pairs and how
+ *                                many were decided, queries, solver time)
  *
  * A benchmark prints numbers; it asserts nothing. scripts/bench runs it.
  */
@@ -41,6 +43,21 @@ static void row(const char *file, int level, const aucs_report_kernel *k,
          k->findings.n);
 }
 
+/* --static: one row per kernel of the static checker's numbers. */
+static int static_table;
+
+static void static_row(const char *file, int level,
+                       const aucs_report_kernel *k) {
+  const aucs_report_static *st = &k->st;
+  size_t decided = st->unsat + st->sat;
+  printf("| %s | -O%d | %s | %s | %zu | %zu | %zu | %zu | %.1f | %llu | %.3f "
+         "|\n",
+         base(file), level, k->demangled, st->ran ? st->proof : "-",
+         st->pairs, st->unsat, st->sat, st->unknown,
+         st->pairs ? 100.0 * (double)decided / (double)st->pairs : 100.0,
+         (unsigned long long)st->queries, st->seconds);
+}
+
 /* Detect every kernel of file at level, one kernel at a time so each row
  * has its own wall-clock time. */
 static int bench(const char *file, int level, const char *options) {
@@ -63,7 +80,9 @@ static int bench(const char *file, int level, const char *options) {
     if (!rc)
       rc = aucs_detect_run(aucs_module_llvm(mod), &ks[i], 1, &o, &r, &err);
     double t1 = now();
-    if (!rc)
+    if (!rc && static_table)
+      static_row(file, level, &r.kernels[0]);
+    else if (!rc)
       row(file, level, &r.kernels[0], t1 - t0);
     else
       fprintf(stderr, "bench: %s: %s\n", file, err);
@@ -80,17 +99,27 @@ static int bench(const char *file, int level, const char *options) {
 int main(int argc, char **argv) {
   const char *options = "";
   int first = 1;
-  if (argc > 2 && strcmp(argv[1], "--options") == 0) {
-    options = argv[2];
-    first = 3;
+  if (argc > 1 && strcmp(argv[1], "--static") == 0) {
+    static_table = 1;
+    options = "--static";
+    first = 2;
+  }
+  if (argc > first + 1 && strcmp(argv[first], "--options") == 0) {
+    options = argv[first + 1];
+    first += 2;
   }
   if (first >= argc) {
     fputs("usage: bench [--options \"DETECT OPTIONS\"] file.cu...\n", stderr);
     return 2;
   }
-  printf("| file | level | kernel | status | runs | thread-instructions | "
-         "seconds | M thread-instr/s | findings |\n");
-  printf("|---|---|---|---|---|---|---|---|---|\n");
+  if (static_table)
+    printf("| file | level | kernel | proof | pairs | unsat | sat | unknown | "
+           "%% decided | queries | solver seconds |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|\n");
+  else
+    printf("| file | level | kernel | status | runs | thread-instructions | "
+           "seconds | M thread-instr/s | findings |\n"
+           "|---|---|---|---|---|---|---|---|---|\n");
   int rc = 0;
   for (int i = first; i < argc; i++)
     for (int level = 0; level <= 2; level += 2)

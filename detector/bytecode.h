@@ -10,7 +10,10 @@
  *
  * Value representation in a slot: integers of width w are kept zero-extended
  * (bits above w are 0), floats as their IEEE bits (float in the low 32),
- * pointers as (object id << AUCS_PTR_SHIFT) | byte offset.
+ * pointers as (object id << AUCS_PTR_SHIFT) + AUCS_PTR_BIAS + byte offset:
+ * the bias keeps the object id of a pointer moved up to 512 GiB before its
+ * object's start (or past its end), so the access is caught as out of
+ * bounds of the right object. Null is 0, in object 0.
  */
 #ifndef AUCS_DETECTOR_BYTECODE_H
 #define AUCS_DETECTOR_BYTECODE_H
@@ -20,8 +23,13 @@
 #include <stdint.h>
 
 #define AUCS_PTR_SHIFT 40
+#define AUCS_PTR_BIAS (UINT64_C(1) << (AUCS_PTR_SHIFT - 1))
 #define AUCS_PTR_OFFSET_MASK ((UINT64_C(1) << AUCS_PTR_SHIFT) - 1)
-#define AUCS_PTR(obj, off) (((uint64_t)(obj) << AUCS_PTR_SHIFT) + (off))
+#define AUCS_PTR(obj, off)                                                     \
+  (((uint64_t)(obj) << AUCS_PTR_SHIFT) + AUCS_PTR_BIAS + (off))
+/* The byte offset of pointer p in its object; before the start it wraps to
+ * a huge value, so one unsigned compare against the size catches both. */
+#define AUCS_PTR_OFF(p) (((p) & AUCS_PTR_OFFSET_MASK) - AUCS_PTR_BIAS)
 
 // clang-format off
 /* Opcodes. Operand conventions in the comment of each group; a FOO32/FOO64

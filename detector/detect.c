@@ -11,12 +11,23 @@
  *   4. Run each kernel on the inputs the search chooses (search.h), merging
  *      every run's findings (first run wins, pairs in either order are one
  *      finding) and every barrier's "passed" and "ordered" facts. A run that
- *      fails makes the kernel "error" and ends its search.
+ *      fails (a budget, a trap) is counted and the search goes on; the
+ *      kernel is "error" only when no run finished.
  *   5. Barriers passed but never ordering a conflicting pair become
- *      REDUNDANT_BARRIER findings when every run of the kernel finished.
+ *      REDUNDANT_BARRIER findings when every run of the kernel finished,
+ *      except barriers of another finding and reductions whose result is
+ *      used (they communicate).
+ * With the static checker (static.h; not with --no-static), before the
+ * search: analyse the kernel, replay every SAT pair's witness as a run (a
+ * witness that replays is a confirmed race, its run the reproducer), and
+ * after it: attach witnesses to the races they replayed, keep unconfirmed
+ * SAT pairs as "possible" races (never findings), mark redundant barriers
+ * Z3 proves. --static skips the search, and its redundant barriers are
+ * the proven ones. With the launch and every scalar argument fixed, no
+ * witness is replayed: the search runs that very launch.
  * Every finding carries the command that replays its run: every launch
- * dimension, every scalar argument and the run's seed, so the replay is a
- * search with nothing to choose, i.e. exactly that run.
+ * dimension, every scalar argument, the run's seed and its fill, so the
+ * replay is a search with nothing to choose, i.e. exactly that run.
  *
  * Limitation: the interpreter reports no address range, so fitness ties go
  * to the run with more accesses rather than to the denser range.
@@ -26,6 +37,7 @@
 #include "aucs/interp.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
+#include "aucs/static.h"
 #include "aucs/util.h"
 #include <errno.h>
 #include <llvm-c/Core.h>
@@ -111,6 +123,11 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     return option_arg(o, v, err);
   if (!strcmp(flag, "--kernel"))
     return o->kernel = v, 1;
+  if (!strcmp(flag, "--fill")) {
+    if (aucs_interp_fill_parse(v, &o->fill))
+      return bad(err, flag, v, "random, small or zero");
+    return o->has_fill = 1;
+  }
   if (!strcmp(flag, "--format")) {
     if (strcmp(v, "json") && strcmp(v, "text"))
       return bad(err, flag, v, "json or text");
@@ -118,6 +135,14 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
   }
   if (parse_u64(v, &x))
     return bad(err, flag, v, "a non-negative integer");
+  if (!strcmp(flag, "--smt-timeout") || !strcmp(flag, "--static-budget")) {
+    if (x == 0 || x > 86400000)
+      return bad(err, flag, v, "1..86400000 milliseconds");
+    return *(flag[2] == 's' && flag[3] == 'm' ? &o->smt_timeout
+                                              : &o->static_budget) =
+               (unsigned)x,
+           1;
+  }
   if (!strcmp(flag, "--seed"))
     return o->seed = x, o->has_seed = 1;
   if (!strcmp(flag, "--step-budget"))
@@ -136,7 +161,12 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
   static const char *const flags[] = {
       "--grid",        "--block",       "--arg",           "--kernel",
       "--seed",        "--step-budget", "--memory-budget", "--population",
-      "--generations", "--format"};
+      "--generations", "--format",      "--fill",          "--smt-timeout",
+      "--static-budget"};
+  if (!strcmp(argv[*i], "--static"))
+    return o->static_only = 1;
+  if (!strcmp(argv[*i], "--no-static"))
+    return o->no_static = 1;
   if (!strcmp(argv[*i], "--warp-lockstep"))
     return o->warp_lockstep = 1;
   if (!strcmp(argv[*i], "--stats"))
@@ -199,6 +229,9 @@ typedef struct kstate {
   aucs_launch *bar_launch; /* the first run that passed it */
   char **bar_args;
   char **bar_cmd; /* its reproduce command */
+  aucs_static *st; /* the static checker's results, or NULL */
+  uint64_t failed; /* runs that hit a budget or trapped */
+  char *failure;   /* the first one: what, where, how to reproduce */
 } kstate;
 
 static const char *fn_name(LLVMValueRef fn) {
@@ -274,6 +307,8 @@ static void kstate_free(kstate *s) {
   free(s->bar_launch);
   free(s->bar_args);
   free(s->bar_cmd);
+  free(s->failure);
+  aucs_static_free(s->st);
   free(s->params);
   free(s->vals);
   free(s->fixed);
@@ -479,7 +514,8 @@ static char *reproduce(const kstate *s, const aucs_candidate *c) {
     aucs_buf_printf(&b, " --arg %s=%s", s->params[i].name, v);
     free(v);
   }
-  aucs_buf_printf(&b, " --seed %llu", (unsigned long long)c->seed);
+  aucs_buf_printf(&b, " --seed %llu --fill %s", (unsigned long long)c->seed,
+                  aucs_interp_fill_name(c->fill));
   if (s->o->warp_lockstep)
     aucs_buf_puts(&b, " --warp-lockstep");
   if (s->o->step_budget)
@@ -545,26 +581,47 @@ static const char *status_text(aucs_run_status st) {
 
 static void run_failed(kstate *s, const aucs_run_result *res,
                        const aucs_candidate *c, const char *args) {
+  if (s->failed++)
+    return;
   char *g = dim_arg(c->launch.grid), *b = dim_arg(c->launch.block);
   char *cmd = reproduce(s, c);
-  s->k->status = AUCS_KERNEL_ERROR;
-  s->k->reason = aucs_xasprintf(
-      "kernel '%s': %s (run: grid (%s) block (%s)%s%s; reproduce with: %s)",
-      s->k->demangled, res->error ? res->error : status_text(res->status), g, b,
+  s->failure = aucs_xasprintf(
+      "%s (run: grid (%s) block (%s)%s%s; reproduce with: %s)",
+      res->error ? res->error : status_text(res->status), g, b,
       *args ? " " : "", args, cmd);
   free(g);
   free(b);
   free(cmd);
 }
 
+/* After the search: no run finished makes the kernel "error"; failed runs
+ * among finished ones leave it "checked", with a reason that says so. */
+static void settle(kstate *s) {
+  aucs_report_kernel *k = s->k;
+  if (!s->failed)
+    return;
+  if (s->failed == k->runs) {
+    k->status = AUCS_KERNEL_ERROR;
+    k->reason = aucs_xasprintf("kernel '%s': %s", k->demangled, s->failure);
+    return;
+  }
+  k->reason = aucs_xasprintf(
+      "kernel '%s': %llu of %llu runs did not finish and were left out (no "
+      "barrier is reported redundant); the first: %s",
+      k->demangled, (unsigned long long)s->failed, (unsigned long long)k->runs,
+      s->failure);
+}
+
 /* The search's evaluation: one interpreter run, merged into the report. */
-static int eval(void *ctx, const aucs_candidate *c, aucs_fitness *fit) {
+static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
+                                aucs_fitness *fit) {
   kstate *s = ctx;
   aucs_report_kernel *k = s->k;
   aucs_run_config cfg = {
       .launch = c->launch,
       .args = c->args,
       .seed = c->seed,
+      .fill = c->fill,
       .warp_lockstep = s->o->warp_lockstep,
       .step_budget = s->o->step_budget,
       .memory_budget = s->o->memory_budget,
@@ -588,7 +645,7 @@ static int eval(void *ctx, const aucs_candidate *c, aucs_fitness *fit) {
     run_failed(s, &res, c, args);
   free(args);
   aucs_run_result_free(&res);
-  return st != AUCS_RUN_OK;
+  return st != AUCS_RUN_OK ? AUCS_SEARCH_FAILED : AUCS_SEARCH_NEXT;
 }
 
 /* ---- redundant barriers -------------------------------------------------*/
@@ -600,10 +657,17 @@ static int in_finding(const aucs_report_kernel *k, LLVMValueRef I) {
   return 0;
 }
 
+/* A reduction barrier (__syncthreads_count, _and, _or) whose result is
+ * used hands every thread a block-wide value: deleting it changes that. */
+static int communicates(LLVMValueRef bar) {
+  return LLVMGetTypeKind(LLVMTypeOf(bar)) != LLVMVoidTypeKind &&
+         LLVMGetFirstUse(bar) != NULL;
+}
+
 static void redundant(kstate *s, size_t i) {
   LLVMValueRef bar = aucs_prog_barrier(s->prog, i);
   aucs_report_kernel *k = s->k;
-  if (in_finding(k, bar))
+  if (in_finding(k, bar) || communicates(bar))
     return;
   aucs_finding f = {
       .kind = AUCS_FINDING_REDUNDANT_BARRIER,
@@ -618,6 +682,186 @@ static void redundant(kstate *s, size_t i) {
   aucs_findings_push(&k->findings, &f);
   k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
   k->reproduce[k->findings.n - 1] = aucs_xstrdup(s->bar_cmd[i]);
+}
+
+/* ---- the static checker (static.h) --------------------------------------*/
+
+static void static_analyze(kstate *s) {
+  const aucs_detect_options *o = s->o;
+  aucs_static_options so = {
+      .timeout_ms = o->smt_timeout,
+      .budget_ms = o->static_budget,
+      .fixed_grid = o->has_grid,
+      .fixed_block = o->has_block,
+      .launch = {o->grid, o->block},
+      .args = s->vals,
+      .fixed_arg = s->fixed,
+  };
+  s->st = aucs_static_analyze(s->k->fn, &so);
+}
+
+static int same_inputs(const aucs_candidate *a, const aucs_candidate *b,
+                       size_t np) {
+  return !memcmp(&a->launch, &b->launch, sizeof a->launch) &&
+         !memcmp(a->args, b->args, np * sizeof *a->args);
+}
+
+/* Replay each SAT pair's witness as one run (once per distinct input),
+ * unless the search's single run is that input anyway. */
+static void static_replay(kstate *s, const aucs_search_space *sp) {
+  if (s->o->no_static)
+    return;
+  static_analyze(s);
+  int all_fixed = s->o->has_grid && s->o->has_block;
+  for (size_t j = 0; j < s->np; j++)
+    all_fixed &= !scalar(&s->params[j]) || s->fixed[j];
+  if (all_fixed && !s->o->static_only)
+    return; /* the search runs the only launch a witness can have */
+  size_t n = aucs_static_npairs(s->st), done = 0;
+  aucs_candidate *runs = aucs_xcalloc(n + 1, sizeof *runs);
+  for (size_t i = 0; i < n; i++) {
+    const aucs_static_pair *p = aucs_static_pair_at(s->st, i);
+    if (p->verdict != AUCS_STATIC_SAT || !p->witness.replayable)
+      continue;
+    aucs_candidate c = {.launch = p->witness.launch,
+                        .args = aucs_xcalloc(s->np + 1, sizeof *c.args),
+                        .seed = sp->seed,
+                        .fill = sp->fixed_fill ? sp->fill : AUCS_FILL_RANDOM};
+    for (size_t j = 0; j < s->np; j++)
+      c.args[j] = scalar(&s->params[j]) && !s->fixed[j] ? p->witness.args[j]
+                                                        : s->vals[j];
+    size_t k = 0;
+    while (k < done && !same_inputs(&runs[k], &c, s->np))
+      k++;
+    if (k < done) {
+      free(c.args);
+      continue;
+    }
+    aucs_fitness fit;
+    runs[done++] = c;
+    eval(s, &c, &fit);
+  }
+  for (size_t i = 0; i < done; i++)
+    free(runs[i].args);
+  free(runs);
+}
+
+/* With --static, the barriers Z3 proves redundant are the findings (a
+ * run that saw one order a pair wins); by default the dynamic rule finds
+ * them and the proof only annotates. */
+static void static_proven_barriers(kstate *s) {
+  aucs_report_kernel *k = s->k;
+  for (size_t i = 0; s->st && s->o->static_only &&
+                     i < aucs_static_nbarriers(s->st);
+       i++) {
+    LLVMValueRef bar = aucs_static_barrier(s->st, i);
+    int ordered = 0;
+    for (size_t j = 0; j < s->nbar; j++)
+      ordered |= aucs_prog_barrier(s->prog, j) == bar && s->bar_ordered[j];
+    if (!aucs_static_barrier_redundant(s->st, bar) || ordered ||
+        in_finding(k, bar) || communicates(bar))
+      continue;
+    aucs_finding f = {
+        .kind = AUCS_FINDING_REDUNDANT_BARRIER,
+        .a = {.instr = bar},
+        .launch = k->launch,
+        .args = aucs_xstrdup(k->args ? k->args : ""),
+        .message = aucs_xstrdup("it separates no pair of accesses that can "
+                                "conflict (proven by Z3 for every launch "
+                                "within the stated bounds)"),
+    };
+    aucs_findings_push(&k->findings, &f);
+    k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
+    k->reproduce[k->findings.n - 1] = NULL;
+  }
+}
+
+static int pair_matches(const aucs_static_pair *p, const aucs_finding *f) {
+  aucs_finding_kind want =
+      p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE : AUCS_FINDING_RACE;
+  return f->kind == want &&
+         ((f->a.instr == p->a.instr && f->b.instr == p->b.instr) ||
+          (f->a.instr == p->b.instr && f->b.instr == p->a.instr));
+}
+
+static aucs_report_witness *witness_of(const kstate *s,
+                                       const aucs_static_witness *w) {
+  aucs_report_witness *r = aucs_xcalloc(1, sizeof *r);
+  *r = (aucs_report_witness){.launch = w->launch,
+                             .thread = {w->thread[0], w->thread[1]},
+                             .block = {w->block[0], w->block[1]}};
+  uint64_t *vals = aucs_xcalloc(s->np + 1, sizeof *vals);
+  for (size_t j = 0; j < s->np; j++)
+    vals[j] = scalar(&s->params[j]) ? w->args[j] : 0;
+  r->args = format_args(s, vals);
+  free(vals);
+  return r;
+}
+
+/* A SAT pair no finding matches: a possible race. */
+static void possible(kstate *s, const aucs_static_pair *p) {
+  aucs_report_static *st = &s->k->st;
+  const aucs_static_witness *w = &p->witness;
+  aucs_report_witness *rw = witness_of(s, w);
+  aucs_finding f = {
+      .kind = p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE
+                             : AUCS_FINDING_RACE,
+      .memory = p->memory,
+      .object = p->object ? aucs_xstrdup(p->object) : NULL,
+      .offset = w->offset,
+      .a = {p->a.instr, w->thread[0], w->block[0], p->a.op, p->a.size},
+      .b = {p->b.instr, w->thread[1], w->block[1], p->b.op, p->b.size},
+      .launch = w->launch,
+      .args = aucs_xstrdup(rw->args),
+      .message = aucs_xstrdup(
+          w->replayable ? "the solver's witness did not replay as a race "
+                          "(values it chose freely, such as loaded data, "
+                          "differ in the run)"
+                        : "the solver's witness cannot be run by the "
+                          "interpreter (e.g. distinct pointer arguments "
+                          "aliasing, or a grid beyond its limits)"),
+  };
+  aucs_findings_push(&st->possible, &f);
+  st->possible_witness = aucs_xrealloc(
+      st->possible_witness, st->possible.n * sizeof *st->possible_witness);
+  st->possible_witness[st->possible.n - 1] = *rw;
+  free(rw);
+}
+
+/* What the static checker adds to the kernel's report. */
+static void static_annotate(kstate *s) {
+  if (!s->st)
+    return;
+  aucs_report_kernel *k = s->k;
+  aucs_report_static *st = &k->st;
+  aucs_static_counts c = aucs_static_counts_of(s->st);
+  const aucs_smt_stats *q = aucs_static_stats(s->st);
+  st->ran = 1;
+  st->fixed = s->o->has_grid || s->o->has_block || s->o->nargs;
+  st->proof = aucs_static_proof_name(aucs_static_proof_of(s->st));
+  st->pairs = c.total, st->unsat = c.unsat, st->sat = c.sat;
+  st->unknown = c.unknown;
+  st->queries = q->queries, st->q_sat = q->sat, st->q_unsat = q->unsat;
+  st->q_unknown = q->unknown, st->seconds = q->seconds;
+  st->witness = aucs_xcalloc(k->findings.n + 1, sizeof *st->witness);
+  st->proven = aucs_xcalloc(k->findings.n + 1, 1);
+  for (size_t i = 0; i < k->findings.n; i++)
+    if (k->findings.v[i].kind == AUCS_FINDING_REDUNDANT_BARRIER)
+      st->proven[i] = (unsigned char)aucs_static_barrier_redundant(
+          s->st, k->findings.v[i].a.instr);
+  for (size_t j = 0; j < aucs_static_npairs(s->st); j++) {
+    const aucs_static_pair *p = aucs_static_pair_at(s->st, j);
+    int matched = 0;
+    for (size_t i = 0; p->verdict == AUCS_STATIC_SAT && i < k->findings.n;
+         i++)
+      if (pair_matches(p, &k->findings.v[i])) {
+        matched = 1;
+        if (!st->witness[i])
+          st->witness[i] = witness_of(s, &p->witness);
+      }
+    if (p->verdict == AUCS_STATIC_SAT && !matched)
+      possible(s, p);
+  }
 }
 
 /* ---- one kernel ---------------------------------------------------------*/
@@ -660,7 +904,9 @@ static void space_of(const kstate *s, aucs_search_space *sp) {
       .nparams = s->np,
       .fixed_grid = o->has_grid,
       .fixed_block = o->has_block,
+      .fixed_fill = o->has_fill,
       .launch = {o->grid, o->block},
+      .fill = o->fill,
       .fixed_arg = s->fixed,
       .args = s->vals,
       .population = o->population,
@@ -712,13 +958,18 @@ static void check_kernel(kstate *s) {
   aucs_search_space sp;
   space_of(s, &sp);
   double start = now();
-  aucs_search_run(&sp, eval, s);
+  static_replay(s, &sp);
+  if (!s->o->static_only)
+    aucs_search_run(&sp, eval, s);
   s->k->seconds = now() - start;
-  if (s->k->status == AUCS_KERNEL_CHECKED)
+  settle(s);
+  if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed)
     for (size_t i = 0; i < s->nbar; i++)
-      if (s->bar_runs[i] && !s->bar_ordered[i])
+      if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only)
         redundant(s, i);
+  static_proven_barriers(s);
   sort_findings(s->k);
+  static_annotate(s);
 }
 
 /* ---- the module ---------------------------------------------------------*/

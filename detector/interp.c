@@ -18,10 +18,12 @@
  *      while others wait, is a BARRIER_DIVERGENCE (reported, then released
  *      anyway); reductions (__syncthreads_count/and/or) are computed; the
  *      epoch advances. The block ends when every thread returned.
- * Memory: pointers are (object << 40) + offset. Objects are the program's
- * (module globals, parameter buffers with sparse 1 KiB pages) and one
- * private stack per thread for allocas (not tracked). Uninitialised bytes
- * read as a hash of (seed, object, offset).
+ * Memory: pointers are (object << 40) + 2^39 + offset (bytecode.h), so an
+ * offset before the object's start keeps the object and is out of bounds.
+ * Objects are the program's (module globals, parameter buffers with sparse
+ * 1 KiB pages, 512 GiB either side of the argument) and one private stack
+ * per thread for allocas (not tracked). Uninitialised bytes read as the run's fill (interp.h), a
+ * hash of (seed, object, offset).
  * Grids above max_threads run their first blocks and their last block.
  *
  * Limitation: one schedule; warp collectives ignore their member mask (the
@@ -98,6 +100,7 @@ typedef struct pagemap {
 struct aucs_run_memory {
   pagemap pages;
   uint64_t seed;
+  aucs_fill fill;
   const aucs_prog *p;
 };
 
@@ -160,10 +163,21 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-static void fill_seeded(uint64_t seed, uint32_t id, uint64_t off,
+/* Bytes [off, off + n) of object id as fill f leaves them: random bytes,
+ * small words (0..15 in the low byte of each aligned 4-byte word), zeros. */
+static void fill_seeded(uint64_t seed, aucs_fill f, uint32_t id, uint64_t off,
                         unsigned char *p, uint64_t n) {
+  if (f == AUCS_FILL_ZERO) {
+    memset(p, 0, n);
+    return;
+  }
   for (uint64_t i = 0; i < n; i++) {
     uint64_t a = off + i;
+    if (f == AUCS_FILL_SMALL) {
+      uint64_t h = mix(seed ^ mix((uint64_t)id << 40 ^ (a >> 2)));
+      p[i] = a & 3 ? 0 : (unsigned char)(h & 15);
+      continue;
+    }
     uint64_t h = mix(seed ^ mix((uint64_t)id << 40 ^ (a >> 3)));
     p[i] = (unsigned char)(h >> (8 * (a & 7)));
   }
@@ -171,7 +185,24 @@ static void fill_seeded(uint64_t seed, uint32_t id, uint64_t off,
 
 static void fill_random(run *R, uint32_t id, uint64_t off, unsigned char *p,
                         uint64_t n) {
-  fill_seeded(R->cfg->seed, id, off, p, n);
+  fill_seeded(R->cfg->seed, R->cfg->fill, id, off, p, n);
+}
+
+static const char *const fill_names[] = {
+#define AUCS_FILL(e, name) name,
+    AUCS_FILLS(AUCS_FILL)
+#undef AUCS_FILL
+};
+
+const char *aucs_interp_fill_name(aucs_fill f) {
+  return (unsigned)f < AUCS_FILL_NMODES ? fill_names[f] : "?";
+}
+
+int aucs_interp_fill_parse(const char *s, aucs_fill *out) {
+  for (unsigned f = 0; f < AUCS_FILL_NMODES; f++)
+    if (!strcmp(s, fill_names[f]))
+      return *out = (aucs_fill)f, 0;
+  return -1;
 }
 
 static int fcmp(unsigned pred, double x, double y) {
@@ -481,7 +512,7 @@ static page *get_page(run *R, thread *T, uint32_t id, uint64_t pno) {
   if (charge(R, T, sizeof(page)))
     return NULL;
   page *pg = aucs_xcalloc(1, sizeof(page));
-  fill_random(R, id, pno * PAGE, pg->data, PAGE);
+  fill_random(R, id, pno * PAGE - AUCS_PTR_BIAS, pg->data, PAGE);
   R->pages.keys[j] = key;
   R->pages.pages[j] = pg;
   R->pages.len++;
@@ -582,8 +613,8 @@ static void out_of_bounds(run *R, thread *T, uint32_t pc, const robj *o,
   f.a = side(R, pc, T->tid, R->blk, write ? AUCS_OP_WRITE : AUCS_OP_READ,
              (unsigned)n);
   f.message = aucs_xasprintf(
-      "out-of-bounds %s of %llu bytes at byte %llu of %s '%s' (%llu bytes)",
-      write ? "write" : "read", (unsigned long long)n, (unsigned long long)off,
+      "out-of-bounds %s of %llu bytes at byte %lld of %s '%s' (%llu bytes)",
+      write ? "write" : "read", (unsigned long long)n, (long long)(int64_t)off,
       aucs_memspace_name(o->o->space), o->o->name, (unsigned long long)o->size);
   push(R, &f, o, off);
 }
@@ -593,7 +624,7 @@ static void out_of_bounds(run *R, thread *T, uint32_t pc, const robj *o,
 static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
                  int mode, int atomic, unsigned char *buf) {
   uint32_t id = (uint32_t)(ptr >> AUCS_PTR_SHIFT);
-  uint64_t off = ptr & AUCS_PTR_OFFSET_MASK;
+  uint64_t off = AUCS_PTR_OFF(ptr);
   if (id == 0 || id >= R->nobjs) {
     bad_pointer(R, T, pc, ptr, n, mode);
     return -1;
@@ -601,7 +632,7 @@ static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
   robj *o = &R->objs[id];
   int write = mode != M_READ, tracked = mode != M_RAW_WRITE;
   if (!o->o->sparse) {
-    if (off + n > o->size || off + n < off) {
+    if (off + n > o->size || off + n < off) { /* before the start: wraps */
       out_of_bounds(R, T, pc, o, off, n, mode);
       if (!write)
         memset(buf, 0, n);
@@ -613,15 +644,17 @@ static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
     copy_bytes(o->data + off, buf, n, mode);
     return 0;
   }
+  uint64_t at = ptr & AUCS_PTR_OFFSET_MASK; /* off + bias: never negative */
   while (n) {
-    uint64_t in = off % PAGE, k = PAGE - in < n ? PAGE - in : n;
-    page *pg = get_page(R, T, id, off / PAGE);
+    uint64_t in = at % PAGE, k = PAGE - in < n ? PAGE - in : n;
+    page *pg = get_page(R, T, id, at / PAGE);
     if (!pg)
       return -1;
     if (tracked)
       track(R, T, pc, o, pg->sh + in, pg->g + in, off, k, write, atomic);
     copy_bytes(pg->data + in, buf, k, mode);
     off += k;
+    at += k;
     buf += k;
     n -= k;
   }
@@ -1275,8 +1308,10 @@ static void check_divergence(run *R, thread *first) {
   }
   if (done)
     divergence(R, first, done, 1);
-  if (other)
-    divergence(R, first, other, 0);
+  /* every other barrier waited at, so each is part of a finding */
+  for (uint32_t t = other ? other->tid : R->nthreads; t < R->nthreads; t++)
+    if (R->th[t].state == AT_BARRIER && R->th[t].pc != first->pc)
+      divergence(R, first, &R->th[t], 0);
 }
 
 static void release(run *R) {
@@ -1461,7 +1496,7 @@ static void run_free(run *R) {
   }
   if (R->cfg->keep_memory) {
     aucs_run_memory *m = aucs_xcalloc(1, sizeof(*m));
-    *m = (aucs_run_memory){R->pages, R->cfg->seed, R->p};
+    *m = (aucs_run_memory){R->pages, R->cfg->seed, R->cfg->fill, R->p};
     R->res->memory = m;
   } else {
     pagemap_free(&R->pages);
@@ -1540,12 +1575,13 @@ int aucs_run_read(const aucs_run_result *res, size_t param, uint64_t offset,
   uint32_t id = m->p->param_obj[param];
   unsigned char *o = out;
   for (size_t i = 0; i < n; i++) {
-    uint64_t at = offset + i, key = (uint64_t)id << 32 | at / PAGE;
+    uint64_t at = offset + i,
+             key = (uint64_t)id << 32 | (at + AUCS_PTR_BIAS) / PAGE;
     size_t j = m->pages.cap ? pagemap_find(&m->pages, key) : 0;
     if (m->pages.cap && m->pages.keys[j])
       o[i] = m->pages.pages[j]->data[at % PAGE];
     else
-      fill_seeded(m->seed, id, at, &o[i], 1);
+      fill_seeded(m->seed, m->fill, id, at, &o[i], 1);
   }
   return 0;
 }

@@ -299,12 +299,31 @@ static char *object_name(const char *object) {
   return aucs_xstrdup(object);
 }
 
+/* An offset before the object's start: "[-1]" in accessed elements when
+ * they divide it, else "-6" bytes. */
+static void index_before(aucs_buf *b, LLVMModuleRef m, LLVMValueRef I,
+                         uint64_t off) {
+  uint64_t back = -off;
+  LLVMTypeRef t = m ? accessed_type(I) : NULL;
+  uint64_t size = t && LLVMTypeIsSized(t)
+                      ? LLVMABISizeOfType(LLVMGetModuleDataLayout(m), t)
+                      : 0;
+  if (size && back % size == 0)
+    aucs_buf_printf(b, "[-%llu]", (unsigned long long)(back / size));
+  else
+    aucs_buf_printf(b, "-%llu", (unsigned long long)back);
+}
+
 char *aucs_report_object(const aucs_finding *f) {
   aucs_buf b = {0};
   char *name = object_name(f->object);
   aucs_buf_puts(&b, name);
   free(name);
   LLVMModuleRef m = module_of(f->a.instr);
+  if ((int64_t)f->offset < 0) {
+    index_before(&b, m, f->a.instr, f->offset);
+    return aucs_buf_take(&b);
+  }
   if (!m) {
     if (f->offset)
       aucs_buf_printf(&b, "+%llu", (unsigned long long)f->offset);
@@ -439,19 +458,97 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
     aucs_buf_printf(out, "note: reproduce with: %s\n", reproduce);
 }
 
+static void witness_note(aucs_buf *out, const char *what,
+                         const aucs_report_witness *w) {
+  char *t0 = dim3(w->thread[0]), *t1 = dim3(w->thread[1]);
+  char *b0 = dim3(w->block[0]), *b1 = dim3(w->block[1]);
+  char *g = dim3(w->launch.grid), *b = dim3(w->launch.block);
+  aucs_buf_printf(out,
+                  "note: static: %s: threads %s block %s and %s block %s; "
+                  "grid %s block %s%s%s\n",
+                  what, t0, b0, t1, b1, g, b, *w->args ? " " : "", w->args);
+  free(g);
+  free(b);
+  free(t0);
+  free(t1);
+  free(b0);
+  free(b1);
+}
+
+static void static_notes(aucs_buf *out, const aucs_report_kernel *k,
+                         size_t i) {
+  const aucs_report_static *st = &k->st;
+  if (!st->ran)
+    return;
+  if (st->witness && st->witness[i])
+    witness_note(out, "confirmed: the solver's witness replays this race",
+                 st->witness[i]);
+  if (st->proven && st->proven[i] &&
+      k->findings.v[i].kind == AUCS_FINDING_REDUNDANT_BARRIER)
+    aucs_buf_puts(out, "note: static: proven redundant: every pair of "
+                       "accesses it separates is race-free (Z3)\n");
+}
+
+static void text_possible(aucs_buf *out, const aucs_report_kernel *k) {
+  for (size_t i = 0; i < k->st.possible.n; i++) {
+    const aucs_finding *f = &k->st.possible.v[i];
+    char *head = aucs_report_headline(f);
+    loc_prefix(out, f->a.instr);
+    aucs_buf_printf(out, "warning: possible %s: %s\n", head, f->message);
+    free(head);
+    access_notes(out, f);
+    witness_note(out, "witness", &k->st.possible_witness[i]);
+  }
+}
+
+static void text_proof(aucs_buf *out, const aucs_report_kernel *k) {
+  const aucs_report_static *st = &k->st;
+  const char *bounds = st->fixed ? "for the given launch and arguments"
+                                 : "for all launch configs within the "
+                                   "stated bounds";
+  if (!st->ran)
+    return;
+  if (!strcmp(st->proof, "race-free"))
+    aucs_buf_printf(out,
+                    "aucs: static: kernel '%s': proved race-free %s (%zu "
+                    "pair%s, all unsat)\n",
+                    k->demangled, bounds, st->pairs, st->pairs == 1 ? "" : "s");
+  else
+    aucs_buf_printf(out,
+                    "aucs: static: kernel '%s': %s: %zu of %zu pairs proven "
+                    "race-free, %zu sat, %zu unknown\n",
+                    k->demangled,
+                    !strcmp(st->proof, "partial") ? "partial proof" : "no proof",
+                    st->unsat, st->pairs, st->sat, st->unknown);
+}
+
 static void text_kernel(aucs_buf *out, const aucs_report_kernel *k, int stats) {
-  for (size_t i = 0; i < k->findings.n; i++)
+  for (size_t i = 0; i < k->findings.n; i++) {
     text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
+    static_notes(out, k, i);
+  }
+  text_possible(out, k);
+  text_proof(out, k);
   if (k->status != AUCS_KERNEL_CHECKED)
     aucs_buf_printf(out, "aucs: %s: %s\n",
                     k->status == AUCS_KERNEL_ERROR ? "error" : "warning",
                     k->reason ? k->reason : "?");
+  else if (k->reason) /* checked, but some runs failed */
+    aucs_buf_printf(out, "aucs: note: %s\n", k->reason);
   if (stats)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': %llu runs, %llu thread "
                     "instructions, %.3f s\n",
                     k->demangled, (unsigned long long)k->runs,
                     (unsigned long long)k->thread_instructions, k->seconds);
+  if (stats && k->st.ran)
+    aucs_buf_printf(out,
+                    "aucs: stats: kernel '%s': static: %llu queries (%llu "
+                    "sat, %llu unsat, %llu unknown), %.3f s in the solver\n",
+                    k->demangled, (unsigned long long)k->st.queries,
+                    (unsigned long long)k->st.q_sat,
+                    (unsigned long long)k->st.q_unsat,
+                    (unsigned long long)k->st.q_unknown, k->st.seconds);
 }
 
 static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
@@ -568,21 +665,80 @@ static const char *status_name(aucs_kernel_status s) {
   return names[s];
 }
 
+static json_t *json_witness(const aucs_report_witness *w) {
+  if (!w)
+    return json_null();
+  return json_pack("{s:[o,o],s:[o,o],s:o}", "threads", json_dim3(w->thread[0]),
+                   json_dim3(w->thread[1]), "blocks", json_dim3(w->block[0]),
+                   json_dim3(w->block[1]), "launch",
+                   json_launch(w->launch, w->args));
+}
+
+static int is_race(const aucs_finding *f) {
+  return f->kind == AUCS_FINDING_RACE ||
+         f->kind == AUCS_FINDING_INTER_BLOCK_RACE;
+}
+
+/* The static checker's fields of finding i (possible: of possible race i). */
+static void json_static_fields(json_t *j, const aucs_report_kernel *k,
+                               size_t i, int possible) {
+  const aucs_report_static *st = &k->st;
+  const aucs_finding *f = possible ? &st->possible.v[i] : &k->findings.v[i];
+  json_object_set_new(j, "confidence",
+                      !is_race(f)  ? json_null()
+                      : possible   ? json_string("possible")
+                                   : json_string("confirmed"));
+  const aucs_report_witness *w =
+      possible ? &st->possible_witness[i] : st->witness ? st->witness[i] : NULL;
+  json_object_set_new(j, "witness", json_witness(w));
+  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
+    json_object_set_new(j, "redundancy",
+                        json_string(st->proven && st->proven[i]
+                                        ? "proven"
+                                        : "dynamic evidence"));
+}
+
+static json_t *json_pairs(const aucs_report_static *st) {
+  if (!st->ran)
+    return json_null();
+  return json_pack("{s:I,s:I,s:I,s:I}", "total", (json_int_t)st->pairs,
+                   "unsat", (json_int_t)st->unsat, "sat", (json_int_t)st->sat,
+                   "unknown", (json_int_t)st->unknown);
+}
+
 static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   json_t *fs = json_array();
-  for (size_t i = 0; i < k->findings.n; i++)
-    json_array_append_new(
-        fs,
-        json_finding(&k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL));
+  for (size_t i = 0; i < k->findings.n; i++) {
+    json_t *f =
+        json_finding(&k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
+    json_static_fields(f, k, i, 0);
+    json_array_append_new(fs, f);
+  }
+  for (size_t i = 0; i < k->st.possible.n; i++) {
+    json_t *f = json_finding(&k->st.possible.v[i], NULL);
+    json_static_fields(f, k, i, 1);
+    json_array_append_new(fs, f);
+  }
   json_t *j = json_pack(
       "{s:s,s:s,s:s,s:o,s:o,s:o}", "name", k->name, "demangled", k->demangled,
       "status", status_name(k->status), "reason", json_str(k->reason), "launch",
       json_launch(k->launch, k->args), "findings", fs);
+  json_object_set_new(j, "proof",
+                      json_string(k->st.ran ? k->st.proof : "none"));
+  json_object_set_new(j, "pairs", json_pairs(&k->st));
   if (stats)
     json_object_set_new(j, "stats",
                         json_pack("{s:I,s:I,s:f}", "thread_instructions",
                                   (json_int_t)k->thread_instructions, "runs",
                                   (json_int_t)k->runs, "seconds", k->seconds));
+  if (stats && k->st.ran)
+    json_object_set_new(
+        json_object_get(j, "stats"), "static",
+        json_pack("{s:I,s:I,s:I,s:I,s:f}", "queries",
+                  (json_int_t)k->st.queries, "sat", (json_int_t)k->st.q_sat,
+                  "unsat", (json_int_t)k->st.q_unsat, "unknown",
+                  (json_int_t)k->st.q_unknown, "solver_seconds",
+                  k->st.seconds));
   return j;
 }
 
@@ -601,7 +757,23 @@ void aucs_report_json(const aucs_report *r, aucs_buf *out) {
   json_decref(root);
 }
 
+static void static_free(aucs_report_kernel *k) {
+  aucs_report_static *st = &k->st;
+  for (size_t i = 0; st->witness && i < k->findings.n; i++)
+    if (st->witness[i]) {
+      free(st->witness[i]->args);
+      free(st->witness[i]);
+    }
+  for (size_t i = 0; i < st->possible.n; i++)
+    free(st->possible_witness[i].args);
+  free(st->witness);
+  free(st->proven);
+  free(st->possible_witness);
+  aucs_findings_free(&st->possible);
+}
+
 void aucs_report_kernel_free(aucs_report_kernel *k) {
+  static_free(k);
   for (size_t i = 0; k->reproduce && i < k->findings.n; i++)
     free(k->reproduce[i]);
   free(k->reproduce);

@@ -8,14 +8,19 @@
  *      {32, 64, 128, 256} (each size once before any repeats), grid.x from
  *      1..4, higher dims (only when the kernel reads them) from {1, 2, 4};
  *      integer arguments alternate between sizes matching the launch
- *      (block.x or every thread of the grid) and small values (1..16).
+ *      (block.x or every thread of the grid) and small values (1..16); the
+ *      fill takes each mode in turn (random, small, zero, random, ...).
  *   3. Each generation, every parent makes two children: every free gene
  *      moves by a Gaussian step, then by a Cauchy step (heavy tail: an
- *      occasional far jump). Dimensions move by index in their value list.
+ *      occasional far jump). Dimensions and the fill move by index in their
+ *      value list.
  *   4. Parents and children are ranked by fitness (score, then tie, then
- *      age) and the best `population` survive.
+ *      age) and the best `population` survive; a run that failed is never a
+ *      parent.
  *   A candidate equal to one already run is not run again. Every run gets
- *   its own seed from the PRNG, for the memory it leaves uninitialised.
+ *   its own seed from the PRNG, for the memory it leaves uninitialised,
+ *   except the first, which keeps the given seed: with all but the fill
+ *   fixed, it is the very run that fixing `--fill random` would make.
  *
  * Limitation: see search.h (integer range, no pointer contents).
  */
@@ -164,7 +169,8 @@ static double float_value(const aucs_param *p, uint64_t bits) {
 }
 
 static aucs_candidate fresh(const aucs_search_space *s) {
-  aucs_candidate c = {.launch = s->launch};
+  aucs_candidate c = {.launch = s->launch,
+                      .fill = s->fixed_fill ? s->fill : AUCS_FILL_RANDOM};
   c.args = aucs_xcalloc(s->nparams ? s->nparams : 1, sizeof(uint64_t));
   for (size_t i = 0; i < s->nparams; i++)
     if (s->fixed_arg && s->fixed_arg[i] && s->args)
@@ -176,6 +182,7 @@ static aucs_candidate copy(const aucs_search_space *s,
                            const aucs_candidate *from) {
   aucs_candidate c = fresh(s);
   c.launch = from->launch;
+  c.fill = from->fill;
   if (s->nparams)
     memcpy(c.args, from->args, s->nparams * sizeof(uint64_t));
   return c;
@@ -184,12 +191,13 @@ static aucs_candidate copy(const aucs_search_space *s,
 static int same(const aucs_search_space *s, const aucs_candidate *a,
                 const aucs_candidate *b) {
   return memcmp(&a->launch, &b->launch, sizeof a->launch) == 0 &&
+         a->fill == b->fill &&
          (!s->nparams ||
           memcmp(a->args, b->args, s->nparams * sizeof(uint64_t)) == 0);
 }
 
 int aucs_search_fixed(const aucs_search_space *s) {
-  if (!s->fixed_grid || !s->fixed_block)
+  if (!s->fixed_grid || !s->fixed_block || !s->fixed_fill)
     return 0;
   for (size_t i = 0; i < s->nparams; i++)
     if (searched(s, i))
@@ -236,6 +244,8 @@ static void initial_arg(search *x, aucs_candidate *c, size_t p, size_t i) {
 static aucs_candidate initial(search *x, size_t i, unsigned first) {
   aucs_candidate c = fresh(x->s);
   initial_launch(x, &c.launch, i, first);
+  if (!x->s->fixed_fill)
+    c.fill = (aucs_fill)(i % AUCS_FILL_NMODES);
   for (size_t p = 0; p < x->s->nparams; p++)
     if (searched(x->s, p))
       initial_arg(x, &c, p, i);
@@ -302,6 +312,8 @@ static aucs_candidate child(search *x, step_fn step,
                             const aucs_candidate *parent) {
   aucs_candidate c = copy(x->s, parent);
   mutate_launch(x, step, &c.launch);
+  if (!x->s->fixed_fill)
+    c.fill = (aucs_fill)clampl(c.fill + step(&x->rng), 0, AUCS_FILL_NMODES - 1);
   for (size_t p = 0; p < x->s->nparams; p++)
     if (searched(x->s, p))
       mutate_arg(x, step, &c, p);
@@ -318,7 +330,8 @@ static const member *find_done(const search *x, const aucs_candidate *c) {
 }
 
 /* Run c (taking ownership of its args) unless it ran before; the member it
- * became, or NULL when it is a repeat or the search has stopped. */
+ * became, or NULL when it is a repeat, its run failed or the search has
+ * stopped. */
 static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
   if (x->stopped || find_done(x, &c)) {
     free(c.args);
@@ -332,9 +345,9 @@ static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
   *m = (member){.c = c, .age = x->ndone};
   m->c.seed = seed;
   x->ndone++;
-  if (x->eval(x->ctx, &m->c, &m->fit))
-    x->stopped = 1;
-  return m;
+  aucs_search_verdict v = x->eval(x->ctx, &m->c, &m->fit);
+  x->stopped = v == AUCS_SEARCH_STOP;
+  return v == AUCS_SEARCH_NEXT ? m : NULL;
 }
 
 static int better(const member *a, const member *b) {
@@ -392,7 +405,8 @@ static void evolve(search *x) {
   unsigned first = (unsigned)aucs_search_rng_below(&x->rng, NBLOCK_SIZES);
   for (size_t i = 0; i < mu; i++) {
     aucs_candidate c = initial(x, i, first);
-    if (try_run(x, c, aucs_search_rng_next(&x->rng)))
+    uint64_t seed = aucs_search_rng_next(&x->rng);
+    if (try_run(x, c, i == 0 ? s->seed : seed))
       parents[n++] = x->ndone - 1;
   }
   for (unsigned g = 0; g < gens && n && !x->stopped; g++)

@@ -3,7 +3,7 @@
  *
  *   aucs facts   k.cu|k.bc|k.ll       CFG facts and block uniformity
  *   aucs detect  k.cu|k.bc|k.ll       find races and barrier bugs
- *   aucs fix     k.bc -o out.bc       repair them
+ *   aucs fix     k.bc -o out.bc       repair them (--review: as a diff)
  *   aucs compile k.cu -o k.bc         the exact module the others analyse
  *
  * main reads as the pipeline: parse arguments, load the module, run the
@@ -26,7 +26,8 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  facts     print per kernel and block: uniform or divergent (and why),\n"
-    "            topological index, loop depth, dominator, post-dominator\n"
+    "            topological index, loop depth, dominator, post-dominator;\n"
+    "            with --conditions, each block's entry condition too\n"
     "  detect    report races and barrier bugs (exit 1 when any is found)\n"
     "  fix       repair them and write the repaired module (-o)\n"
     "  compile   write the module aucs analyses for an input (-o), e.g. to\n"
@@ -51,24 +52,46 @@ static const char usage[] =
     "  -I DIR, -D NAME[=V], --clang-arg=ARG\n"
     "                     passed to clang\n"
     "\n"
-    "detect options (without them, an evolutionary search chooses the launch\n"
-    "and the scalar arguments; every finding prints the command that\n"
-    "reproduces the one run that found it):\n"
+    "detect options (without them, an evolutionary search chooses the launch,\n"
+    "the scalar arguments and the fill of memory; every finding prints the\n"
+    "command that reproduces the one run that found it):\n"
     "  --grid X[,Y[,Z]]   grid dimensions\n"
     "  --block X[,Y[,Z]]  block dimensions\n"
     "  --arg NAME=VALUE   a scalar kernel argument (repeatable)\n"
     "  --kernel NAME      check only this kernel (mangled or demangled name)\n"
     "  --seed N           seed of every random choice (default 1)\n"
+    "  --fill MODE        what unwritten memory reads as: random (bytes),\n"
+    "                     small (a 0..15 per 4-byte word) or zero\n"
     "  --population N, --generations N\n"
     "                     search size (default 4 and 6)\n"
     "  --step-budget N    instructions per thread per run (default 10000000)\n"
     "  --memory-budget B  bytes of modelled memory per run (default 256 MiB)\n"
     "  --warp-lockstep    pre-Volta warps: one warp never races with itself\n"
     "  --format=json      JSON report on stdout instead of text on stderr\n"
-    "  --stats            add run counts, thread instructions and time\n"
+    "  --stats            add run counts, thread instructions and time, and\n"
+    "                     the solver's queries, answers and time\n"
+    "  --static           static checker (Z3) only: prove pairs race-free,\n"
+    "                     replay only its witnesses (default: static, then\n"
+    "                     the search)\n"
+    "  --no-static        no static checker: the search only\n"
+    "  --smt-timeout MS   per solver query (default 2000)\n"
+    "  --static-budget MS all solver queries of one kernel (default 10000)\n"
     "\n"
-    "exit codes: 0 clean, 1 findings, 2 usage or input error (or nothing\n"
-    "could be checked), 3 internal error\n";
+    "\n"
+    "fix options (the detect options above choose the runs that check\n"
+    "every edit):\n"
+    "  -o FILE            write the repaired module (.ll: textual IR)\n"
+    "  -i                 rewrite the input (.bc/.ll) in place instead\n"
+    "                     (without -o or -i, fix writes no module)\n"
+    "  --review           print a unified diff of the IR of each changed\n"
+    "                     function, annotated with the finding each hunk\n"
+    "                     fixes and the equivalent source edit\n"
+    "  --trust-dynamic    delete redundant barriers on dynamic evidence\n"
+    "  --max-rounds N     detect-repair rounds (default 8)\n"
+    "\n"
+    "exit codes: 0 clean, 1 findings (fix: some remain; fix --review: edits\n"
+    "proposed), 2 usage or input error (or nothing could be checked),\n"
+    "3 internal error\n";
 
 typedef struct args {
   const char *command, *input, *output;
@@ -76,7 +99,10 @@ typedef struct args {
   const char **clang_args;
   int n_clang_args;
   aucs_detect_options detect;
+  aucs_fix_options fix;
+  int in_place;        /* fix -i */
   aucs_buf load_words; /* the load options as typed, for reproduce lines */
+  int conditions;      /* facts --conditions */
 } args;
 
 static int fail_usage(const char *fmt, const char *what) {
@@ -116,9 +142,13 @@ static void shell_word(aucs_buf *b, const char *word) {
 /* A detect option at argv[*i]: 1 taken, 0 not one, else an exit code. */
 static int detect_option(args *a, int argc, char **argv, int *i) {
   char *err = NULL;
-  if (strcmp(a->command, "detect") != 0)
+  int got;
+  if (strcmp(a->command, "fix") == 0)
+    got = aucs_pipeline_fix_option(&a->fix, argc, argv, i, &err);
+  else if (strcmp(a->command, "detect") == 0)
+    got = aucs_detect_option(&a->detect, argc, argv, i, &err);
+  else
     return 0;
-  int got = aucs_detect_option(&a->detect, argc, argv, i, &err);
   if (got >= 0)
     return got;
   fail_usage("%s", err);
@@ -133,6 +163,10 @@ static int option(args *a, int argc, char **argv, int *i) {
   int start = *i, rc = detect_option(a, argc, argv, i);
   if (rc)
     return rc == 1 ? 0 : rc;
+  if (!strcmp(a->command, "fix") && !strcmp(argv[*i], "-i"))
+    return a->in_place = 1, 0;
+  if (!strcmp(a->command, "facts") && !strcmp(argv[*i], "--conditions"))
+    return a->conditions = 1, 0;
   rc = load_option(a, argc, argv, i);
   for (int k = start; !rc && k <= *i; k++)
     shell_word(&a->load_words, argv[k]);
@@ -180,6 +214,14 @@ static int parse(args *a, int argc, char **argv) {
   if (!a->input)
     return fail_usage("%s: no input file", a->command);
   a->detect.input = a->input;
+  a->fix.detect.input = a->input;
+  if (a->in_place && a->output)
+    return fail_usage("%s: -i and -o exclude each other", a->command);
+  size_t len = strlen(a->input);
+  if (a->in_place && len > 3 && !strcmp(a->input + len - 3, ".cu"))
+    return fail_usage("fix -i: cannot rewrite '%s' (CUDA source); write the "
+                      "repaired module with -o FILE.bc",
+                      a->input);
   if (strcmp(a->command, "compile") == 0 && !a->output)
     return fail_usage("%s: needs -o FILE", a->command);
   return 0;
@@ -214,15 +256,34 @@ static int detect(args *a, LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
   return rc;
 }
 
+/* Repair m; write it to -o or, with -i, over the input, unless the
+ * repair failed. */
+static int fix(args *a, LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
+  int rc = aucs_pipeline_fix(m, &a->fix, out, diag);
+  const char *to = a->in_place ? a->input : a->output;
+  if (rc > AUCS_EXIT_FINDINGS)
+    return rc;
+  if (to) {
+    int w = write_module(m, to);
+    return w ? w : rc;
+  }
+  if (!a->fix.review)
+    aucs_buf_puts(diag, "aucs: note: no module written (give -o FILE, or "
+                        "-i to rewrite the input)\n");
+  return rc;
+}
+
 static int run(args *a, LLVMModuleRef m) {
   aucs_buf out = {0}, diag = {0};
   int rc;
-  if (strcmp(a->command, "facts") == 0)
+  if (strcmp(a->command, "facts") == 0 && a->conditions)
+    rc = aucs_pipeline_conditions(m, &out, &diag);
+  else if (strcmp(a->command, "facts") == 0)
     rc = aucs_pipeline_facts(m, &out, &diag);
   else if (strcmp(a->command, "detect") == 0)
     rc = detect(a, m, &out, &diag);
   else if (strcmp(a->command, "fix") == 0)
-    rc = aucs_pipeline_fix(m, &out, &diag);
+    rc = fix(a, m, &out, &diag);
   else
     rc = write_module(m, a->output);
   if (out.len)
@@ -270,6 +331,7 @@ int main(int argc, char **argv) {
   aucs_module_free(mod);
   free(a.clang_args);
   aucs_detect_options_free(&a.detect);
+  aucs_pipeline_fix_options_free(&a.fix);
   aucs_buf_free(&a.load_words);
   return rc;
 }

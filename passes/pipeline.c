@@ -2,17 +2,23 @@
  * pipeline: the steps each front end runs, one call a line.
  *
  *   facts:  check the module -> for each kernel: print its facts
+ *           (conditions: with each block's entry condition)
  *   detect: check the module -> detect each kernel -> text or JSON report
- *   fix:    check the module -> (repair: not implemented yet)
+ *   fix:    check the module -> ids -> (review: remember the IR) -> repair
+ *           -> (review: diff) -> strip ids -> verify -> report
  */
 #include "aucs/pipeline.h"
 
 #include "aucs/facts.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
+#include "aucs/repair.h"
+#include "aucs/review.h"
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *module_name(LLVMModuleRef m) {
   size_t len;
@@ -39,23 +45,23 @@ static size_t kernels(LLVMModuleRef m, LLVMValueRef **out, aucs_buf *diag) {
   return n;
 }
 
-aucs_exit aucs_pipeline_facts(LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
+static aucs_exit facts(LLVMModuleRef m, unsigned flags, aucs_buf *out,
+                       aucs_buf *diag) {
   LLVMValueRef *ks;
   size_t n = kernels(m, &ks, diag);
   for (size_t i = 0; i < n; i++)
-    aucs_facts_print(out, ks[i]);
+    aucs_facts_print_with(out, ks[i], flags);
   free(ks);
   return n ? AUCS_EXIT_OK : AUCS_EXIT_USAGE;
 }
 
-static aucs_exit not_implemented(LLVMModuleRef m, const char *what,
-                                 aucs_buf *diag) {
-  LLVMValueRef *ks;
-  size_t n = kernels(m, &ks, diag);
-  free(ks);
-  if (n)
-    aucs_buf_printf(diag, "aucs: error: %s: not implemented yet\n", what);
-  return AUCS_EXIT_USAGE;
+aucs_exit aucs_pipeline_facts(LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
+  return facts(m, 0, out, diag);
+}
+
+aucs_exit aucs_pipeline_conditions(LLVMModuleRef m, aucs_buf *out,
+                                   aucs_buf *diag) {
+  return facts(m, AUCS_FACTS_CONDITIONS, out, diag);
 }
 
 aucs_exit aucs_pipeline_detect(LLVMModuleRef m, const aucs_detect_options *o,
@@ -97,7 +103,112 @@ aucs_exit aucs_pipeline_detect_text(LLVMModuleRef m, const char *options,
   return code;
 }
 
-aucs_exit aucs_pipeline_fix(LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
-  (void)out;
-  return not_implemented(m, "fix", diag);
+int aucs_pipeline_fix_option(aucs_fix_options *o, int argc, char **argv,
+                             int *i, char **err) {
+  const char *a = argv[*i];
+  if (!strcmp(a, "--review"))
+    return o->review = 1, 1;
+  if (!strcmp(a, "--trust-dynamic"))
+    return o->trust_dynamic = 1, 1;
+  if (strcmp(a, "--max-rounds"))
+    return aucs_detect_option(&o->detect, argc, argv, i, err);
+  char *end = NULL;
+  long v = *i + 1 < argc ? strtol(argv[*i + 1], &end, 10) : 0;
+  if (!end || *end || v < 1 || v > 100) {
+    *err = aucs_xstrdup("--max-rounds needs a number from 1 to 100");
+    return -1;
+  }
+  ++*i;
+  o->max_rounds = (unsigned)v;
+  return 1;
+}
+
+void aucs_pipeline_fix_options_free(aucs_fix_options *o) {
+  aucs_detect_options_free(&o->detect);
+  free(o->text);
+  memset(o, 0, sizeof(*o));
+}
+
+static aucs_exit fix_code(const aucs_fix_options *o,
+                          const aucs_repair_result *r) {
+  if (o->review)
+    return r->log.n ? AUCS_EXIT_FINDINGS : AUCS_EXIT_OK;
+  return r->fixed == r->nitems ? AUCS_EXIT_OK : AUCS_EXIT_FINDINGS;
+}
+
+static aucs_exit verify_fixed(LLVMModuleRef m, aucs_buf *diag) {
+  char *msg = NULL;
+  int bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+  if (bad)
+    aucs_buf_printf(diag,
+                    "aucs: internal error: the repaired module does not "
+                    "verify (nothing written): %s\n", msg);
+  LLVMDisposeMessage(msg);
+  return bad ? AUCS_EXIT_INTERNAL : AUCS_EXIT_OK;
+}
+
+aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
+                            aucs_buf *out, aucs_buf *diag) {
+  static const aucs_fix_options none = {0};
+  o = o ? o : &none;
+  LLVMValueRef *ks;
+  size_t n = kernels(m, &ks, diag);
+  free(ks);
+  if (!n)
+    return AUCS_EXIT_USAGE;
+  if (o->detect.json) {
+    aucs_buf_puts(diag, "aucs: error: fix: --format=json is not supported "
+                        "(the fix report is text)\n");
+    return AUCS_EXIT_USAGE;
+  }
+  aucs_repair_options ro = {.detect = &o->detect,
+                            .trust_dynamic = o->trust_dynamic,
+                            .max_rounds = o->max_rounds};
+  aucs_repair_ids_assign(m);
+  aucs_review *rv = o->review ? aucs_review_begin(m) : NULL;
+  aucs_repair_result r;
+  char *err = NULL;
+  aucs_exit code = AUCS_EXIT_USAGE;
+  if (aucs_repair_run(m, &ro, &r, &err)) {
+    aucs_buf_printf(diag, "aucs: error: %s\n", err);
+    free(err);
+  } else {
+    if (rv)
+      aucs_review_print(rv, m, &r, out);
+    aucs_repair_print(&r, diag);
+    code = fix_code(o, &r);
+    aucs_repair_result_free(&r);
+  }
+  aucs_review_free(rv);
+  aucs_repair_ids_strip(m);
+  return verify_fixed(m, diag) ? AUCS_EXIT_INTERNAL : code;
+}
+
+aucs_exit aucs_pipeline_fix_text(LLVMModuleRef m, const char *options,
+                                 aucs_buf *out, aucs_buf *diag) {
+  aucs_fix_options o = {0};
+  o.text = aucs_xstrdup(options ? options : "");
+  char *argv[256], *save = NULL, *err = NULL;
+  int argc = 0;
+  for (char *w = strtok_r(o.text, " \t\n", &save); w && argc < 256;
+       w = strtok_r(NULL, " \t\n", &save))
+    argv[argc++] = w;
+  aucs_exit code = AUCS_EXIT_OK;
+  for (int i = 0; i < argc && !code; i++) {
+    int got = aucs_pipeline_fix_option(&o, argc, argv, &i, &err);
+    if (got <= 0) {
+      if (got)
+        aucs_buf_printf(diag, "aucs: error: AUCS_OPTIONS: %s\n", err);
+      else
+        aucs_buf_printf(diag, "aucs: error: AUCS_OPTIONS: unknown option "
+                              "'%s'\n", argv[i]);
+      code = AUCS_EXIT_USAGE;
+    }
+    free(err);
+    err = NULL;
+  }
+  if (!code)
+    code = aucs_pipeline_fix(m, &o, out, diag);
+  aucs_pipeline_fix_options_free(&o);
+  return code;
 }

@@ -1,15 +1,17 @@
 //===- plugin.cpp - the opt/clang pass plugin AuCS.so ---------------------===//
 //
 // The thin C++ shim over the C pipeline (DESIGN.md section 2): it registers
-// three module passes by name and hands the module to the same C entry
+// four module passes by name and hands the module to the same C entry
 // points the `aucs` CLI calls.
 //
 //   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-facts  -disable-output k.bc
+//   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-print-conditions ...
 //   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-detect -disable-output k.bc
 //   AUCS_OPTIONS="--grid 2 --block 64" opt-22 ... -passes=aucs-detect ...
 //   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-fix k.bc -o fixed.bc
 //
-// aucs-detect takes the `aucs detect` options from $AUCS_OPTIONS.
+// aucs-detect and aucs-fix take the `aucs detect` / `aucs fix` options from
+// $AUCS_OPTIONS.
 // Reports go to stdout, diagnostics to stderr. No global state: a second run
 // in the same process starts from nothing.
 //
@@ -63,14 +65,20 @@ aucs_exit detectWithEnvOptions(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
   return aucs_pipeline_detect_text(M, getenv("AUCS_OPTIONS"), Out, Diag);
 }
 
+aucs_exit fixWithEnvOptions(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
+  return aucs_pipeline_fix_text(M, getenv("AUCS_OPTIONS"), Out, Diag);
+}
+
 bool addPass(StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {
   if (Name == "aucs-facts")
     MPM.addPass(AucsPass(aucs_pipeline_facts, false));
+  else if (Name == "aucs-print-conditions")
+    MPM.addPass(AucsPass(aucs_pipeline_conditions, false));
   else if (Name == "aucs-detect")
     MPM.addPass(AucsPass(detectWithEnvOptions, false));
   else if (Name == "aucs-fix")
-    MPM.addPass(AucsPass(aucs_pipeline_fix, true));
+    MPM.addPass(AucsPass(fixWithEnvOptions, true));
   else
     return false;
   return true;

@@ -5,26 +5,37 @@
  *   corpus -O0|-O2 file.cu
  *
  * In steps:
- *   1. Read the file's `AUCS-EXPECT[-O0|-O2]: <kind> <line>...` comments and
- *      keep those for this level; one asserted line is one expectation.
+ *   1. Read the file's `AUCS-EXPECT[-O0|-O2]: <kind> <line>...` and
+ *      `AUCS-LAUNCH[-O0|-O2]: <detect options>` comments and keep those for
+ *      this level. A uniformity expectation is one per asserted line; a
+ *      detection expectation (race, ..., clean) is one per comment.
  *   2. Compile the file with aucs_module_load at that level, with the
  *      shipped CUDA header (no SDK), so results do not depend on the machine.
- *   3. For every kernel build the CFG and the block uniformity.
- *   4. For each expectation, find the reachable kernel blocks holding an
+ *   3. Uniformity: for every kernel build the CFG and the block uniformity;
+ *      for each expectation, find the reachable kernel blocks holding an
  *      instruction (not a terminator, phi or debug intrinsic) whose !dbg
  *      names that line of this file; check there is one and each is uniform
  *      (resp. divergent).
- * Prints one line per failed expectation, then `N passed, M failed`. Exit 0
- * when nothing failed and something was checked, 1 otherwise (including any
- * malformed expectation or a file without one).
+ *   4. Detection: run aucs_detect_run on every kernel with the file's
+ *      launch options and a fixed seed. Each finding must match a detection
+ *      expectation (same kind, same source lines) and each expectation must
+ *      be matched by a finding: exact-set semantics, so an unexpected
+ *      finding, a missed one and a kernel the detector could not check are
+ *      all failures.
+ * Prints one line per failure, then `N passed, M failed`. Exit 0 when
+ * nothing failed and something was checked, 1 otherwise (including any
+ * malformed expectation or a file without uniformity or detection
+ * expectations at this level).
  *
  * Limitation: lines are matched by the file's base name, so an included
  * header of the same base name would be mistaken for the kernel file.
  */
 #include "aucs/cfg.h"
+#include "aucs/detect.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
 #include "aucs/names.h"
+#include "aucs/nvvm.h"
 #include "aucs/srcloc.h"
 #include "aucs/uniform.h"
 #include "aucs/util.h"
@@ -37,22 +48,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LEVEL_ANY = -1 };
+enum { LEVEL_ANY = -1, SEED = 1 };
 
-/* Expectation kinds; a detector kind (race, ...) is one more row. */
-typedef enum kind { KIND_UNIFORM, KIND_DIVERGENT, KIND_COUNT } kind;
-static const char *const kind_names[KIND_COUNT] = {"uniform", "divergent"};
+/* Expectation kinds: two about uniformity, then the detector's finding kinds
+ * (by their names in finding.def, unsupported excluded), then clean. */
+typedef enum kind {
+  KIND_UNIFORM,
+  KIND_DIVERGENT,
+  KIND_FINDING,
+  KIND_CLEAN
+} kind;
 
 typedef struct expect {
-  unsigned at;   /* line of the comment */
-  unsigned line; /* the asserted source line */
+  unsigned at; /* line of the comment */
   kind kind;
+  aucs_finding_kind finding; /* KIND_FINDING */
+  unsigned line[2];          /* asserted source lines */
+  unsigned nline;
+  int matched;
 } expect;
 
 typedef struct expects {
   expect *v;
   int n, cap;
-  int total; /* at every level, for "file has no expectation" */
+  int uniformity, detection; /* at every level, for "no expectation" */
 } expects;
 
 /* One analysed kernel. */
@@ -68,6 +87,10 @@ typedef struct corpus {
   const char *base; /* base name of path */
   int level;
   expects ex;
+  unsigned launch_at; /* line of the AUCS-LAUNCH kept, 0 when none */
+  aucs_detect_options opts;
+  char *command; /* reproduce-command prefix */
+  LLVMValueRef *fns;
   kernel *k;
   size_t nk;
   int passed, failed;
@@ -96,6 +119,19 @@ static char *read_text(const char *path) {
 
 /* ---- parsing ------------------------------------------------------------ */
 
+static const char *kind_name(const expect *x) {
+  switch (x->kind) {
+  case KIND_UNIFORM:
+    return "uniform";
+  case KIND_DIVERGENT:
+    return "divergent";
+  case KIND_CLEAN:
+    return "clean";
+  default:
+    return aucs_finding_kind_name(x->finding);
+  }
+}
+
 static void push(expects *e, expect x) {
   if (e->n == e->cap) {
     e->cap = e->cap ? 2 * e->cap : 16;
@@ -116,8 +152,8 @@ static int bad(const corpus *c, unsigned at, const char *fmt, ...) {
   return 1;
 }
 
-/* After "AUCS-EXPECT": "-O0: ", "-O2: " or ": ". Sets *level; returns the
- * text after the colon, or NULL when malformed. */
+/* After the tag: "-O0:", "-O2:" or ":". Sets *level; returns the text after
+ * the colon, or NULL when malformed. */
 static const char *parse_level(const char *s, int *level) {
   *level = LEVEL_ANY;
   if (s[0] == '-' && s[1] == 'O' && (s[2] == '0' || s[2] == '2')) {
@@ -127,28 +163,67 @@ static const char *parse_level(const char *s, int *level) {
   return *s == ':' ? s + 1 : NULL;
 }
 
+static int word_is(const char *s, size_t len, const char *word) {
+  return strlen(word) == len && !strncmp(s, word, len);
+}
+
 /* The kind word at *s, up to blank or end; advances *s past it. */
-static int parse_kind(const corpus *c, unsigned at, const char **s,
-                      const char *end, kind *out) {
+static int parse_kind(const corpus *c, const char **s, const char *end,
+                      expect *x) {
   while (*s < end && (**s == ' ' || **s == '\t'))
     (*s)++;
   size_t len = 0;
   while (*s + len < end && !isspace((unsigned char)(*s)[len]))
     len++;
-  for (int k = 0; k < KIND_COUNT; k++) {
-    if (strlen(kind_names[k]) == len && !strncmp(*s, kind_names[k], len)) {
-      *s += len;
-      *out = (kind)k;
+  const char *w = *s;
+  *s += len;
+  if (word_is(w, len, "uniform") || word_is(w, len, "divergent"))
+    return x->kind = w[0] == 'u' ? KIND_UNIFORM : KIND_DIVERGENT, 0;
+  if (word_is(w, len, "clean"))
+    return x->kind = KIND_CLEAN, 0;
+  for (int k = 0; k < AUCS_FINDING_NKINDS; k++)
+    if (k != AUCS_FINDING_UNSUPPORTED &&
+        word_is(w, len, aucs_finding_kind_name((aucs_finding_kind)k))) {
+      x->kind = KIND_FINDING;
+      x->finding = (aucs_finding_kind)k;
       return 0;
     }
-  }
-  return bad(c, at, "unknown expectation kind '%.*s'", (int)len, *s);
+  return bad(c, x->at, "unknown expectation kind '%.*s'", (int)len, w);
+}
+
+/* How many lines a detection expectation names: [*lo, *hi]. */
+static void arity(const expect *x, unsigned *lo, unsigned *hi) {
+  *lo = *hi = 1;
+  if (x->kind == KIND_CLEAN)
+    *lo = *hi = 0;
+  else if (x->finding == AUCS_FINDING_RACE ||
+           x->finding == AUCS_FINDING_INTER_BLOCK_RACE)
+    *lo = *hi = 2;
+  else if (x->finding == AUCS_FINDING_BARRIER_DIVERGENCE)
+    *hi = 2;
+}
+
+/* A detection expectation: its lines, checked against its kind. */
+static int parse_detection(corpus *c, const unsigned *v, unsigned n, expect x,
+                           int keep) {
+  unsigned lo, hi;
+  arity(&x, &lo, &hi);
+  if (n < lo || n > hi)
+    return bad(c, x.at, "%s takes %u%s line%s, not %u", kind_name(&x), lo,
+               hi > lo ? " or 2" : "", hi == 1 ? "" : "s", n);
+  for (unsigned i = 0; i < n; i++)
+    x.line[i] = v[i];
+  x.nline = n;
+  c->ex.detection++;
+  if (keep)
+    push(&c->ex, x);
+  return 0;
 }
 
 /* The asserted lines after the kind, up to end. Pushes them when keep. */
 static int parse_lines(corpus *c, const char *s, const char *end, expect x,
                        unsigned nlines, int keep) {
-  int count = 0;
+  unsigned v[3], n = 0;
   for (;;) {
     while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
       s++;
@@ -157,32 +232,61 @@ static int parse_lines(corpus *c, const char *s, const char *end, expect x,
     if (!isdigit((unsigned char)*s))
       return bad(c, x.at, "expected a source line number");
     char *next;
-    unsigned long v = strtoul(s, &next, 10);
+    unsigned long line = strtoul(s, &next, 10);
     s = next;
-    if (v == 0 || v > nlines)
+    if (line == 0 || line > nlines)
       return bad(c, x.at, "line number outside the file");
-    x.line = (unsigned)v;
-    count++;
+    if (x.kind != KIND_UNIFORM && x.kind != KIND_DIVERGENT) {
+      if (n == 3)
+        return bad(c, x.at, "too many lines");
+      v[n++] = (unsigned)line;
+      continue;
+    }
+    x.line[0] = (unsigned)line;
+    x.nline = 1;
+    n++;
+    c->ex.uniformity++;
     if (keep)
       push(&c->ex, x);
   }
-  if (!count)
-    return bad(c, x.at, "expectation names no line");
-  c->ex.total += count;
-  return 0;
+  if (x.kind != KIND_UNIFORM && x.kind != KIND_DIVERGENT)
+    return parse_detection(c, v, n, x, keep);
+  return n ? 0 : bad(c, x.at, "expectation names no line");
 }
 
-static int parse_one(corpus *c, const char *s, const char *end, unsigned at,
-                     unsigned nlines) {
+static int parse_expect(corpus *c, const char *s, const char *end, unsigned at,
+                        unsigned nlines) {
   int level;
   expect x = {.at = at};
   s = parse_level(s, &level);
   if (!s)
     return bad(c, at, "malformed AUCS-EXPECT (want -O0:, -O2: or :)");
-  if (parse_kind(c, at, &s, end, &x.kind))
+  if (parse_kind(c, &s, end, &x))
     return 1;
   int keep = level == LEVEL_ANY || level == c->level;
   return parse_lines(c, s, end, x, nlines, keep);
+}
+
+static int parse_launch(corpus *c, const char *s, const char *end,
+                        unsigned at) {
+  int level;
+  s = parse_level(s, &level);
+  if (!s)
+    return bad(c, at, "malformed AUCS-LAUNCH (want -O0:, -O2: or :)");
+  if (level != LEVEL_ANY && level != c->level)
+    return 0;
+  if (c->launch_at)
+    return bad(c, at, "a second AUCS-LAUNCH for -O%d (first at line %u)",
+               c->level, c->launch_at);
+  c->launch_at = at;
+  char *text = aucs_xasprintf("%.*s", (int)(end - s), s), *err = NULL;
+  int rc = aucs_detect_options_parse(&c->opts, text, &err);
+  free(text);
+  if (rc) {
+    bad(c, at, "bad AUCS-LAUNCH: %s", err);
+    free(err);
+  }
+  return rc;
 }
 
 static unsigned count_lines(const char *text) {
@@ -192,36 +296,49 @@ static unsigned count_lines(const char *text) {
   return n + (*text && text[strlen(text) - 1] != '\n');
 }
 
+static int parse_line(corpus *c, const char *s, const char *end, unsigned at,
+                      unsigned nlines) {
+  static const char expect_tag[] = "AUCS-EXPECT", launch_tag[] = "AUCS-LAUNCH";
+  const char *t = strstr(s, expect_tag);
+  if (t && t < end)
+    return parse_expect(c, t + sizeof expect_tag - 1, end, at, nlines);
+  t = strstr(s, launch_tag);
+  if (t && t < end)
+    return parse_launch(c, t + sizeof launch_tag - 1, end, at);
+  return 0;
+}
+
 static int parse_file(corpus *c, const char *text) {
-  static const char tag[] = "AUCS-EXPECT";
   unsigned nlines = count_lines(text), at = 1;
   for (const char *s = text; *s; at++) {
     const char *end = strchr(s, '\n');
     if (!end)
       end = s + strlen(s);
-    const char *t = strstr(s, tag);
-    if (t && t < end && parse_one(c, t + sizeof tag - 1, end, at, nlines))
+    char *line = aucs_xasprintf("%.*s", (int)(end - s), s);
+    int rc = parse_line(c, line, line + (end - s), at, nlines);
+    free(line);
+    if (rc)
       return 1;
     s = *end ? end + 1 : end;
   }
-  if (!c->ex.total)
-    return bad(c, 1, "no AUCS-EXPECT line in the file");
+  if (!c->ex.uniformity)
+    return bad(c, 1, "no uniformity expectation (uniform, divergent)");
+  if (!c->ex.detection)
+    return bad(c, 1, "no detection expectation (race, ..., clean)");
   return 0;
 }
 
 /* ---- analysis ----------------------------------------------------------- */
 
 static void analyse(corpus *c, LLVMModuleRef m) {
-  LLVMValueRef *fns;
-  c->nk = aucs_kernel_list(m, &fns);
-  c->k = aucs_xcalloc(c->nk, sizeof *c->k);
+  c->nk = aucs_kernel_list(m, &c->fns);
+  c->k = aucs_xcalloc(c->nk + 1, sizeof *c->k);
   for (size_t i = 0; i < c->nk; i++) {
-    c->k[i].fn = fns[i];
-    c->k[i].cfg = aucs_cfg_build(fns[i]);
+    c->k[i].fn = c->fns[i];
+    c->k[i].cfg = aucs_cfg_build(c->fns[i]);
     c->k[i].u = aucs_uniform_compute(c->k[i].cfg);
-    c->k[i].names = aucs_names_build(fns[i]);
+    c->k[i].names = aucs_names_build(c->fns[i]);
   }
-  free(fns);
 }
 
 static void release(corpus *c) {
@@ -231,33 +348,43 @@ static void release(corpus *c) {
     aucs_cfg_free(c->k[i].cfg);
   }
   free(c->k);
+  free(c->fns);
   free(c->ex.v);
+  free(c->command);
+  aucs_detect_options_free(&c->opts);
 }
 
 static int is_debug(LLVMValueRef I) {
   return LLVMIsADbgInfoIntrinsic(I) != NULL;
 }
 
+/* The line of I in the corpus file, 0 when I has none there. */
+static unsigned line_of(const corpus *c, LLVMValueRef I) {
+  size_t blen = strlen(c->base);
+  aucs_srcloc loc = aucs_srcloc_of(I);
+  if (!loc.file || loc.file_len < blen)
+    return 0;
+  const char *tail = loc.file + loc.file_len - blen;
+  if (memcmp(tail, c->base, blen) || (tail != loc.file && tail[-1] != '/'))
+    return 0;
+  return loc.line;
+}
+
 /* 1 when an instruction of bb is on line of the corpus file. Terminators
  * and phis do not count: they sit on block boundaries (a branch carries the
  * line of its if/for, a phi that of a value merged from elsewhere). */
 static int holds_line(const corpus *c, LLVMBasicBlockRef bb, unsigned line) {
-  size_t blen = strlen(c->base);
   for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
        I = LLVMGetNextInstruction(I)) {
     if (LLVMIsATerminatorInst(I) || LLVMIsAPHINode(I) || is_debug(I))
       continue;
-    aucs_srcloc loc = aucs_srcloc_of(I);
-    if (!loc.file || loc.line != line || loc.file_len < blen)
-      continue;
-    const char *tail = loc.file + loc.file_len - blen;
-    if (!memcmp(tail, c->base, blen) && (tail == loc.file || tail[-1] == '/'))
+    if (line_of(c, I) == line)
       return 1;
   }
   return 0;
 }
 
-/* ---- reporting ---------------------------------------------------------- */
+/* ---- uniformity: reporting ---------------------------------------------- */
 
 static void put_block(aucs_buf *b, const kernel *k, int blk) {
   aucs_buf_printf(b, "%s #%d", aucs_names_block(k->names, k->cfg->blocks[blk]),
@@ -304,8 +431,8 @@ static void put_why(aucs_buf *b, const kernel *k, int blk) {
 
 static void report(const corpus *c, const expect *x, const kernel *k, int blk) {
   aucs_buf b = {0};
-  aucs_buf_printf(&b, "%s:%u: expected %s, block ", c->path, x->line,
-                  kind_names[x->kind]);
+  aucs_buf_printf(&b, "%s:%u: expected %s, block ", c->path, x->line[0],
+                  kind_name(x));
   put_block(&b, k, blk);
   aucs_buf_printf(&b, " of %s is ", aucs_names_value(k->names, k->fn));
   if (aucs_uniform_block(k->u, blk)) {
@@ -319,15 +446,16 @@ static void report(const corpus *c, const expect *x, const kernel *k, int blk) {
   aucs_buf_free(&b);
 }
 
-/* ---- checking ----------------------------------------------------------- */
+/* ---- uniformity: checking ----------------------------------------------- */
 
 /* 0 when the expectation holds; otherwise prints why and returns 1. */
-static int check(const corpus *c, const expect *x) {
+static int check_uniformity(const corpus *c, const expect *x) {
   int found = 0;
   for (size_t i = 0; i < c->nk; i++) {
     const kernel *k = &c->k[i];
     for (int b = 0; b < k->cfg->nblocks; b++) {
-      if (!k->cfg->reachable[b] || !holds_line(c, k->cfg->blocks[b], x->line))
+      if (!k->cfg->reachable[b] ||
+          !holds_line(c, k->cfg->blocks[b], x->line[0]))
         continue;
       found = 1;
       if (aucs_uniform_block(k->u, b) != (x->kind == KIND_UNIFORM)) {
@@ -339,9 +467,151 @@ static int check(const corpus *c, const expect *x) {
   if (!found)
     printf("%s:%u: expected %s, but no reachable kernel block holds the line "
            "at -O%d (expectation at line %u)\n",
-           c->path, x->line, kind_names[x->kind], c->level, x->at);
+           c->path, x->line[0], kind_name(x), c->level, x->at);
   return !found;
 }
+
+/* ---- detection ---------------------------------------------------------- */
+
+/* The source lines a finding is matched by, sorted, in out[0..2): both
+ * accesses of a race; the barriers (not a returned thread's exit) of a
+ * barrier divergence; the one instruction of the other kinds. */
+static unsigned finding_lines(const corpus *c, const aucs_finding *f,
+                              unsigned out[2]) {
+  const LLVMValueRef side[2] = {f->a.instr, f->b.instr};
+  unsigned n = 0;
+  for (int i = 0; i < 2; i++) {
+    if (!side[i] || (i == 1 && f->kind != AUCS_FINDING_RACE &&
+                     f->kind != AUCS_FINDING_INTER_BLOCK_RACE &&
+                     f->kind != AUCS_FINDING_BARRIER_DIVERGENCE))
+      continue;
+    LLVMValueRef callee =
+        LLVMIsACallInst(side[i]) ? LLVMGetCalledValue(side[i]) : NULL;
+    size_t len;
+    const char *name = callee ? LLVMGetValueName2(callee, &len) : NULL;
+    if (f->kind == AUCS_FINDING_BARRIER_DIVERGENCE &&
+        !aucs_nvvm_is_barrier(aucs_nvvm_classify(name)))
+      continue;
+    out[n++] = line_of(c, side[i]);
+  }
+  if (n == 2 && out[0] > out[1]) {
+    unsigned t = out[0];
+    out[0] = out[1];
+    out[1] = t;
+  }
+  /* Two barriers of one line (an unrolled loop) are that line once. */
+  if (n == 2 && f->kind == AUCS_FINDING_BARRIER_DIVERGENCE && out[0] == out[1])
+    n = 1;
+  return n;
+}
+
+static int matches(const expect *x, const aucs_finding *f,
+                   const unsigned *lines, unsigned n) {
+  if (x->kind != KIND_FINDING || x->finding != f->kind || x->nline != n)
+    return 0;
+  unsigned want[2] = {x->line[0], x->line[1]};
+  if (n == 2 && want[0] > want[1]) {
+    want[0] = x->line[1];
+    want[1] = x->line[0];
+  }
+  for (unsigned i = 0; i < n; i++)
+    if (want[i] != lines[i])
+      return 0;
+  return 1;
+}
+
+static void put_thread(aucs_buf *b, const aucs_access *a) {
+  aucs_buf_printf(b, "thread (%u,%u,%u) block (%u,%u,%u)", a->thread.x,
+                  a->thread.y, a->thread.z, a->block.x, a->block.y, a->block.z);
+}
+
+static void unexpected(const corpus *c, const aucs_report_kernel *k, size_t i,
+                       const unsigned *lines, unsigned n) {
+  const aucs_finding *f = &k->findings.v[i];
+  aucs_buf b = {0};
+  aucs_buf_printf(&b, "%s:%u: unexpected %s", c->path, n ? lines[0] : 0,
+                  aucs_finding_kind_name(f->kind));
+  for (unsigned j = 0; j < n; j++)
+    aucs_buf_printf(&b, " %u", lines[j]);
+  aucs_buf_printf(&b, " in %s (", k->demangled);
+  put_thread(&b, &f->a);
+  if (f->b.instr) {
+    aucs_buf_puts(&b, "; ");
+    put_thread(&b, &f->b);
+  }
+  aucs_buf_printf(&b, "): %s; reproduce with: %s", f->message ? f->message : "",
+                  k->reproduce[i]);
+  puts(b.data);
+  aucs_buf_free(&b);
+}
+
+/* Match every finding of k to the expectations; each unmatched one fails. */
+static void match_kernel(corpus *c, const aucs_report_kernel *k) {
+  if (k->status != AUCS_KERNEL_CHECKED) {
+    printf("%s:1: kernel %s not checked at -O%d: %s\n", c->path, k->demangled,
+           c->level, k->reason ? k->reason : "(no reason)");
+    c->failed++;
+  }
+  for (size_t i = 0; i < k->findings.n; i++) {
+    unsigned lines[2] = {0, 0};
+    unsigned n = finding_lines(c, &k->findings.v[i], lines);
+    int hit = 0;
+    for (int e = 0; e < c->ex.n; e++)
+      if (matches(&c->ex.v[e], &k->findings.v[i], lines, n))
+        hit = c->ex.v[e].matched = 1;
+    if (!hit) {
+      unexpected(c, k, i, lines, n);
+      c->failed++;
+    }
+  }
+}
+
+static void check_expectation(corpus *c, const expect *x, size_t findings) {
+  int ok = x->kind == KIND_CLEAN ? findings == 0 : x->matched;
+  if (ok) {
+    c->passed++;
+    return;
+  }
+  c->failed++;
+  if (x->kind == KIND_CLEAN) {
+    printf("%s:%u: expected clean, the detector reported %zu finding%s at "
+           "-O%d\n",
+           c->path, x->at, findings, findings == 1 ? "" : "s", c->level);
+    return;
+  }
+  printf("%s:%u: missed %s", c->path, x->line[0], kind_name(x));
+  for (unsigned i = 0; i < x->nline; i++)
+    printf(" %u", x->line[i]);
+  printf(" at -O%d (expectation at line %u)\n", c->level, x->at);
+}
+
+static void detect(corpus *c, LLVMModuleRef m) {
+  if (!c->opts.has_seed)
+    c->opts.has_seed = 1, c->opts.seed = SEED;
+  c->command = aucs_xasprintf("aucs detect %s -O%d", c->path, c->level);
+  c->opts.input = c->path;
+  c->opts.command = c->command;
+  aucs_report r;
+  char *err = NULL;
+  if (aucs_detect_run(m, c->fns, c->nk, &c->opts, &r, &err)) {
+    printf("%s:%u: the detector refused the launch options: %s\n", c->path,
+           c->launch_at, err);
+    free(err);
+    c->failed++;
+    return;
+  }
+  size_t findings = 0;
+  for (size_t i = 0; i < r.nkernels; i++) {
+    match_kernel(c, &r.kernels[i]);
+    findings += r.kernels[i].findings.n;
+  }
+  for (int e = 0; e < c->ex.n; e++)
+    if (c->ex.v[e].kind == KIND_FINDING || c->ex.v[e].kind == KIND_CLEAN)
+      check_expectation(c, &c->ex.v[e], findings);
+  aucs_detect_report_free(&r);
+}
+
+/* ---- driver ------------------------------------------------------------- */
 
 static int load(corpus *c, aucs_module **m) {
   aucs_load_options o = {.no_cuda_sdk = 1, .opt_level = c->level};
@@ -364,6 +634,13 @@ static int parse_args(corpus *c, int argc, char **argv) {
   return 0;
 }
 
+static int has_kind(const corpus *c, int detection) {
+  for (int i = 0; i < c->ex.n; i++)
+    if ((c->ex.v[i].kind >= KIND_FINDING) == detection)
+      return 1;
+  return 0;
+}
+
 static int read_expectations(corpus *c) {
   char *text = read_text(c->path);
   if (!text) {
@@ -372,10 +649,10 @@ static int read_expectations(corpus *c) {
   }
   int r = parse_file(c, text);
   free(text);
-  if (!r && !c->ex.n)
-    r = bad(c, 1,
-            c->level ? "no expectation applies at -O2"
-                     : "no expectation applies at -O0");
+  if (!r && !has_kind(c, 0))
+    r = bad(c, 1, "no uniformity expectation applies at -O%d", c->level);
+  if (!r && !has_kind(c, 1))
+    r = bad(c, 1, "no detection expectation applies at -O%d", c->level);
   return r;
 }
 
@@ -383,12 +660,14 @@ int main(int argc, char **argv) {
   corpus c = {0};
   aucs_module *m = NULL;
   if (parse_args(&c, argc, argv) || read_expectations(&c) || load(&c, &m)) {
-    free(c.ex.v);
+    release(&c);
     return 1;
   }
   analyse(&c, aucs_module_llvm(m));
   for (int i = 0; i < c.ex.n; i++)
-    check(&c, &c.ex.v[i]) ? c.failed++ : c.passed++;
+    if (c.ex.v[i].kind < KIND_FINDING)
+      check_uniformity(&c, &c.ex.v[i]) ? c.failed++ : c.passed++;
+  detect(&c, aucs_module_llvm(m));
   printf("%d passed, %d failed\n", c.passed, c.failed);
   release(&c);
   aucs_module_free(m);

@@ -6,7 +6,9 @@
 
 #include "aucs/detect.h"
 #include "aucs/kernel.h"
+#include "aucs/search.h"
 #include "aucs/util.h"
+#include <llvm-c/Core.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,7 +80,7 @@ static void parse_ok(aucs_detect_options *o, const char *text) {
   char *err = NULL;
   int rc = aucs_detect_options_parse(o, text, &err);
   if (rc)
-    print_error("%s: %s\n", text, err);
+    print_error("%s: %s\n", text ? text : "", err ? err : "");
   assert_int_equal(rc, 0);
 }
 
@@ -99,8 +101,9 @@ static void test_detect_options_parse(void **state) {
   parse_ok(&o, "--grid 2,3 --block=64 --arg n=5 --arg x=0.5 --seed 9 "
                "--warp-lockstep --format=json --stats --kernel k "
                "--step-budget 100 --memory-budget 4096 --population 2 "
-               "--generations 3");
-  assert_true(o.has_grid && o.has_block && o.has_seed);
+               "--generations 3 --fill small");
+  assert_true(o.has_grid && o.has_block && o.has_seed && o.has_fill);
+  assert_int_equal(o.fill, AUCS_FILL_SMALL);
   assert_int_equal(o.grid.x, 2);
   assert_int_equal(o.grid.y, 3);
   assert_int_equal(o.grid.z, 1);
@@ -127,7 +130,7 @@ static void test_detect_options_bad_values(void **state) {
   const char *bad[] = {"--grid 0",     "--grid 1,2,3,4", "--block x",
                        "--grid 2,",    "--arg n",        "--arg =3",
                        "--seed -1",    "--format xml",   "--population 0",
-                       "--frobnicate", "--grid"};
+                       "--frobnicate", "--grid",         "--fill ones"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     free(parse_err(bad[i]));
   char *err = parse_err("--block 64,x");
@@ -156,8 +159,10 @@ static void test_detect_race_with_fixed_inputs(void **state) {
   aucs_report r;
   char *err = NULL;
   assert_int_equal(
-      detect(f, "--kernel racy --grid 1 --block 64 --arg n=7 --seed 5", &r,
-             &err),
+      detect(f,
+             "--kernel racy --grid 1 --block 64 --arg n=7 --seed 5 --fill "
+             "zero",
+             &r, &err),
       0);
   const aucs_report_kernel *k = only(&r);
   assert_int_equal(k->status, AUCS_KERNEL_CHECKED);
@@ -167,7 +172,7 @@ static void test_detect_race_with_fixed_inputs(void **state) {
   assert_string_equal(k->findings.v[0].args, "n=7");
   assert_string_equal(k->reproduce[0],
                       "aucs detect k.ll --kernel racy --grid 1,1,1 --block "
-                      "64,1,1 --arg n=7 --seed 5");
+                      "64,1,1 --arg n=7 --seed 5 --fill zero");
   assert_int_equal(aucs_detect_exit(&r), 1);
   aucs_detect_report_free(&r);
 }
@@ -242,7 +247,8 @@ static void test_detect_trap_is_error(void **state) {
   assert_int_equal(detect(f, "--kernel traps --seed 2", &r, &err), 0);
   const aucs_report_kernel *k = only(&r);
   assert_int_equal(k->status, AUCS_KERNEL_ERROR);
-  assert_int_equal(k->runs, 1); /* a failed run ends the search */
+  /* no initial candidate finished, so no parent is left to search on */
+  assert_int_equal(k->runs, AUCS_SEARCH_POPULATION);
   assert_non_null(strstr(k->reason, "kernel 'traps'"));
   assert_non_null(strstr(k->reason, "reproduce with: aucs detect k.ll"));
   assert_int_equal(aucs_detect_exit(&r), 2);
@@ -301,6 +307,160 @@ static void test_detect_usage_errors(void **state) {
   free(err);
 }
 
+/* ---- inputs that live in memory ----------------------------------------*/
+
+static const char *data_kernels =
+    /* __syncthreads_count whose result is stored: it communicates, so it is
+     * never redundant; the plain barrier and the count nobody reads after
+     * it order nothing (each thread touches its own elements only) */
+    "define ptx_kernel void @vote(ptr %out, ptr %in) {\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr i32, ptr %in, i32 %t\n"
+    "  %f = load i32, ptr %p\n"
+    "  %c = icmp ne i32 %f, 0\n"
+    "  %n = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 "
+    "%c)\n"
+    "  %q = getelementptr i32, ptr %out, i32 %t\n"
+    "  store i32 %n, ptr %q\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  %m = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 "
+    "%c)\n"
+    "  ret void\n"
+    "}\n"
+    /* threads whose in[t] is 7 all store out[0]: random bits never hold 7 */
+    "define ptx_kernel void @key(ptr %out, ptr %in) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr i32, ptr %in, i32 %t\n"
+    "  %v = load i32, ptr %p\n"
+    "  %hit = icmp eq i32 %v, 7\n"
+    "  br i1 %hit, label %w, label %e\n"
+    "w:\n"
+    "  store i32 %t, ptr %out\n"
+    "  br label %e\n"
+    "e:\n"
+    "  ret void\n"
+    "}\n"
+    /* each thread stores out[0..cnt[t]): random counts run for ever */
+    "define ptx_kernel void @count(ptr %out, ptr %cnt) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr i32, ptr %cnt, i32 %t\n"
+    "  %c = load i32, ptr %p\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %j = phi i32 [ 0, %entry ], [ %j1, %body ]\n"
+    "  %more = icmp slt i32 %j, %c\n"
+    "  br i1 %more, label %body, label %done\n"
+    "body:\n"
+    "  %q = getelementptr i32, ptr %out, i32 %j\n"
+    "  store i32 %j, ptr %q\n"
+    "  %j1 = add i32 %j, 1\n"
+    "  br label %loop\n"
+    "done:\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n"
+    "declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32, i1)\n";
+
+/* detect() on data_kernels, the dynamic detector only (the runs counted
+ * are the search's); free with data_free. */
+static fx *data_detect(const char *text, aucs_report *r) {
+  fx *f = aucs_xcalloc(1, sizeof *f);
+  f->m = support_parse(data_kernels);
+  f->n = aucs_kernel_list(f->m, &f->ks);
+  char *err = NULL, *opts = aucs_xasprintf("%s --no-static", text);
+  assert_int_equal(detect(f, opts, r, &err), 0);
+  free(opts);
+  return f;
+}
+
+static void data_free(fx *f, aucs_report *r) {
+  aucs_detect_report_free(r);
+  teardown((void **)&f);
+}
+
+static size_t count_kind(const aucs_report_kernel *k, aucs_finding_kind kind) {
+  size_t n = 0;
+  for (size_t i = 0; i < k->findings.n; i++)
+    n += k->findings.v[i].kind == kind;
+  return n;
+}
+
+static void test_detect_used_reduction_is_never_redundant(void **state) {
+  (void)state;
+  aucs_report r;
+  fx *f = data_detect("--kernel vote --grid 1 --block 64", &r);
+  const aucs_report_kernel *k = only(&r);
+  assert_int_equal(k->status, AUCS_KERNEL_CHECKED);
+  assert_int_equal(k->findings.n, 2);
+  LLVMValueRef fn = k->fn;
+  LLVMValueRef used = NULL;
+  for (LLVMValueRef I = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn));
+       I && !used; I = LLVMGetNextInstruction(I))
+    if (LLVMIsACallInst(I) && LLVMGetFirstUse(I) &&
+        LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMIntegerTypeKind &&
+        LLVMGetNumArgOperands(I) == 2)
+      used = I;
+  assert_non_null(used);
+  for (size_t i = 0; i < k->findings.n; i++) {
+    assert_int_equal(k->findings.v[i].kind, AUCS_FINDING_REDUNDANT_BARRIER);
+    assert_ptr_not_equal(k->findings.v[i].a.instr, used);
+  }
+  data_free(f, &r);
+}
+
+static void test_detect_fill_reaches_data_dependent_race(void **state) {
+  (void)state;
+  aucs_report r;
+  fx *f = data_detect("--kernel key --grid 1 --block 64", &r);
+  const aucs_report_kernel *k = only(&r);
+  assert_int_equal(k->runs, AUCS_FILL_NMODES);
+  assert_int_equal(count_kind(k, AUCS_FINDING_RACE), 1);
+  const char *cmd = k->reproduce[0];
+  assert_non_null(strstr(cmd, " --fill small"));
+  char *opts = aucs_xstrdup(strstr(cmd, " --kernel"));
+  data_free(f, &r);
+  /* the reproduce command replays that one run, race included */
+  f = data_detect(opts, &r);
+  free(opts);
+  assert_int_equal(only(&r)->runs, 1);
+  assert_int_equal(count_kind(only(&r), AUCS_FINDING_RACE), 1);
+  data_free(f, &r);
+  /* random bits alone never hold the key */
+  f = data_detect("--kernel key --grid 1 --block 64 --fill random", &r);
+  assert_int_equal(only(&r)->runs, 1);
+  assert_int_equal(only(&r)->findings.n, 0);
+  data_free(f, &r);
+}
+
+static void test_detect_failed_run_does_not_end_the_search(void **state) {
+  (void)state;
+  aucs_report r;
+  fx *f = data_detect(
+      "--kernel count --grid 1 --block 32 --step-budget 2000 --seed 4", &r);
+  const aucs_report_kernel *k = only(&r);
+  assert_int_equal(k->status, AUCS_KERNEL_CHECKED);
+  assert_int_equal(k->runs, AUCS_FILL_NMODES);
+  assert_non_null(strstr(k->reason, "1 of 3 runs did not finish"));
+  assert_non_null(strstr(k->reason, "step budget"));
+  assert_non_null(strstr(k->reason, "--seed 4 --fill random"));
+  assert_true(count_kind(k, AUCS_FINDING_RACE) >= 1);
+  /* evidence is missing from the failed run: no barrier is redundant */
+  assert_int_equal(count_kind(k, AUCS_FINDING_REDUNDANT_BARRIER), 0);
+  assert_int_equal(aucs_detect_exit(&r), 1);
+  data_free(f, &r);
+  f = data_detect("--kernel count --grid 1 --block 32 --step-budget 2000 "
+                  "--fill random",
+                  &r);
+  assert_int_equal(only(&r)->status, AUCS_KERNEL_ERROR);
+  assert_int_equal(only(&r)->runs, 1);
+  assert_int_equal(aucs_detect_exit(&r), 2);
+  data_free(f, &r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_detect_options_parse),
@@ -314,6 +474,9 @@ int main(void) {
       cmocka_unit_test(test_detect_unsupported_kernel),
       cmocka_unit_test(test_detect_every_kernel_despite_failures),
       cmocka_unit_test(test_detect_usage_errors),
+      cmocka_unit_test(test_detect_used_reduction_is_never_redundant),
+      cmocka_unit_test(test_detect_fill_reaches_data_dependent_race),
+      cmocka_unit_test(test_detect_failed_run_does_not_end_the_search),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -776,6 +776,44 @@ static void test_interp_different_barriers_diverge(void **state) {
   free_fx(&f);
 }
 
+static const char *three_barriers_ir =
+    "define void @k(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  switch i32 %t, label %c [ i32 0, label %a\n"
+    "                            i32 1, label %b ]\n"
+    "a:\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  br label %end\n"
+    "b:\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  br label %end\n"
+    "c:\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  br label %end\n"
+    "end:\n"
+    "  ret void\n"
+    "}\n" SREG_DECLS;
+
+/* Threads at three barriers: each of them is part of a finding. */
+static void test_interp_every_divergent_barrier_is_named(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, three_barriers_ir, "k");
+  aucs_run_config c = config(1, 8);
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(count(&f, AUCS_FINDING_BARRIER_DIVERGENCE), 2);
+  int named[3] = {0};
+  for (size_t i = 0; i < f.res.findings.n; i++)
+    for (int k = 0; k < 3; k++) {
+      LLVMValueRef bar = nth(&f, "k", LLVMCall, k + 1);
+      named[k] |= f.res.findings.v[i].a.instr == bar ||
+                  f.res.findings.v[i].b.instr == bar;
+    }
+  assert_true(named[0] && named[1] && named[2]);
+  free_fx(&f);
+}
+
 static const char *blocks_ir =
     "define void @k(ptr %out) {\n"
     "entry:\n"
@@ -1085,6 +1123,69 @@ static void test_interp_out_of_bounds_shared(void **state) {
   free_fx(&f);
 }
 
+/* s[i] for i of either sign: the argument buffer %out comes before @s, so
+ * a pointer moved before s[0] must not slide into it. */
+static const char *before_ir =
+    "@s = internal addrspace(3) global [8 x i32] undef\n"
+    "define void @k(ptr %out, i64 %i) {\n"
+    "  %p = getelementptr i32, ptr addrspace(3) @s, i64 %i\n"
+    "  %v = load i32, ptr addrspace(3) %p\n"
+    "  store i32 %v, ptr %out\n"
+    "  ret void\n"
+    "}\n";
+
+static void test_interp_negative_offset_is_out_of_bounds(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, before_ir, "k");
+  int64_t idx[] = {-1, -(INT64_C(1) << 30), INT64_C(1) << 36};
+  for (size_t i = 0; i < 3; i++) {
+    uint64_t args[] = {0, (uint64_t)idx[i]};
+    aucs_run_config c = config(1, 1);
+    c.args = args;
+    assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+    const aucs_finding *o = first(&f, AUCS_FINDING_OUT_OF_BOUNDS);
+    assert_string_equal(o->object, "s");
+    assert_int_equal((int64_t)o->offset, 4 * idx[i]);
+    assert_ptr_equal(o->a.instr, nth(&f, "k", LLVMLoad, 0));
+  }
+  const aucs_finding *o = first(&f, AUCS_FINDING_OUT_OF_BOUNDS);
+  assert_non_null(strstr(o->message, "at byte 274877906944 of shared 's'"));
+  uint64_t args[] = {0, (uint64_t)-1};
+  aucs_run_config c = config(1, 1);
+  c.args = args;
+  run_fx(&f, &c);
+  o = first(&f, AUCS_FINDING_OUT_OF_BOUNDS);
+  assert_non_null(strstr(o->message, "read of 4 bytes at byte -4 of shared"));
+  assert_int_equal(out64(&f, 0) & 0xffffffff, 0); /* the read gave zeros */
+  free_fx(&f);
+}
+
+/* An argument may point into the middle of its allocation: in[-1] is
+ * memory like in[0], and out of no bounds. */
+static const char *arg_before_ir = "define void @k(ptr %out, ptr %in) {\n"
+                                   "  %p = getelementptr i32, ptr %in, i64 -1\n"
+                                   "  %v = load i32, ptr %p\n"
+                                   "  %w = add i32 %v, 1\n"
+                                   "  store i32 %w, ptr %p\n"
+                                   "  store i32 %v, ptr %out\n"
+                                   "  ret void\n"
+                                   "}\n";
+
+static void test_interp_argument_buffer_extends_both_ways(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, arg_before_ir, "k");
+  aucs_run_config c = config(1, 1);
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(f.res.findings.n, 0);
+  uint32_t before, after;
+  assert_int_equal(aucs_run_read(&f.res, 0, 0, &before, 4), 0);
+  assert_int_equal(aucs_run_read(&f.res, 1, (uint64_t)-4, &after, 4), 0);
+  assert_int_equal(after, before + 1);
+  free_fx(&f);
+}
+
 static const char *null_ir = "define void @k(ptr %out) {\n"
                              "  store i32 1, ptr null\n"
                              "  ret void\n"
@@ -1135,6 +1236,66 @@ static void test_interp_uninitialised_memory_follows_the_seed(void **state) {
   assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
   assert_int_not_equal(out64(&f, 0), a);
   free_fx(&f);
+}
+
+/* out[t] = in[t] for 16 threads: the words the fill left in %in. */
+static const char *copy_ir =
+    "define void @k(ptr %out, ptr %in) {\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr i32, ptr %in, i32 %t\n"
+    "  %v = load i32, ptr %p\n"
+    "  %q = getelementptr i32, ptr %out, i32 %t\n"
+    "  store i32 %v, ptr %q\n"
+    "  ret void\n"
+    "}\n" SREG_DECLS;
+
+/* The 16 words a run with fill and seed copies; how many are < 16. */
+static int copied(fx *f, aucs_fill fill, uint64_t seed, uint32_t *w) {
+  aucs_run_config c = config(1, 16);
+  c.fill = fill;
+  c.seed = seed;
+  assert_int_equal(run_fx(f, &c), AUCS_RUN_OK);
+  assert_int_equal(aucs_run_read(&f->res, 0, 0, w, 64), 0);
+  int small = 0;
+  for (int i = 0; i < 16; i++)
+    small += w[i] < 16;
+  return small;
+}
+
+static void test_interp_fill_modes_follow_the_seed(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, copy_ir, "k");
+  uint32_t a[16], b[16], z[16];
+  assert_int_equal(copied(&f, AUCS_FILL_SMALL, 3, a), 16);
+  int distinct = 0;
+  for (int i = 1; i < 16; i++)
+    distinct += a[i] != a[0];
+  assert_true(distinct > 0); /* small, not constant */
+  copied(&f, AUCS_FILL_SMALL, 3, b);
+  assert_memory_equal(a, b, sizeof a);
+  copied(&f, AUCS_FILL_SMALL, 4, b);
+  assert_memory_not_equal(a, b, sizeof a);
+  assert_true(copied(&f, AUCS_FILL_RANDOM, 3, b) < 4);
+  assert_int_equal(copied(&f, AUCS_FILL_ZERO, 3, z), 16);
+  for (int i = 0; i < 16; i++)
+    assert_int_equal(z[i], 0);
+  /* bytes the run never touched read back as the same fill */
+  uint32_t far;
+  assert_int_equal(aucs_run_read(&f.res, 1, 4096, &far, 4), 0);
+  assert_int_equal(far, 0);
+  free_fx(&f);
+}
+
+static void test_interp_fill_names(void **state) {
+  (void)state;
+  aucs_fill m;
+  for (unsigned i = 0; i < AUCS_FILL_NMODES; i++) {
+    assert_int_equal(aucs_interp_fill_parse(aucs_interp_fill_name(i), &m), 0);
+    assert_int_equal(m, i);
+  }
+  assert_string_equal(aucs_interp_fill_name(AUCS_FILL_SMALL), "small");
+  assert_int_not_equal(aucs_interp_fill_parse("ones", &m), 0);
 }
 
 static const char *helper_barrier_ir =
@@ -1217,6 +1378,7 @@ int main(void) {
       cmocka_unit_test(test_interp_barrier_in_divergent_branch),
       cmocka_unit_test(test_interp_exited_thread_diverges),
       cmocka_unit_test(test_interp_different_barriers_diverge),
+      cmocka_unit_test(test_interp_every_divergent_barrier_is_named),
       cmocka_unit_test(test_interp_inter_block_race),
       cmocka_unit_test(test_interp_store_races_with_itself),
       cmocka_unit_test(test_interp_overlapping_widths_race),
@@ -1227,9 +1389,13 @@ int main(void) {
       cmocka_unit_test(test_interp_step_budget_stops_infinite_loop),
       cmocka_unit_test(test_interp_bad_launch),
       cmocka_unit_test(test_interp_out_of_bounds_shared),
+      cmocka_unit_test(test_interp_negative_offset_is_out_of_bounds),
+      cmocka_unit_test(test_interp_argument_buffer_extends_both_ways),
       cmocka_unit_test(test_interp_null_store_traps),
       cmocka_unit_test(test_interp_large_grid_is_sampled),
       cmocka_unit_test(test_interp_uninitialised_memory_follows_the_seed),
+      cmocka_unit_test(test_interp_fill_modes_follow_the_seed),
+      cmocka_unit_test(test_interp_fill_names),
       cmocka_unit_test(test_interp_barrier_inside_a_helper),
       cmocka_unit_test(test_interp_memory_budget_stops_the_run),
   };

@@ -93,9 +93,11 @@ typedef struct log {
   size_t n;
   size_t stop_at;  /* stop after this many runs; 0 never */
   int fitness_arg; /* fitness = args[fitness_arg] / 1000 */
+  int fail_fill;   /* runs with fill == fail_fill - 1 fail; 0 none */
 } log;
 
-static int record(void *ctx, const aucs_candidate *c, aucs_fitness *fit) {
+static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
+                                  aucs_fitness *fit) {
   log *l = ctx;
   assert_true(l->n < 256);
   aucs_candidate *copy = &l->c[l->n++];
@@ -104,7 +106,10 @@ static int record(void *ctx, const aucs_candidate *c, aucs_fitness *fit) {
   memcpy(copy->args, c->args, 4 * sizeof(uint64_t));
   fit->score = (double)c->args[l->fitness_arg] / 1000.0;
   fit->tie = 0;
-  return l->stop_at && l->n >= l->stop_at;
+  if (l->stop_at && l->n >= l->stop_at)
+    return AUCS_SEARCH_STOP;
+  return (int)c->fill == l->fail_fill - 1 ? AUCS_SEARCH_FAILED
+                                          : AUCS_SEARCH_NEXT;
 }
 
 static void log_free(log *l) {
@@ -128,7 +133,8 @@ static void test_search_fixed_is_one_run(void **state) {
   uint64_t vals[4] = {100, 0, 0x3f800000, 1};
   unsigned char fixed[4] = {1, 0, 1, 1};
   aucs_search_space s = space(99);
-  s.fixed_grid = s.fixed_block = 1;
+  s.fixed_grid = s.fixed_block = s.fixed_fill = 1;
+  s.fill = AUCS_FILL_SMALL;
   s.launch = (aucs_launch){{2, 1, 1}, {64, 1, 1}};
   s.fixed_arg = fixed;
   s.args = vals;
@@ -141,7 +147,60 @@ static void test_search_fixed_is_one_run(void **state) {
   assert_int_equal(l.c[0].launch.block.x, 64);
   assert_int_equal(l.c[0].args[0], 100);
   assert_int_equal(l.c[0].args[2], 0x3f800000);
+  assert_int_equal(l.c[0].fill, AUCS_FILL_SMALL);
   log_free(&l);
+}
+
+/* Launch and arguments fixed, the fill free: one run per fill, the first
+ * with the given seed (what `--fill random` alone would run). */
+static void test_search_fill_is_searched(void **state) {
+  (void)state;
+  uint64_t vals[4] = {100, 0, 0x3f800000, 1};
+  unsigned char fixed[4] = {1, 0, 1, 1};
+  aucs_search_space s = space(99);
+  s.fixed_grid = s.fixed_block = 1;
+  s.launch = (aucs_launch){{1, 1, 1}, {64, 1, 1}};
+  s.fixed_arg = fixed;
+  s.args = vals;
+  assert_false(aucs_search_fixed(&s));
+  log l = {0};
+  assert_int_equal(aucs_search_run(&s, record, &l), AUCS_FILL_NMODES);
+  for (size_t i = 0; i < l.n; i++) {
+    assert_int_equal(l.c[i].fill, i);
+    assert_int_equal(l.c[i].launch.block.x, 64);
+    assert_int_equal(l.c[i].args[0], 100);
+  }
+  assert_int_equal(l.c[0].seed, 99);
+  assert_int_not_equal(l.c[1].seed, 99);
+  log b = {0};
+  aucs_search_run(&s, record, &b);
+  for (size_t i = 0; i < l.n; i++)
+    assert_int_equal(l.c[i].seed, b.c[i].seed);
+  log_free(&l);
+  log_free(&b);
+}
+
+/* A failed run is never a parent, but the search goes on without it. */
+static void test_search_goes_on_after_a_failed_run(void **state) {
+  (void)state;
+  aucs_search_space s = space(8);
+  log all = {0}, l = {.fail_fill = 1 + AUCS_FILL_RANDOM};
+  aucs_search_run(&s, record, &all);
+  assert_true(aucs_search_run(&s, record, &l) > AUCS_SEARCH_POPULATION);
+  int fills[AUCS_FILL_NMODES] = {0};
+  for (size_t i = 0; i < all.n; i++)
+    fills[all.c[i].fill]++;
+  for (int f = 0; f < AUCS_FILL_NMODES; f++)
+    assert_true(fills[f] > 0); /* the free search tries every fill */
+  log_free(&all);
+  log_free(&l);
+  /* no run finishes: the initial population, then no parents are left */
+  s.population = 2;
+  s.fixed_fill = 1;
+  s.fill = AUCS_FILL_ZERO;
+  log none = {.fail_fill = 1 + AUCS_FILL_ZERO};
+  assert_int_equal(aucs_search_run(&s, record, &none), 2);
+  log_free(&none);
 }
 
 static void test_search_defaults_bounds(void **state) {
@@ -167,6 +226,7 @@ static void test_search_defaults_bounds(void **state) {
     assert_true(l.c[i].args[3] <= 1);
     for (size_t j = 0; j < i; j++) /* never the same run twice */
       assert_false(!memcmp(&l.c[j].launch, L, sizeof *L) &&
+                   l.c[j].fill == l.c[i].fill &&
                    !memcmp(l.c[j].args, l.c[i].args, 4 * sizeof(uint64_t)));
   }
   log_free(&l);
@@ -253,6 +313,8 @@ int main(void) {
       cmocka_unit_test(test_search_rng_gauss_moments),
       cmocka_unit_test(test_search_rng_cauchy_quartiles),
       cmocka_unit_test(test_search_fixed_is_one_run),
+      cmocka_unit_test(test_search_fill_is_searched),
+      cmocka_unit_test(test_search_goes_on_after_a_failed_run),
       cmocka_unit_test(test_search_defaults_bounds),
       cmocka_unit_test(test_search_same_seed_same_runs),
       cmocka_unit_test(test_search_keeps_what_user_fixed),

@@ -9,15 +9,20 @@
  * seed of the first run that found it, and a command that replays exactly
  * that run. A barrier that some run passed and that never ordered a
  * conflicting pair of accesses in any run is a REDUNDANT_BARRIER finding
- * (dynamic evidence only), unless a run of its kernel failed.
+ * (dynamic evidence only), unless a run of its kernel failed, the barrier is
+ * part of another finding, or it communicates (a __syncthreads_count, _and,
+ * _or whose result is used).
  *
- * Per kernel: lowering fails -> status "unsupported"; a run exceeds a
- * budget or traps -> status "error" and no more runs of that kernel; the
- * other kernels are checked regardless.
+ * Per kernel: lowering fails -> status "unsupported"; a run that exceeds a
+ * budget or traps is left out and the search goes on with other inputs;
+ * no run finished -> status "error" (reason: the first failure); some did
+ * -> "checked", with a reason that counts the failed runs and names the
+ * first. The other kernels are checked regardless.
  */
 #ifndef AUCS_DETECT_H
 #define AUCS_DETECT_H
 
+#include "aucs/interp.h"
 #include "aucs/report.h"
 #include <llvm-c/Types.h>
 #include <stddef.h>
@@ -38,9 +43,10 @@ typedef struct aucs_detect_options {
   const char *command; /* how the reproduce command starts ("aucs detect
                           k.cu -O2"); NULL: "aucs detect <input>" */
   const char *kernel;  /* only this kernel, mangled or demangled; NULL: all */
-  int has_grid, has_block, has_seed;
+  int has_grid, has_block, has_seed, has_fill;
   aucs_dim3 grid, block;
   uint64_t seed;
+  aucs_fill fill; /* with has_fill: every run's fill; else searched */
   aucs_detect_arg *args; /* owned array */
   size_t nargs;
   uint64_t step_budget; /* 0: AUCS_INTERP_STEP_BUDGET */
@@ -48,6 +54,11 @@ typedef struct aucs_detect_options {
   int warp_lockstep;
   unsigned population, generations; /* 0: search.h defaults */
   int json, stats;
+  /* The static checker (static.h): --static runs it alone (no search; only
+   * its witnesses are replayed), --no-static skips it; by default both. */
+  int static_only, no_static;
+  unsigned smt_timeout;   /* ms per query; 0: AUCS_STATIC_TIMEOUT_MS */
+  unsigned static_budget; /* ms per kernel; 0: AUCS_STATIC_BUDGET_MS */
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
 

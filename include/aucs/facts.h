@@ -15,4 +15,12 @@
 /* Append the facts of function fn (which has a body) to out. */
 void aucs_facts_print(aucs_buf *out, LLVMValueRef fn);
 
+/* What aucs_facts_print_with adds to each block line. */
+enum {
+  AUCS_FACTS_CONDITIONS = 1, /* "; cond EC" last: the entry condition
+                                (cond.h, relative to the entry) */
+};
+/* aucs_facts_print with the extra fields of flags. */
+void aucs_facts_print_with(aucs_buf *out, LLVMValueRef fn, unsigned flags);
+
 #endif

@@ -12,7 +12,9 @@
  * whether it ever ordered a conflicting pair.
  *
  * Limitation: memory behind pointer arguments is modelled as one buffer per
- * argument, sized on demand; pointers stored in memory by the host are not.
+ * argument, sized on demand, 512 GiB either side of the argument (it may
+ * point into the middle of an allocation, so no access to it is out of
+ * bounds); pointers stored in memory by the host are not.
  */
 #ifndef AUCS_INTERP_H
 #define AUCS_INTERP_H
@@ -51,11 +53,31 @@ const aucs_param *aucs_prog_param(const aucs_prog *p, size_t i);
 size_t aucs_prog_nbarriers(const aucs_prog *p);
 LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i);
 
+/* What memory nobody wrote reads as (argument buffers, aggregate
+ * arguments, shared and global arrays without an initializer), from the
+ * run's seed: random bytes; small words (each aligned 4-byte word a value in
+ * 0..15, so data-dependent trip counts and indices stay small and keys are
+ * found); zeros. X(enum suffix, name of --fill). */
+#define AUCS_FILLS(X) X(RANDOM, "random") X(SMALL, "small") X(ZERO, "zero")
+
+typedef enum aucs_fill {
+#define AUCS_FILL(e, name) AUCS_FILL_##e,
+  AUCS_FILLS(AUCS_FILL)
+#undef AUCS_FILL
+  AUCS_FILL_NMODES
+} aucs_fill;
+
+/* "random", "small", "zero". */
+const char *aucs_interp_fill_name(aucs_fill f);
+/* 0 with *out set when s names a fill; nonzero otherwise. */
+int aucs_interp_fill_parse(const char *s, aucs_fill *out);
+
 typedef struct aucs_run_config {
   aucs_launch launch;
   const uint64_t *args;  /* one value per param, raw bits (ignored for
                             pointers and aggregates) */
   uint64_t seed;         /* uninitialised memory and aggregate contents */
+  aucs_fill fill;        /* how the seed fills them; 0: random */
   int warp_lockstep;     /* pre-Volta rule: threads of one warp never race */
   uint64_t step_budget;  /* instructions per thread; 0: default */
   size_t memory_budget;  /* bytes of modelled memory per run; 0: default */

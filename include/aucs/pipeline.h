@@ -22,6 +22,10 @@ typedef enum aucs_exit {
 
 /* Print the facts of every kernel of m (see facts.h). */
 aucs_exit aucs_pipeline_facts(LLVMModuleRef m, aucs_buf *out, aucs_buf *diag);
+/* The same with each block's entry condition (cond.h) as a last field
+ * "; cond ...": `aucs facts --conditions`, the pass aucs-print-conditions. */
+aucs_exit aucs_pipeline_conditions(LLVMModuleRef m, aucs_buf *out,
+                                   aucs_buf *diag);
 /* Run the detector on the kernels of m (detect.h; o NULL: the defaults).
  * The text report goes to diag, the JSON report (o->json) to out. Exit:
  * 0 clean, 1 findings, 2 usage error or nothing could be checked. */
@@ -31,7 +35,32 @@ aucs_exit aucs_pipeline_detect(LLVMModuleRef m, const aucs_detect_options *o,
  * as the opt pass takes them from $AUCS_OPTIONS; NULL means none. */
 aucs_exit aucs_pipeline_detect_text(LLVMModuleRef m, const char *options,
                                     aucs_buf *out, aucs_buf *diag);
-/* Not implemented yet: diagnose and return AUCS_EXIT_USAGE. */
-aucs_exit aucs_pipeline_fix(LLVMModuleRef m, aucs_buf *out, aucs_buf *diag);
+/* `aucs fix` and the pass aucs-fix: the detect options, and the repair's
+ * own. Zero-initialise; free with aucs_pipeline_fix_options_free. */
+typedef struct aucs_fix_options {
+  aucs_detect_options detect;
+  int review;        /* print the annotated IR diff on out */
+  int trust_dynamic; /* delete redundant barriers on dynamic evidence */
+  unsigned max_rounds; /* 0: AUCS_REPAIR_ROUNDS */
+  char *text;        /* owned words of aucs_pipeline_fix_text */
+} aucs_fix_options;
+
+/* Parse the fix option at argv[*i] (--review, --trust-dynamic,
+ * --max-rounds N, or any detect option): 1 taken, 0 not one, -1 with *err
+ * (free with free()) when its value is bad. */
+int aucs_pipeline_fix_option(aucs_fix_options *o, int argc, char **argv,
+                             int *i, char **err);
+void aucs_pipeline_fix_options_free(aucs_fix_options *o);
+/* Repair the kernels of m in place (repair.h); o NULL: the defaults. The
+ * text report goes to diag, the review diff (o->review) to out. Exit:
+ * 0 no finding left, 1 some remain (the module keeps every repair that
+ * succeeded); with o->review, 0 no edit, 1 edits proposed; 2 usage error;
+ * 3 the repaired module does not verify (it must not be written). */
+aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
+                            aucs_buf *out, aucs_buf *diag);
+/* The same with the options as one string, as the pass aucs-fix takes
+ * them from $AUCS_OPTIONS; NULL means none. */
+aucs_exit aucs_pipeline_fix_text(LLVMModuleRef m, const char *options,
+                                 aucs_buf *out, aucs_buf *diag);
 
 #endif

@@ -26,10 +26,35 @@
 #include <stdint.h>
 
 typedef enum aucs_kernel_status {
-  AUCS_KERNEL_CHECKED,     /* every run finished */
+  AUCS_KERNEL_CHECKED,     /* some run finished (reason: those that did not) */
   AUCS_KERNEL_UNSUPPORTED, /* the interpreter cannot lower it */
-  AUCS_KERNEL_ERROR,       /* a run hit a budget or trapped */
+  AUCS_KERNEL_ERROR,       /* every run hit a budget or trapped */
 } aucs_kernel_status;
+
+/* A launch on which the solver found two accesses touching one byte. */
+typedef struct aucs_report_witness {
+  aucs_launch launch;
+  aucs_dim3 thread[2], block[2]; /* of access a, of access b */
+  char *args;                    /* "n=3" */
+} aucs_report_witness;
+
+/* What the static checker (static.h) said about one kernel. */
+typedef struct aucs_report_static {
+  int ran;            /* 0: not asked (--no-static) */
+  int fixed;          /* the proof holds for the given launch only */
+  const char *proof;  /* "race-free", "partial", "none" */
+  size_t pairs, unsat, sat, unknown;
+  uint64_t queries, q_sat, q_unsat, q_unknown;
+  double seconds;     /* in the solver */
+  /* Per finding (parallel to findings): a race's solver witness, which
+   * replayed it (NULL: none), and whether a redundant barrier is proven. */
+  aucs_report_witness **witness;
+  unsigned char *proven;
+  /* Races the solver found a witness for that no run confirmed: reported
+   * as "possible", never as findings (no exit code, no repair). */
+  aucs_findings possible;
+  aucs_report_witness *possible_witness;
+} aucs_report_static;
 
 /* What the detector learnt about one kernel. Owns every pointer it holds
  * except fn; free with aucs_report_kernel_free. */
@@ -38,13 +63,15 @@ typedef struct aucs_report_kernel {
   char *name;      /* the function's (mangled) name */
   char *demangled; /* aucs_report_demangle, else a copy of name */
   aucs_kernel_status status;
-  char *reason;       /* why status is not CHECKED: one line, or NULL */
+  char *reason;       /* why status is not CHECKED, or for a CHECKED kernel
+                         which runs failed: one line, or NULL */
   aucs_launch launch; /* the first run's launch and arguments */
   char *args;         /* "n=100 x=0.5" */
   aucs_findings findings;
   char **reproduce; /* per finding: the command that replays its run */
   uint64_t thread_instructions, runs;
   double seconds;
+  aucs_report_static st;
 } aucs_report_kernel;
 
 typedef struct aucs_report {

@@ -5,18 +5,21 @@
  * One PRNG (xoshiro256**, seeded through splitmix64) makes every random
  * choice, so the same seed gives the same runs and the same report.
  *
- * The search chooses launch dimensions and scalar arguments for the runs of
+ * The search chooses launch dimensions, scalar arguments and the fill of
+ * uninitialised memory (interp.h: random, small or zero) for the runs of
  * one kernel, in the style of Simulee: an evolutionary search where each
  * parent makes a Gaussian-step and a Cauchy-step child and the fittest
  * survive. Fitness is distinct addresses / accesses of a run (lower is
  * better: threads crowding the same addresses is where races hide); ties go
- * to the denser access range. What the user fixed (--grid, --block, --arg)
- * is never changed; when everything is fixed the search is one run whose
- * seed is the given seed, which is how a reproduce command replays exactly
- * the run that found a bug.
+ * to the denser access range. What the user fixed (--grid, --block, --arg,
+ * --fill) is never changed; when everything is fixed the search is one run
+ * whose seed is the given seed, which is how a reproduce command replays
+ * exactly the run that found a bug. A run that fails (a budget, a trap) is
+ * kept out of the parents and the search goes on.
  *
- * Limitation: pointer and aggregate parameters are not searched (the
- * interpreter models their memory); integers stay in [0, 2 * threads of the
+ * Limitation: the contents of pointer and aggregate parameters are searched
+ * only through the fill (no value is chosen per element); integers stay in
+ * [0, 2 * threads of the
  * launch] (at least 16, at most the type's maximum): a negative or huge
  * value must come from --arg.
  */
@@ -58,6 +61,7 @@ typedef struct aucs_candidate {
   aucs_launch launch;
   uint64_t *args; /* one raw value per parameter (see aucs_run_config) */
   uint64_t seed;  /* the run's seed */
+  aucs_fill fill; /* what uninitialised memory reads as */
 } aucs_candidate;
 
 /* What a run tells the search. Both lower is better; score first. */
@@ -70,9 +74,11 @@ typedef struct aucs_search_space {
   const aucs_param *params; /* nparams entries */
   size_t nparams;
   /* What the user fixed: launch.grid when fixed_grid, launch.block when
-   * fixed_block, args[i] when fixed_arg[i] (fixed_arg may be NULL). */
-  int fixed_grid, fixed_block;
+   * fixed_block, fill when fixed_fill, args[i] when fixed_arg[i] (fixed_arg
+   * may be NULL). */
+  int fixed_grid, fixed_block, fixed_fill;
   aucs_launch launch;
+  aucs_fill fill;
   const unsigned char *fixed_arg;
   const uint64_t *args;
   /* How many of x, y, z the search varies (1..3; 0 means 1): a kernel that
@@ -82,10 +88,18 @@ typedef struct aucs_search_space {
   uint64_t seed;
 } aucs_search_space;
 
-/* Run one candidate: fill *fit and return 0 to go on, nonzero to stop the
- * search (e.g. the run failed). The candidate is valid during the call. */
-typedef int (*aucs_search_eval)(void *ctx, const aucs_candidate *c,
-                                aucs_fitness *fit);
+/* What the evaluation of one candidate tells the search. */
+typedef enum aucs_search_verdict {
+  AUCS_SEARCH_NEXT,   /* *fit is set; the candidate competes */
+  AUCS_SEARCH_FAILED, /* the run failed: never a parent; the search goes on */
+  AUCS_SEARCH_STOP,   /* end the search now */
+} aucs_search_verdict;
+
+/* Run one candidate and say how it went (filling *fit for NEXT). The
+ * candidate is valid during the call. */
+typedef aucs_search_verdict (*aucs_search_eval)(void *ctx,
+                                                const aucs_candidate *c,
+                                                aucs_fitness *fit);
 
 /* 1 when s leaves nothing to choose (one run, seeded with s->seed). */
 int aucs_search_fixed(const aucs_search_space *s);

@@ -12,6 +12,7 @@
 #include "aucs/facts.h"
 
 #include "aucs/cfg.h"
+#include "aucs/cond.h"
 #include "aucs/names.h"
 #include "aucs/srcloc.h"
 #include "aucs/uniform.h"
@@ -23,6 +24,7 @@ typedef struct printer {
   const aucs_cfg *cfg;
   const aucs_uniformity *uni;
   aucs_names *names;
+  aucs_conds *conds; /* with AUCS_FACTS_CONDITIONS, else NULL */
 } printer;
 
 static const char *block(printer *p, int b) {
@@ -107,11 +109,20 @@ static void lines(printer *p, int b) {
     aucs_buf_printf(p->out, "-%u", last);
 }
 
+static void cond(printer *p, int b) {
+  if (!p->conds)
+    return;
+  aucs_buf_puts(p->out, "; cond ");
+  aucs_cond_print(p->conds, b, p->out);
+}
+
 static void print_block(printer *p, int b) {
   const aucs_cfg *cfg = p->cfg;
   aucs_buf_printf(p->out, "  %s #%d: ", block(p, b), b);
   if (!cfg->reachable[b]) {
-    aucs_buf_puts(p->out, "unreachable\n");
+    aucs_buf_puts(p->out, "unreachable");
+    cond(p, b);
+    aucs_buf_puts(p->out, "\n");
     return;
   }
   int uniform = aucs_uniform_block(p->uni, b);
@@ -121,13 +132,20 @@ static void print_block(printer *p, int b) {
                   cfg->topo_index[b], aucs_cfg_loop_depth(cfg, b),
                   block(p, cfg->idom[b]), block(p, cfg->ipdom[b]));
   lines(p, b);
+  cond(p, b);
   aucs_buf_puts(p->out, "\n");
 }
 
 void aucs_facts_print(aucs_buf *out, LLVMValueRef fn) {
+  aucs_facts_print_with(out, fn, 0);
+}
+
+void aucs_facts_print_with(aucs_buf *out, LLVMValueRef fn, unsigned flags) {
   aucs_cfg *cfg = aucs_cfg_build(fn);
   aucs_uniformity *uni = aucs_uniform_compute(cfg);
-  printer p = {out, cfg, uni, aucs_names_build(fn)};
+  printer p = {out, cfg, uni, aucs_names_build(fn), NULL};
+  if (flags & AUCS_FACTS_CONDITIONS)
+    p.conds = aucs_cond_compute(cfg, 0);
   size_t len;
   aucs_buf_printf(out, "kernel @%s: %d block%s, %d loop%s, %d irreducible "
                        "cycle%s\n",
@@ -141,6 +159,7 @@ void aucs_facts_print(aucs_buf *out, LLVMValueRef fn) {
     print_cycle(&p, &cfg->cycles[i]);
   for (int b = 0; b < cfg->nblocks; b++)
     print_block(&p, b);
+  aucs_cond_free(p.conds);
   aucs_names_free(p.names);
   aucs_uniform_free(uni);
   aucs_cfg_free(cfg);

@@ -21,3 +21,8 @@ __global__ void scale(float *out, const float *in, int n, float alpha,
     out[3 * n + i] = v;
   }
 }
+// Detection, n = blockDim: every thread has its own element in each of the
+// four regions of out, so the barrier under cfg[0] > 4 never orders
+// anything (whatever cfg holds).
+// AUCS-LAUNCH: --grid 1 --block 64 --arg n=64 --arg alpha=2.0 --arg flags=1
+// AUCS-EXPECT: redundant-barrier 20

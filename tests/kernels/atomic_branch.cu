@@ -23,3 +23,10 @@ __global__ void last_block(float *out, const float *part, unsigned *slots) {
   if (slot < blockDim.x)
     out[blockDim.x + slot] = part[tid];
 }
+// Detection, two blocks: the barrier at line 17 orders thread 0's store of
+// is_last before the other threads' loads. The last block (retired is a
+// zero-initialised __device__ variable, so block 1 gets the last ticket)
+// passes the barrier at line 20, which orders nothing: out[tid] and
+// out[blockDim.x + slot] never overlap. Tickets and slots are atomics.
+// AUCS-LAUNCH: --grid 2 --block 64
+// AUCS-EXPECT: redundant-barrier 20

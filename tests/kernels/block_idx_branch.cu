@@ -22,3 +22,9 @@ __global__ void per_block(float *out, const float *in, int n) {
     __syncthreads();
   }
 }
+// Detection, two blocks of 128: the barrier at line 16 orders tile stores
+// before the mirrored loads of the last block; the one at line 12 runs in
+// block 0 only, which is not the last block: it orders nothing. Line 22 is
+// not reached (blockIdx.y is 0).
+// AUCS-LAUNCH: --grid 2 --block 128 --arg n=256
+// AUCS-EXPECT: redundant-barrier 12

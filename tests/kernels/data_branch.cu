@@ -23,3 +23,7 @@ __global__ void gather(float *out, const float *__restrict__ in,
   if (idx[k] == 0)
     out[3 * n + tid] = x;
 }
+// Detection, n = blockDim: each thread stores only its own elements, so the
+// barrier under h > 1 orders nothing (whatever in holds).
+// AUCS-LAUNCH: --grid 1 --block 64 --arg n=64
+// AUCS-EXPECT: redundant-barrier 20

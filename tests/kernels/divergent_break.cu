@@ -21,3 +21,7 @@ __global__ void find_key(int *pos, int *seen, const int *keys, int key, int n) {
   if (found >= 0)
     pos[blockDim.x + tid] = key;
 }
+// Detection: each thread writes its own row of seen and its own pos
+// elements; no barrier. One block (the indices ignore blockIdx).
+// AUCS-LAUNCH: --grid 1 --block 64 --arg key=7 --arg n=8
+// AUCS-EXPECT: clean

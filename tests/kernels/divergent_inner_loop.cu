@@ -19,3 +19,8 @@ __global__ void ragged_rows(float *out, const float *val, const int *len,
     __syncthreads();
   }
 }
+// Detection: len[] holds arbitrary values (the detector fills unwritten
+// memory with pseudo-random ones), so the inner trip count is unbounded;
+// rows = 0 checks the kernel without running the row loop.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg rows=0
+// AUCS-EXPECT: clean

@@ -13,3 +13,9 @@ __global__ void guarded(int *out, const int *in, int n) {
   __syncthreads();
   out[i] += in[i + 1];
 }
+// Detection, n = 100 over two blocks of 64: every thread of a block stores
+// n into out[n + blockIdx.x] (a write/write race of line 9 with itself),
+// and in block 1 the threads past n return while the rest wait at line 13.
+// AUCS-LAUNCH: --grid 2 --block 64 --arg n=100
+// AUCS-EXPECT: race 9 9
+// AUCS-EXPECT: barrier-divergence 13

@@ -11,3 +11,6 @@ __global__ void saxpy(float *y, const float *x, float a, int n, int *done) {
   __syncthreads();
   done[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
+// Detection: every thread touches only its own elements of y, x and done,
+// so the barrier never orders a conflicting pair, whatever the launch.
+// AUCS-EXPECT: redundant-barrier 11

@@ -29,3 +29,7 @@ __global__ void helpers(int *out, int n) {
   store_if_leader(out + 2 * blockDim.x + threadIdx.x / 32, lane, n);
   __syncthreads();
 }
+// Detection, one block: each store has its own region, so nothing races,
+// and the barrier at the end orders nothing.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg n=16
+// AUCS-EXPECT: redundant-barrier 30

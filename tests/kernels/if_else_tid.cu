@@ -17,3 +17,7 @@ __global__ void odd_even(float *even, float *odd, float *all, float s) {
   __syncthreads();
   all[i] = 2.0f * s;
 }
+// Detection: all[i] is touched only by thread i; even[i / 2] by one even
+// thread; odd[] only by atomics. The barrier orders nothing.
+// AUCS-LAUNCH: --grid 2 --block 64 --arg s=1.5
+// AUCS-EXPECT: redundant-barrier 17

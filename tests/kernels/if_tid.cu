@@ -13,3 +13,9 @@ __global__ void lower_half(int *out, int *count) {
   __syncthreads();
   out[base + blockDim.x + tid] = half;
 }
+// Detection, one block: every thread stores into count[blockIdx.x] (a
+// write/write race of line 10 with itself); the stores into out are each
+// thread's own, so the barrier orders nothing.
+// AUCS-LAUNCH: --grid 1 --block 64
+// AUCS-EXPECT: race 10 10
+// AUCS-EXPECT: redundant-barrier 13

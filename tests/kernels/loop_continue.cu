@@ -18,3 +18,7 @@ __global__ void masked_rows(float *out, const float *in, const int *mask,
   }
   out[2 * rows * blockDim.x + tid] = 1.0f;
 }
+// Detection, one block: every element of out is written by one thread,
+// so the barrier at the top of the loop orders nothing.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg rows=3
+// AUCS-EXPECT: redundant-barrier 12

@@ -22,3 +22,8 @@ __global__ void smooth(float *buf, float *log, int steps) {
   }
   buf[i] = s[tid];
 }
+// Detection: the barrier at line 12 orders the tile stores before the
+// neighbour loads, line 19 the neighbour loads before the next tile
+// stores, line 21 those stores before the next step's loads. Race-free.
+// AUCS-LAUNCH: --grid 2 --block 64 --arg steps=3
+// AUCS-EXPECT: clean

@@ -18,3 +18,9 @@ __global__ void first_match(int *pos, const int *keys, int key, int n) {
   if (i < n)
     pos[blockDim.x + tid] = key;
 }
+// Detection, one block, n = 4: a thread that finds the key at step i < n
+// stores pos[blockDim.x + tid] after the barrier, an element another
+// thread's search loop wrote before it (pos[blockDim.x + 4 t + i]): the
+// barrier orders that pair, so it is not redundant. Race-free.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg key=7 --arg n=4
+// AUCS-EXPECT: clean

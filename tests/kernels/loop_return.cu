@@ -16,3 +16,7 @@ __global__ void until_negative(float *out, const float *in, int n) {
   }
   out[blockDim.x + tid] = 1.0f;
 }
+// Detection: a thread that loads a negative value returns while the others
+// wait at the barrier in the loop.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg n=4
+// AUCS-EXPECT: barrier-divergence 15

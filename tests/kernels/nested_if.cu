@@ -21,3 +21,7 @@ __global__ void nested(int *out, int mode, int n) {
       out[i + 4 * n] = 4;
   }
 }
+// Detection, n = blockDim, one block: five disjoint regions, one element
+// per thread in each; no barrier.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg mode=2 --arg n=64
+// AUCS-EXPECT: clean

@@ -22,3 +22,7 @@ __global__ void select_source(int *out, int a, int b) {
     __syncthreads();
   }
 }
+// Detection: y = a + b = 9 > 7, so every thread stores its own elements
+// and passes the barrier, which orders nothing.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg a=5 --arg b=4
+// AUCS-EXPECT: redundant-barrier 22

@@ -21,3 +21,7 @@ __global__ void local_table(int *out, const int *in, int n) {
     __syncthreads();
   }
 }
+// Detection: each thread stores its own elements, so the barrier under
+// shared_cfg[k] > 0 orders nothing (whatever in holds).
+// AUCS-LAUNCH: --grid 1 --block 64 --arg n=3
+// AUCS-EXPECT: redundant-barrier 21

@@ -33,3 +33,8 @@ __global__ void by_quarter(int *a, float *b, int *c, int *d, int *e) {
   }
   d[i] = e[i] * 2;
 }
+// Detection, two blocks: element i of each array is touched by thread i
+// only (c[i / 4] by one thread, atomically); block 1 passes the barrier at
+// line 29, which orders nothing.
+// AUCS-LAUNCH: --grid 2 --block 64
+// AUCS-EXPECT: redundant-barrier 29

@@ -24,3 +24,8 @@ __global__ void relax(int *dist, const int *w, int *rounds) {
   } while (__syncthreads_or(changed));
   dist[tid] = d[tid];
 }
+// Detection, one block: every thread stores r into rounds[blockIdx.x * 64
+// + r], a write/write race of line 22 with itself; the barriers at 11, 17
+// and 24 each order a neighbour's load against a store.
+// AUCS-LAUNCH: --grid 1 --block 64
+// AUCS-EXPECT: race 22 22

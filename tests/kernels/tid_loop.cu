@@ -18,3 +18,9 @@ __global__ void prefix(int *out, const int *in, const int *count, int n) {
     out[2 * n + j] = j;
   __syncthreads();
 }
+// Detection, one block, n = 64: every thread with count[tid] > j stores
+// into out[2n + j] (a write/write race of line 18 with itself), which is
+// also where thread 1 stores its prefix sums (out[n + n + k], k <= 1).
+// AUCS-LAUNCH: --grid 1 --block 64 --arg n=64
+// AUCS-EXPECT: race 18 18
+// AUCS-EXPECT: race 13 18

@@ -28,3 +28,8 @@ __global__ void matmul(float *c, const float *a, const float *b, int n) {
   if (blockIdx.y == 0)
     c[2 * n * n + col * TILE + ty] = acc;
 }
+// Detection, 2 x 2 blocks of 16 x 16, n = 32: the row ty == 0 of blocks
+// (x, 0) and (x, 1) both store c[n * n + col], an inter-block race of line
+// 27 with itself. The barriers order the tiles; the rest is race-free.
+// AUCS-LAUNCH: --grid 2,2 --block 16,16 --arg n=32
+// AUCS-EXPECT: inter-block-race 27 27

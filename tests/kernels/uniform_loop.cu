@@ -17,3 +17,8 @@ __global__ void column_sums(float *out, const float *m, int rows) {
   }
   out[gridDim.x * blockDim.x + tid] = acc[tid];
 }
+// Detection, one block: acc[tid] is each thread's own, so the barrier at
+// line 12 orders nothing; the one at line 16 orders the stores of one
+// rotation step against the next's.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg rows=2
+// AUCS-EXPECT: redundant-barrier 12

@@ -29,3 +29,8 @@ __global__ void warp_sums(int *out, const int *in) {
     out[blockIdx.x] = 5;
   out[4 * gridDim.x * 32 + tid] = lane;
 }
+// Detection, one block of one warp: the regions of the stores are
+// disjoint; only lane 0 writes partial[] and only lane 0 reads it back, so
+// the barrier orders nothing.
+// AUCS-LAUNCH: --grid 1 --block 32
+// AUCS-EXPECT: redundant-barrier 17

@@ -23,3 +23,9 @@ __global__ void chase(int *out, const int *__restrict__ next, int start,
   }
   out[tid] = steps + hops;
 }
+// Detection, one block: when the uniform chase takes a step, every thread
+// stores into out[hops] (a write/write race of line 14 with itself), and
+// thread hops stores out[tid] there after the loops (line 24).
+// AUCS-LAUNCH: --grid 1 --block 64 --arg start=0 --arg n=64
+// AUCS-EXPECT: race 14 14
+// AUCS-EXPECT: race 14 24

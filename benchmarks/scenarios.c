@@ -1,0 +1,162 @@
+/*
+ * scenarios: run the repair on the bug scenarios of benchmarks/scenarios/
+ * and print one Markdown table row each: the bug, what the detector found,
+ * what became of the scenario's own findings (fixed, unfixable, not
+ * fixed), the edits, the findings left in the repaired module, whether the
+ * repaired module verifies and re-detects as the repair said on another
+ * seed, and the time of one detection and of the whole repair.
+ *
+ *   scenarios file.cu...
+ *
+ * Each file states, in comment lines, `BUG: ...`, `EXPECT: fixed |
+ * unfixable | not-fixed` and `LAUNCH: <fix options>`. A benchmark prints
+ * numbers; it asserts nothing. `scripts/bench scenarios` runs it.
+ */
+#include "aucs/detect.h"
+#include "aucs/kernel.h"
+#include "aucs/module.h"
+#include "aucs/pipeline.h"
+#include "aucs/repair.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *base(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+/* The text after "// KEY:" in the file at path, or "". */
+static void header(const char *path, const char *key, char *out, size_t n) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  size_t klen = strlen(key);
+  out[0] = '\0';
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "// ", 3) && !strncmp(line + 3, key, klen) &&
+        line[3 + klen] == ':') {
+      snprintf(out, n, "%s", line + 4 + klen + strspn(line + 4 + klen, " "));
+      out[strcspn(out, "\n")] = '\0';
+      break;
+    }
+  if (f)
+    fclose(f);
+}
+
+static int parse_options(aucs_fix_options *o, char *text) {
+  char *argv[64], *save = NULL, *err = NULL;
+  int argc = 0;
+  for (char *w = strtok_r(text, " ", &save); w && argc < 64;
+       w = strtok_r(NULL, " ", &save))
+    argv[argc++] = w;
+  for (int i = 0; i < argc; i++)
+    if (aucs_pipeline_fix_option(o, argc, argv, &i, &err) <= 0) {
+      fprintf(stderr, "scenarios: bad option '%s': %s\n", argv[i],
+              err ? err : "unknown");
+      free(err);
+      return 1;
+    }
+  return 0;
+}
+
+static size_t count(const aucs_report *r) {
+  size_t n = 0;
+  for (size_t k = 0; k < r->nkernels; k++)
+    n += r->kernels[k].findings.n;
+  return n;
+}
+
+static size_t detect(LLVMModuleRef m, const aucs_detect_options *o) {
+  LLVMValueRef *ks;
+  size_t n = aucs_kernel_list(m, &ks);
+  aucs_report r;
+  char *err = NULL;
+  size_t found = 0;
+  if (!aucs_detect_run(m, ks, n, o, &r, &err)) {
+    found = count(&r);
+    aucs_detect_report_free(&r);
+  }
+  free(err);
+  free(ks);
+  return found;
+}
+
+/* What became of the scenario's own findings (those of the first
+ * detection). */
+static const char *outcome(const aucs_repair_result *r) {
+  int unfixable = 0, remains = 0;
+  for (size_t i = 0; i < r->nitems; i++) {
+    if (r->items[i].introduced)
+      continue;
+    unfixable += r->items[i].outcome == AUCS_OUTCOME_UNFIXABLE;
+    remains += r->items[i].outcome == AUCS_OUTCOME_REMAINS;
+  }
+  return remains ? "not-fixed" : unfixable ? "unfixable" : "fixed";
+}
+
+static void scenario(const char *path) {
+  char bug[256], expect[64], launch[256];
+  header(path, "BUG", bug, sizeof bug);
+  header(path, "EXPECT", expect, sizeof expect);
+  header(path, "LAUNCH", launch, sizeof launch);
+  aucs_fix_options o = {0};
+  aucs_load_options lo = {.no_cuda_sdk = 1};
+  aucs_module *mod = NULL;
+  char *err = NULL;
+  if (parse_options(&o, launch) || aucs_module_load(path, &lo, &mod, &err)) {
+    printf("| %s | %s | error: %s |\n", base(path), bug, err ? err : "");
+    free(err);
+    aucs_pipeline_fix_options_free(&o);
+    return;
+  }
+  LLVMModuleRef m = aucs_module_llvm(mod);
+  double t0 = now();
+  size_t found = detect(m, &o.detect);
+  double t1 = now();
+  aucs_repair_options ro = {.detect = &o.detect,
+                            .trust_dynamic = o.trust_dynamic};
+  aucs_repair_result r;
+  int failed = aucs_repair_run(m, &ro, &r, &err);
+  double t2 = now();
+  aucs_repair_ids_strip(m);
+  char *msg = NULL;
+  int bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+  LLVMDisposeMessage(msg);
+  o.detect.seed = 12345;
+  o.detect.has_seed = 1;
+  size_t left = failed ? 0 : detect(m, &o.detect);
+  const char *got = failed ? "error" : outcome(&r);
+  printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.0f | %.0f |\n",
+         base(path), bug, found, got,
+         strcmp(got, expect) ? "no" : "yes", failed ? 0 : r.log.n, left,
+         bad ? "no" : "yes", (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+  fflush(stdout);
+  if (!failed)
+    aucs_repair_result_free(&r);
+  free(err);
+  aucs_module_free(mod);
+  aucs_pipeline_fix_options_free(&o);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs("usage: scenarios file.cu...\n", stderr);
+    return 2;
+  }
+  puts("| scenario | bug | detected | outcome | as expected | edits | left "
+       "(seed 12345) | verifies | detect ms | repair ms |");
+  puts("|---|---|---|---|---|---|---|---|---|---|");
+  for (int i = 1; i < argc; i++)
+    scenario(argv[i]);
+  return 0;
+}

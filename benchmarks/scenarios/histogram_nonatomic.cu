@@ -1,0 +1,18 @@
+// Scenario: a shared-memory histogram updated with a plain `++` instead of
+// atomicAdd: threads with the same bin race on the read-modify-write. A
+// barrier cannot order two threads at the same statement: unfixable, with
+// the suggestion to use an atomic.
+// BUG: race (shared) on a histogram bin
+// EXPECT: unfixable
+// LAUNCH: --grid 1 --block 64
+__global__ void histogram(int *out, const int *in) {
+  __shared__ int h[16];
+  unsigned t = threadIdx.x;
+  if (t < 16)
+    h[t] = 0;
+  __syncthreads();
+  h[in[t] & 15]++;
+  __syncthreads();
+  if (t < 16)
+    out[t] = h[t];
+}

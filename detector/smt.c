@@ -1,0 +1,147 @@
+/*
+ * smt: Z3 behind one door. One context and one solver per aucs_smt; every
+ * query is push, assert, check, read the model, pop; the solver, the model
+ * and the parameter set are reference-counted and released on every path.
+ *
+ * Limitation: values are read back as unsigned 64-bit numbers; a wider
+ * bit-vector reads as 0 (the static checker never asks for one).
+ */
+#include "aucs/smt.h"
+
+#include "aucs/util.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct aucs_smt {
+  Z3_context ctx;
+  Z3_solver solver;
+  char *reason;
+  aucs_smt_stats stats;
+};
+
+/* Z3's default handler prints and exits; this one lets the query see the
+ * error code instead (aucs_smt_check turns it into UNKNOWN). */
+static void on_error(Z3_context ctx, Z3_error_code e) {
+  (void)ctx;
+  (void)e;
+}
+
+aucs_smt *aucs_smt_new(unsigned timeout_ms) {
+  aucs_smt *s = aucs_xcalloc(1, sizeof *s);
+  Z3_config cfg = Z3_mk_config();
+  Z3_set_param_value(cfg, "model", "true");
+  s->ctx = Z3_mk_context(cfg);
+  Z3_del_config(cfg);
+  AUCS_ASSERT(s->ctx);
+  Z3_set_error_handler(s->ctx, on_error);
+  s->solver = Z3_mk_solver(s->ctx);
+  Z3_solver_inc_ref(s->ctx, s->solver);
+  s->reason = aucs_xstrdup("");
+  aucs_smt_set_timeout(s, timeout_ms);
+  return s;
+}
+
+void aucs_smt_free(aucs_smt *s) {
+  if (!s)
+    return;
+  Z3_solver_dec_ref(s->ctx, s->solver);
+  Z3_del_context(s->ctx);
+  free(s->reason);
+  free(s);
+}
+
+Z3_context aucs_smt_context(const aucs_smt *s) { return s->ctx; }
+
+void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms) {
+  Z3_params p = Z3_mk_params(s->ctx);
+  Z3_params_inc_ref(s->ctx, p);
+  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"),
+                     timeout_ms ? timeout_ms : 4294967295u);
+  Z3_solver_set_params(s->ctx, s->solver, p);
+  Z3_params_dec_ref(s->ctx, p);
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void set_reason(aucs_smt *s, const char *why) {
+  free(s->reason);
+  s->reason = aucs_xstrdup(why ? why : "");
+}
+
+static uint64_t value_of(Z3_context ctx, Z3_model m, Z3_ast t) {
+  Z3_ast v = NULL;
+  uint64_t u = 0;
+  if (!t || !Z3_model_eval(ctx, m, t, true, &v) || !v)
+    return 0;
+  if (Z3_get_bool_value(ctx, v) != Z3_L_UNDEF)
+    return Z3_get_bool_value(ctx, v) == Z3_L_TRUE;
+  if (Z3_get_ast_kind(ctx, v) == Z3_NUMERAL_AST &&
+      Z3_get_numeral_uint64(ctx, v, &u))
+    return u;
+  return 0;
+}
+
+static void read_model(aucs_smt *s, const Z3_ast *terms, uint64_t *vals,
+                       size_t nvals) {
+  Z3_model m = Z3_solver_get_model(s->ctx, s->solver);
+  if (!m) {
+    memset(vals, 0, nvals * sizeof *vals);
+    return;
+  }
+  Z3_model_inc_ref(s->ctx, m);
+  for (size_t i = 0; i < nvals; i++)
+    vals[i] = value_of(s->ctx, m, terms[i]);
+  Z3_model_dec_ref(s->ctx, m);
+}
+
+static aucs_smt_result count(aucs_smt *s, aucs_smt_result r) {
+  s->stats.queries++;
+  if (r == AUCS_SMT_SAT)
+    s->stats.sat++;
+  else if (r == AUCS_SMT_UNSAT)
+    s->stats.unsat++;
+  else
+    s->stats.unknown++;
+  return r;
+}
+
+aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
+                               const Z3_ast *terms, uint64_t *vals,
+                               size_t nvals) {
+  set_reason(s, "");
+  for (size_t i = 0; i < n; i++)
+    if (!asserts[i]) {
+      set_reason(s, "a term could not be built");
+      return count(s, AUCS_SMT_UNKNOWN);
+    }
+  double start = now();
+  Z3_solver_push(s->ctx, s->solver);
+  for (size_t i = 0; i < n; i++)
+    Z3_solver_assert(s->ctx, s->solver, asserts[i]);
+  Z3_lbool got = Z3_solver_check(s->ctx, s->solver);
+  Z3_error_code e = Z3_get_error_code(s->ctx);
+  aucs_smt_result r = e != Z3_OK            ? AUCS_SMT_UNKNOWN
+                      : got == Z3_L_TRUE    ? AUCS_SMT_SAT
+                      : got == Z3_L_FALSE   ? AUCS_SMT_UNSAT
+                                            : AUCS_SMT_UNKNOWN;
+  if (e != Z3_OK)
+    set_reason(s, Z3_get_error_msg(s->ctx, e));
+  else if (r == AUCS_SMT_UNKNOWN)
+    set_reason(s, Z3_solver_get_reason_unknown(s->ctx, s->solver));
+  if (r == AUCS_SMT_SAT && nvals)
+    read_model(s, terms, vals, nvals);
+  Z3_solver_pop(s->ctx, s->solver, 1);
+  s->stats.seconds += now() - start;
+  return count(s, r);
+}
+
+const char *aucs_smt_reason(const aucs_smt *s) { return s->reason; }
+
+const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s) {
+  return &s->stats;
+}

@@ -1,0 +1,1650 @@
+/*
+ * static: access summaries, barrier intervals and Z3 verdicts for one kernel
+ * (DESIGN.md section 5.3; the interface and its bounds are in static.h).
+ *
+ * Steps:
+ *   1. Collect the accesses of the kernel and, at each call of a defined
+ *      helper, of the helper in a frame of its own (depth <= 4, no
+ *      recursion): object (global / kernel argument / unknown) and space.
+ *      An access is anchored at its kernel-level instruction (the call for
+ *      a helper's access).
+ *   2. Interval starts: the entry and every barrier of the kernel in a
+ *      uniform block. From each start, a search over the CFG (back edges
+ *      included) marks the anchors reached before any such barrier; every
+ *      two conflicting accesses reached from one start form a query. A
+ *      second search per loop L tracks the iteration of L each access is
+ *      reached in (the start's own iteration, the next one, the first one
+ *      of a fresh entry, ...): when both accesses agree, a uniform phi of
+ *      L's header is one term for both threads; in the first iteration of a
+ *      fresh entry a header phi is its start value.
+ *   3. Encode each query over two symbolic threads (step 4) and ask Z3
+ *      (smt.h) within the per-query timeout and the kernel's budget. A SAT
+ *      query is asked again under the interpreter's limits (small grid,
+ *      arguments in range, one object) for a witness it can replay.
+ *   4. Values: integers and pointers as bit-vectors (pointers 64-bit: an
+ *      object's base symbol plus the GEP offset), i1 as Booleans; the
+ *      thread's special registers as symbols bounded by the launch; a
+ *      join's phi as an if-then-else over its incoming edges' conditions; a
+ *      loop header's affine phi as start + k * step (with `nsw`/`nuw`, k is
+ *      exact: computed wide and bounded); anything else a fresh symbol per
+ *      thread. A block's guard is its entry condition on the branch DAG.
+ *   5. Redundancy of a barrier B: repeat step 2 without B; every query that
+ *      appears only then is a pair B separates; B is redundant when each
+ *      is UNSAT.
+ *
+ * Limitation: see static.h. Moreover, a loop variable is shared between
+ * the two threads when uniform.c deems it uniform, which like uniform.c
+ * assumes loads through thread-independent addresses are not racy (a race
+ * on such a load is a pair of its own).
+ */
+#include "aucs/static.h"
+
+#include "aucs/cfg.h"
+#include "aucs/nvvm.h"
+#include "aucs/srcloc.h"
+#include "aucs/uniform.h"
+#include "aucs/util.h"
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Iteration states of a loop along a barrier-free path (step 2). */
+enum {
+  ST_OUT0,   /* not entered since the start (start outside the loop) */
+  ST_OUTX,   /* left it since the start */
+  ST_CUR0,   /* the start's own iteration (start inside the loop) */
+  ST_CUR1,   /* the next iteration */
+  ST_FRESH0, /* first iteration of the entry since the start */
+  ST_FRESH1, /* second iteration of it */
+  ST_RE0,    /* first iteration of a later entry */
+  ST_AMB,    /* any other */
+  NST
+};
+enum { M_FREE, M_START, M_SHARED }; /* how a side sees a loop's phis */
+enum { SP_SHARED = 1, SP_GLOBAL = 2, SP_ANY = 3 };
+enum { MAX_DEPTH = 4, NWIT = 18 };
+
+typedef struct frame {
+  LLVMValueRef fn, call; /* call: the call site in parent; NULL: kernel */
+  struct frame *parent;
+  aucs_cfg *cfg;
+  int id;
+} frame;
+
+typedef struct acc {
+  LLVMValueRef instr, ptr, len; /* len: a memory intrinsic's byte count */
+  frame *f;
+  aucs_op op;
+  uint64_t size;
+  int opaque;        /* unknown extent (external call) */
+  LLVMValueRef root; /* global variable or kernel argument, or NULL */
+  int space;
+  LLVMValueRef anchor; /* kernel-level instruction */
+  int next;            /* next access of the same anchor, or -1 */
+} acc;
+
+typedef struct query {
+  char *key;
+  int a, b, inter;
+  unsigned char *modes; /* side a's nloops modes, then side b's */
+  int asked;
+  aucs_static_verdict verdict;
+  aucs_static_witness w;
+} query;
+
+struct aucs_static {
+  LLVMValueRef fn;
+  LLVMTargetDataRef td;
+  aucs_static_options o;
+  aucs_cfg *cfg;
+  aucs_uniformity *u;
+  frame **frames;
+  int nframes;
+  acc *accs;
+  int nacc;
+  aucs_ptrmap anchors; /* anchor -> first access + 1 */
+  LLVMValueRef *bars;
+  size_t nbar;
+  unsigned char *bar_sep, *bar_red;
+  aucs_ptrmap barmap; /* barrier -> index + 1 */
+  query *qs;
+  size_t nq;
+  aucs_static_pair *pairs;
+  size_t npairs;
+  aucs_smt *smt;
+  Z3_context z;
+  Z3_ast tid[2][3], ctaid[2][3], ntid[3], nctaid[3];
+  Z3_ast *params;
+  unsigned nparams;
+  Z3_ast *launch;
+  size_t nlaunch;
+  aucs_ptrmap gbase; /* global variable -> base symbol */
+  int trace;
+};
+
+/* ---- small helpers ------------------------------------------------------*/
+
+static const char *callee_name(LLVMValueRef call) {
+  LLVMValueRef c = LLVMGetCalledValue(call);
+  size_t len;
+  return c && LLVMIsAFunction(c) ? LLVMGetValueName2(c, &len) : NULL;
+}
+
+static LLVMValueRef defined_callee(LLVMValueRef call) {
+  LLVMValueRef c = LLVMGetCalledValue(call);
+  return c && LLVMIsAFunction(c) && LLVMCountBasicBlocks(c) ? c : NULL;
+}
+
+static int is_barrier_call(LLVMValueRef I) {
+  return LLVMIsACallInst(I) &&
+         aucs_nvvm_is_barrier(aucs_nvvm_classify(callee_name(I)));
+}
+
+static int starts_with(const char *s, const char *p) {
+  return s && !strncmp(s, p, strlen(p));
+}
+
+static int block_of(const aucs_cfg *cfg, LLVMValueRef I) {
+  return aucs_cfg_index(cfg, LLVMGetInstructionParent(I));
+}
+
+static uint64_t store_size(const aucs_static *S, LLVMTypeRef t) {
+  return LLVMTypeIsSized(t) ? LLVMStoreSizeOfType(S->td, t) : 0;
+}
+
+/* ---- step 1: accesses ---------------------------------------------------*/
+
+static int space_of_as(unsigned as) {
+  switch (as) {
+  case 3:
+    return SP_SHARED;
+  case 1:
+    return SP_GLOBAL;
+  case 0:
+    return SP_ANY;
+  default: /* constant (read-only), local, parameter space */
+    return 0;
+  }
+}
+
+/* The object p points into: a global variable or kernel argument; NULL when
+ * unknown. Helper arguments are followed to their call sites. */
+static LLVMValueRef root_of(frame *f, LLVMValueRef p) {
+  for (int guard = 0; guard < 64; guard++) {
+    if (LLVMIsAGlobalVariable(p))
+      return p;
+    if (LLVMIsAArgument(p)) {
+      if (!f->call)
+        return p;
+      LLVMValueRef fn = f->fn;
+      unsigned n = LLVMCountParams(fn), i = 0;
+      while (i < n && LLVMGetParam(fn, i) != p)
+        i++;
+      if (i == n)
+        return NULL;
+      p = LLVMGetOperand(f->call, i);
+      f = f->parent;
+      continue;
+    }
+    LLVMOpcode op = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
+                    : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
+                                             : LLVMRet;
+    if (op != LLVMGetElementPtr && op != LLVMAddrSpaceCast &&
+        op != LLVMBitCast)
+      return NULL;
+    p = LLVMGetOperand(p, 0);
+  }
+  return NULL;
+}
+
+static int space_of(LLVMValueRef root, LLVMValueRef ptr) {
+  if (root && LLVMIsAGlobalVariable(root)) {
+    if (LLVMIsGlobalConstant(root))
+      return 0;
+    return space_of_as(LLVMGetPointerAddressSpace(LLVMTypeOf(root)));
+  }
+  if (root) /* a kernel argument: host memory is global */
+    return LLVMGetPointerAddressSpace(LLVMTypeOf(root)) == 3 ? SP_SHARED
+                                                              : SP_GLOBAL;
+  return space_of_as(LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)));
+}
+
+static void add_acc(aucs_static *S, frame *f, LLVMValueRef I,
+                    LLVMValueRef anchor, LLVMValueRef ptr, aucs_op op,
+                    uint64_t size, LLVMValueRef len, int opaque) {
+  if (LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
+    return;
+  LLVMValueRef root = root_of(f, ptr);
+  int sp = space_of(root, ptr);
+  if (!sp || (root && LLVMIsAAllocaInst(root)))
+    return;
+  S->accs = aucs_xrealloc(S->accs, (size_t)(S->nacc + 1) * sizeof *S->accs);
+  S->accs[S->nacc] = (acc){.instr = I, .ptr = ptr, .len = len, .f = f,
+                           .op = op, .size = size, .opaque = opaque,
+                           .root = root, .space = sp, .anchor = anchor,
+                           .next = -1};
+  intptr_t first;
+  if (aucs_ptrmap_get(&S->anchors, anchor, &first)) {
+    int i = (int)first - 1;
+    while (S->accs[i].next >= 0)
+      i = S->accs[i].next;
+    S->accs[i].next = S->nacc;
+  } else
+    aucs_ptrmap_put(&S->anchors, anchor, S->nacc + 1);
+  S->nacc++;
+}
+
+static void collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor);
+
+static frame *new_frame(aucs_static *S, LLVMValueRef fn, LLVMValueRef call,
+                        frame *parent) {
+  frame *f = aucs_xcalloc(1, sizeof *f);
+  *f = (frame){.fn = fn, .call = call, .parent = parent, .id = S->nframes};
+  f->cfg = parent ? aucs_cfg_build(fn) : S->cfg;
+  S->frames =
+      aucs_xrealloc(S->frames, (size_t)(S->nframes + 1) * sizeof *S->frames);
+  S->frames[S->nframes++] = f;
+  return f;
+}
+
+static int depth_of(const frame *f, LLVMValueRef fn) {
+  int d = 0;
+  for (; f; f = f->parent, d++)
+    if (f->fn == fn)
+      return MAX_DEPTH + 1; /* recursion */
+  return d;
+}
+
+/* A call: a helper's accesses in a new frame, an intrinsic's memory
+ * operands, or unknown-extent accesses through an unknown callee's
+ * pointer arguments. */
+static void collect_call(aucs_static *S, frame *f, LLVMValueRef I,
+                         LLVMValueRef anchor) {
+  const char *name = callee_name(I);
+  LLVMValueRef callee = defined_callee(I);
+  unsigned n = LLVMGetNumArgOperands(I);
+  aucs_nvvm_kind k = aucs_nvvm_classify(name);
+  if (callee && depth_of(f, callee) <= MAX_DEPTH) {
+    collect_fn(S, new_frame(S, callee, I, f), anchor);
+    return;
+  }
+  if (k == AUCS_NVVM_ATOMIC || k == AUCS_NVVM_LOAD) {
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0),
+            k == AUCS_NVVM_ATOMIC ? AUCS_OP_ATOMIC : AUCS_OP_READ,
+            store_size(S, LLVMTypeOf(I)), NULL, 0);
+    return;
+  }
+  if (starts_with(name, "llvm.memcpy") || starts_with(name, "llvm.memmove") ||
+      starts_with(name, "llvm.memset")) {
+    LLVMValueRef len = LLVMGetOperand(I, 2);
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0), AUCS_OP_WRITE, 0, len, 0);
+    if (!starts_with(name, "llvm.memset"))
+      add_acc(S, f, I, anchor, LLVMGetOperand(I, 1), AUCS_OP_READ, 0, len, 0);
+    return;
+  }
+  if (starts_with(name, "llvm.") && !callee)
+    return; /* other intrinsics touch no shared or global memory */
+  for (unsigned i = 0; i < n; i++)
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, i), AUCS_OP_WRITE, 0, NULL, 1);
+}
+
+static void collect_instr(aucs_static *S, frame *f, LLVMValueRef I,
+                          LLVMValueRef anchor) {
+  if (LLVMIsALoadInst(I))
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0),
+            LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic ? AUCS_OP_ATOMIC
+                                                              : AUCS_OP_READ,
+            store_size(S, LLVMTypeOf(I)), NULL, 0);
+  else if (LLVMIsAStoreInst(I))
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 1),
+            LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic ? AUCS_OP_ATOMIC
+                                                              : AUCS_OP_WRITE,
+            store_size(S, LLVMTypeOf(LLVMGetOperand(I, 0))), NULL, 0);
+  else if (LLVMIsAAtomicRMWInst(I) || LLVMIsAAtomicCmpXchgInst(I))
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0), AUCS_OP_ATOMIC,
+            store_size(S, LLVMTypeOf(LLVMGetOperand(I, 1))), NULL, 0);
+  else if (LLVMIsACallInst(I) && !is_barrier_call(I))
+    collect_call(S, f, I, anchor);
+}
+
+static void collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor) {
+  for (int b = 0; b < f->cfg->nblocks; b++) {
+    if (!f->cfg->reachable[b])
+      continue;
+    for (LLVMValueRef I = LLVMGetFirstInstruction(f->cfg->blocks[b]); I;
+         I = LLVMGetNextInstruction(I))
+      collect_instr(S, f, I, anchor ? anchor : I);
+  }
+}
+
+static void collect_barriers(aucs_static *S) {
+  for (int b = 0; b < S->cfg->nblocks; b++) {
+    if (!S->cfg->reachable[b])
+      continue;
+    for (LLVMValueRef I = LLVMGetFirstInstruction(S->cfg->blocks[b]); I;
+         I = LLVMGetNextInstruction(I)) {
+      if (!is_barrier_call(I))
+        continue;
+      S->bars = aucs_xrealloc(S->bars, (S->nbar + 1) * sizeof *S->bars);
+      S->bar_sep = aucs_xrealloc(S->bar_sep, S->nbar + 1);
+      S->bar_sep[S->nbar] = (unsigned char)aucs_uniform_block(S->u, b);
+      S->bars[S->nbar++] = I;
+      aucs_ptrmap_put(&S->barmap, I, (intptr_t)S->nbar);
+    }
+  }
+  S->bar_red = aucs_xcalloc(S->nbar + 1, 1);
+}
+
+/* ---- symbols and launch bounds ------------------------------------------*/
+
+static Z3_ast bv(Z3_context z, uint64_t v, unsigned w) {
+  return Z3_mk_unsigned_int64(z, v, Z3_mk_bv_sort(z, w));
+}
+
+static Z3_ast sym(Z3_context z, const char *name, unsigned w) {
+  Z3_sort s = w ? Z3_mk_bv_sort(z, w) : Z3_mk_bool_sort(z);
+  return Z3_mk_const(z, Z3_mk_string_symbol(z, name), s);
+}
+
+static void push_ast(Z3_ast **v, size_t *n, Z3_ast t) {
+  *v = aucs_xrealloc(*v, (*n + 1) * sizeof **v);
+  (*v)[(*n)++] = t;
+}
+
+static void in_range(aucs_static *S, Z3_ast x, uint64_t lo, uint64_t hi) {
+  push_ast(&S->launch, &S->nlaunch, Z3_mk_bvuge(S->z, x, bv(S->z, lo, 32)));
+  push_ast(&S->launch, &S->nlaunch, Z3_mk_bvule(S->z, x, bv(S->z, hi, 32)));
+}
+
+static Z3_ast product(Z3_context z, Z3_ast *d) {
+  return Z3_mk_bvmul(z, Z3_mk_bvmul(z, d[0], d[1]), d[2]);
+}
+
+static void make_symbols(aucs_static *S) {
+  static const char xyz[] = "xyz";
+  static const uint64_t block_max[3] = {1024, 1024, 64};
+  static const uint64_t grid_max[3] = {2147483647u, 65535, 65535};
+  char name[32];
+  for (int d = 0; d < 3; d++) {
+    snprintf(name, sizeof name, "ntid.%c", xyz[d]);
+    S->ntid[d] = sym(S->z, name, 32);
+    snprintf(name, sizeof name, "nctaid.%c", xyz[d]);
+    S->nctaid[d] = sym(S->z, name, 32);
+    in_range(S, S->ntid[d], 1, block_max[d]);
+    in_range(S, S->nctaid[d], 1, grid_max[d]);
+    for (int t = 0; t < 2; t++) {
+      snprintf(name, sizeof name, "tid.%c!%d", xyz[d], t + 1);
+      S->tid[t][d] = sym(S->z, name, 32);
+      snprintf(name, sizeof name, "ctaid.%c!%d", xyz[d], t + 1);
+      S->ctaid[t][d] = sym(S->z, name, 32);
+      push_ast(&S->launch, &S->nlaunch,
+               Z3_mk_bvult(S->z, S->tid[t][d], S->ntid[d]));
+      push_ast(&S->launch, &S->nlaunch,
+               Z3_mk_bvult(S->z, S->ctaid[t][d], S->nctaid[d]));
+    }
+  }
+  push_ast(&S->launch, &S->nlaunch,
+           Z3_mk_bvule(S->z, product(S->z, S->ntid), bv(S->z, 1024, 32)));
+  S->nparams = LLVMCountParams(S->fn);
+  S->params = aucs_xcalloc(S->nparams + 1, sizeof *S->params);
+  for (unsigned i = 0; i < S->nparams; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    snprintf(name, sizeof name, "arg%u", i);
+    if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+      S->params[i] = sym(S->z, name, LLVMGetIntTypeWidth(t) == 1
+                                         ? 0
+                                         : LLVMGetIntTypeWidth(t));
+    else if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+      S->params[i] = sym(S->z, name, 64);
+  }
+}
+
+/* Which dimensions fn (and its helpers) reads: bit d of *block for tid or
+ * ntid .x/.y/.z, of *grid for ctaid or nctaid. */
+static void dims_read(LLVMValueRef fn, aucs_ptrmap *seen, unsigned *block,
+                      unsigned *grid) {
+  if (aucs_ptrmap_get(seen, fn, NULL))
+    return;
+  aucs_ptrmap_put(seen, fn, 1);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      if (!LLVMIsACallInst(I))
+        continue;
+      const char *name = callee_name(I);
+      const char *r = name + strlen("llvm.nvvm.read.ptx.sreg.");
+      if (defined_callee(I))
+        dims_read(defined_callee(I), seen, block, grid);
+      else if (starts_with(name, "llvm.nvvm.read.ptx.sreg.") && *r) {
+        char d = r[strlen(r) - 1];
+        unsigned bit = d == 'x' ? 1 : d == 'y' ? 2 : d == 'z' ? 4 : 0;
+        if (starts_with(r, "tid.") || starts_with(r, "ntid."))
+          *block |= bit;
+        else if (starts_with(r, "ctaid.") || starts_with(r, "nctaid."))
+          *grid |= bit;
+      }
+    }
+}
+
+/* A dimension the kernel never reads is 1, as in the input search. */
+static void unread_dims(aucs_static *S) {
+  aucs_ptrmap seen = {0};
+  unsigned block = 0, grid = 0;
+  dims_read(S->fn, &seen, &block, &grid);
+  aucs_ptrmap_free(&seen);
+  for (int d = 1; d < 3; d++) {
+    if (!(block & (1u << d)))
+      push_ast(&S->launch, &S->nlaunch, Z3_mk_eq(S->z, S->ntid[d], bv(S->z, 1, 32)));
+    if (!(grid & (1u << d)))
+      push_ast(&S->launch, &S->nlaunch,
+               Z3_mk_eq(S->z, S->nctaid[d], bv(S->z, 1, 32)));
+  }
+}
+
+/* The user's fixed launch and arguments. */
+static void fix_inputs(aucs_static *S) {
+  const aucs_static_options *o = &S->o;
+  Z3_context z = S->z;
+  uint32_t g[3] = {o->launch.grid.x, o->launch.grid.y, o->launch.grid.z};
+  uint32_t b[3] = {o->launch.block.x, o->launch.block.y, o->launch.block.z};
+  for (int d = 0; d < 3; d++) {
+    if (o->fixed_grid)
+      push_ast(&S->launch, &S->nlaunch,
+               Z3_mk_eq(z, S->nctaid[d], bv(z, g[d], 32)));
+    if (o->fixed_block)
+      push_ast(&S->launch, &S->nlaunch,
+               Z3_mk_eq(z, S->ntid[d], bv(z, b[d], 32)));
+  }
+  for (unsigned i = 0; o->fixed_arg && i < S->nparams; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    if (!o->fixed_arg[i] || LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+      continue;
+    unsigned w = LLVMGetIntTypeWidth(t);
+    Z3_ast v = w == 1    ? (o->args[i] & 1 ? Z3_mk_true(z) : Z3_mk_false(z))
+               : w <= 64 ? bv(z, o->args[i], w)
+                         : NULL;
+    if (v)
+      push_ast(&S->launch, &S->nlaunch, Z3_mk_eq(z, S->params[i], v));
+  }
+}
+
+/* ---- step 4: values -----------------------------------------------------*/
+
+typedef struct enc {
+  aucs_static *S;
+  Z3_context z;
+  int side;
+  const unsigned char *modes;
+  aucs_ptrmap *memo, *ecmemo; /* per frame */
+  aucs_ptrmap *shared;        /* uniform phis, both sides */
+  Z3_ast **cons;              /* the query's side constraints */
+  size_t *ncons;
+} enc;
+
+static Z3_ast val(enc *e, frame *f, LLVMValueRef v);
+static Z3_ast ec(enc *e, frame *f, int b);
+
+static Z3_sort sort_of(Z3_context z, LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+    return Z3_mk_bv_sort(z, 64);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+    return NULL;
+  unsigned w = LLVMGetIntTypeWidth(t);
+  return w == 1 ? Z3_mk_bool_sort(z) : Z3_mk_bv_sort(z, w);
+}
+
+static Z3_ast fresh(enc *e, LLVMTypeRef t) {
+  Z3_sort s = sort_of(e->z, t);
+  return s ? Z3_mk_fresh_const(e->z, e->side ? "v2" : "v1", s) : NULL;
+}
+
+static int is_bool(Z3_context z, Z3_ast t) {
+  return Z3_get_sort_kind(z, Z3_get_sort(z, t)) == Z3_BOOL_SORT;
+}
+
+static unsigned width(Z3_context z, Z3_ast t) {
+  return Z3_get_bv_sort_size(z, Z3_get_sort(z, t));
+}
+
+/* t as a w-bit vector: Booleans become 0/1 (-1/0 when sign), narrower
+ * vectors are extended, wider ones truncated. */
+static Z3_ast resize(Z3_context z, Z3_ast t, unsigned w, int sign) {
+  if (is_bool(z, t))
+    return Z3_mk_ite(z, t, bv(z, sign ? ~0ull : 1, w), bv(z, 0, w));
+  unsigned cur = width(z, t);
+  if (cur == w)
+    return t;
+  if (cur > w)
+    return Z3_mk_extract(z, w - 1, 0, t);
+  return sign ? Z3_mk_sign_ext(z, w - cur, t) : Z3_mk_zero_ext(z, w - cur, t);
+}
+
+static Z3_ast and2(Z3_context z, Z3_ast a, Z3_ast b) {
+  Z3_ast v[2] = {a, b};
+  return Z3_mk_and(z, 2, v);
+}
+
+static Z3_ast or2(Z3_context z, Z3_ast a, Z3_ast b) {
+  Z3_ast v[2] = {a, b};
+  return Z3_mk_or(z, 2, v);
+}
+
+static Z3_ast binop_bool(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
+  switch (op) {
+  case LLVMAnd:
+  case LLVMMul:
+    return and2(z, a, b);
+  case LLVMOr:
+    return or2(z, a, b);
+  case LLVMXor:
+  case LLVMAdd:
+  case LLVMSub:
+    return Z3_mk_xor(z, a, b);
+  default:
+    return NULL;
+  }
+}
+
+static Z3_ast binop(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
+  if (is_bool(z, a))
+    return binop_bool(z, op, a, b);
+  switch (op) {
+  case LLVMAdd:
+    return Z3_mk_bvadd(z, a, b);
+  case LLVMSub:
+    return Z3_mk_bvsub(z, a, b);
+  case LLVMMul:
+    return Z3_mk_bvmul(z, a, b);
+  case LLVMUDiv:
+    return Z3_mk_bvudiv(z, a, b);
+  case LLVMSDiv:
+    return Z3_mk_bvsdiv(z, a, b);
+  case LLVMURem:
+    return Z3_mk_bvurem(z, a, b);
+  case LLVMSRem:
+    return Z3_mk_bvsrem(z, a, b);
+  case LLVMShl:
+    return Z3_mk_bvshl(z, a, b);
+  case LLVMLShr:
+    return Z3_mk_bvlshr(z, a, b);
+  case LLVMAShr:
+    return Z3_mk_bvashr(z, a, b);
+  case LLVMAnd:
+    return Z3_mk_bvand(z, a, b);
+  case LLVMOr:
+    return Z3_mk_bvor(z, a, b);
+  case LLVMXor:
+    return Z3_mk_bvxor(z, a, b);
+  default:
+    return NULL;
+  }
+}
+
+static Z3_ast compare(Z3_context z, LLVMIntPredicate p, Z3_ast a, Z3_ast b) {
+  a = is_bool(z, a) ? resize(z, a, 1, 0) : a;
+  b = is_bool(z, b) ? resize(z, b, 1, 0) : b;
+  switch (p) {
+  case LLVMIntEQ:
+    return Z3_mk_eq(z, a, b);
+  case LLVMIntNE:
+    return Z3_mk_not(z, Z3_mk_eq(z, a, b));
+  case LLVMIntUGT:
+    return Z3_mk_bvugt(z, a, b);
+  case LLVMIntUGE:
+    return Z3_mk_bvuge(z, a, b);
+  case LLVMIntULT:
+    return Z3_mk_bvult(z, a, b);
+  case LLVMIntULE:
+    return Z3_mk_bvule(z, a, b);
+  case LLVMIntSGT:
+    return Z3_mk_bvsgt(z, a, b);
+  case LLVMIntSGE:
+    return Z3_mk_bvsge(z, a, b);
+  case LLVMIntSLT:
+    return Z3_mk_bvslt(z, a, b);
+  default:
+    return Z3_mk_bvsle(z, a, b);
+  }
+}
+
+static Z3_ast gep(enc *e, frame *f, LLVMValueRef v) {
+  Z3_context z = e->z;
+  Z3_ast addr = val(e, f, LLVMGetOperand(v, 0));
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(v);
+  int n = LLVMGetNumOperands(v);
+  for (int i = 1; addr && i < n; i++) {
+    LLVMValueRef ix = LLVMGetOperand(v, (unsigned)i);
+    if (LLVMGetTypeKind(LLVMTypeOf(ix)) != LLVMIntegerTypeKind)
+      return NULL;
+    if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+      unsigned k = (unsigned)LLVMConstIntGetZExtValue(ix);
+      addr = Z3_mk_bvadd(z, addr,
+                         bv(z, LLVMOffsetOfElement(e->S->td, t, k), 64));
+      t = LLVMStructGetTypeAtIndex(t, k);
+      continue;
+    }
+    if (i > 1) {
+      LLVMTypeKind k = LLVMGetTypeKind(t);
+      if (k != LLVMArrayTypeKind && k != LLVMVectorTypeKind)
+        return NULL;
+      t = LLVMGetElementType(t);
+    }
+    Z3_ast x = val(e, f, ix);
+    if (!x || !LLVMTypeIsSized(t))
+      return NULL;
+    Z3_ast scaled = Z3_mk_bvmul(z, resize(z, x, 64, 1),
+                                bv(z, LLVMABISizeOfType(e->S->td, t), 64));
+    addr = Z3_mk_bvadd(z, addr, scaled);
+  }
+  return addr;
+}
+
+static Z3_ast cast(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
+  Z3_context z = e->z;
+  Z3_ast x = val(e, f, LLVMGetOperand(v, 0));
+  Z3_sort s = sort_of(z, LLVMTypeOf(v));
+  if (!x || !s)
+    return NULL;
+  int to_bool = Z3_get_sort_kind(z, s) == Z3_BOOL_SORT;
+  switch (op) {
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMPtrToInt:
+  case LLVMIntToPtr:
+  case LLVMTrunc:
+    if (to_bool)
+      return is_bool(z, x) ? x
+                           : Z3_mk_eq(z, Z3_mk_extract(z, 0, 0, x), bv(z, 1, 1));
+    return resize(z, x, Z3_get_bv_sort_size(z, s), op == LLVMSExt);
+  default: /* bitcast, addrspacecast, freeze */
+    return Z3_get_sort(z, x) == s ? x : NULL;
+  }
+}
+
+static Z3_ast minmax(enc *e, frame *f, LLVMValueRef v, const char *name) {
+  Z3_context z = e->z;
+  Z3_ast a = val(e, f, LLVMGetOperand(v, 0));
+  Z3_ast b = val(e, f, LLVMGetOperand(v, 1));
+  if (!a || !b || is_bool(z, a))
+    return NULL;
+  const char *k = name + strlen("llvm.");
+  Z3_ast lt = k[0] == 'u' ? Z3_mk_bvult(z, a, b) : Z3_mk_bvslt(z, a, b);
+  return !strncmp(k + 1, "min.", 4) ? Z3_mk_ite(z, lt, a, b)
+                                    : Z3_mk_ite(z, lt, b, a);
+}
+
+static Z3_ast sreg(enc *e, LLVMValueRef v, const char *name) {
+  static const char *const regs[] = {"tid.", "ctaid.", "ntid.", "nctaid."};
+  const char *r = name + strlen("llvm.nvvm.read.ptx.sreg.");
+  for (int k = 0; k < 4; k++) {
+    size_t n = strlen(regs[k]);
+    if (strncmp(r, regs[k], n) || !r[n] || r[n + 1] || r[n] < 'x')
+      continue;
+    int d = r[n] - 'x';
+    Z3_ast t = k == 0   ? e->S->tid[e->side][d]
+               : k == 1 ? e->S->ctaid[e->side][d]
+               : k == 2 ? e->S->ntid[d]
+                        : e->S->nctaid[d];
+    Z3_sort s = sort_of(e->z, LLVMTypeOf(v));
+    return s && Z3_get_sort_kind(e->z, s) == Z3_BV_SORT
+               ? resize(e->z, t, Z3_get_bv_sort_size(e->z, s), 0)
+               : NULL;
+  }
+  return NULL;
+}
+
+static Z3_ast call_value(enc *e, frame *f, LLVMValueRef v) {
+  const char *name = callee_name(v);
+  if (starts_with(name, "llvm.nvvm.read.ptx.sreg."))
+    return sreg(e, v, name);
+  if (starts_with(name, "llvm.umin.") || starts_with(name, "llvm.umax.") ||
+      starts_with(name, "llvm.smin.") || starts_with(name, "llvm.smax."))
+    return minmax(e, f, v, name);
+  return NULL;
+}
+
+/* ---- phis ---------------------------------------------------------------*/
+
+static int edge_is_loop(const aucs_cfg *cfg, int p, int b) {
+  for (int i = 0; i < cfg->nsucc[p]; i++)
+    if (cfg->succ[p][i] == b && cfg->loop_edge[p][i])
+      return 1;
+  return 0;
+}
+
+static int loop_of_header(const aucs_cfg *cfg, int b) {
+  for (int l = 0; l < cfg->nloops; l++)
+    if (cfg->loops[l].header == b)
+      return l;
+  return -1;
+}
+
+static int invariant(const aucs_cfg *cfg, int l, LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v))
+    return 1;
+  int b = block_of(cfg, v);
+  return b >= 0 && !aucs_cfg_in_loop(cfg, l, b);
+}
+
+/* The header phi's start (the value from outside the loop, when all agree)
+ * and its update (the value along back edges, when all agree). */
+static void phi_parts(const aucs_cfg *cfg, LLVMValueRef phi, int b,
+                      LLVMValueRef *start, LLVMValueRef *next) {
+  *start = *next = NULL;
+  int bad_start = 0, bad_next = 0;
+  for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+    int p = aucs_cfg_index(cfg, LLVMGetIncomingBlock(phi, i));
+    LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+    if (p < 0 || !cfg->reachable[p])
+      continue;
+    LLVMValueRef *slot = edge_is_loop(cfg, p, b) ? next : start;
+    int *bad = slot == next ? &bad_next : &bad_start;
+    if (*slot && *slot != v)
+      *bad = 1;
+    *slot = v;
+  }
+  if (bad_start)
+    *start = NULL;
+  if (bad_next)
+    *next = NULL;
+}
+
+/* i = start + k * step, k >= 0; with nsw/nuw the sum is taken wide and must
+ * fit, so k counts real iterations. */
+static Z3_ast affine(enc *e, frame *f, LLVMValueRef phi, LLVMValueRef start,
+                     LLVMValueRef step, int sub, int nsw, int nuw) {
+  Z3_context z = e->z;
+  Z3_ast s = val(e, f, start), d = val(e, f, step);
+  Z3_sort ps = sort_of(z, LLVMTypeOf(phi));
+  if (!s || !d || !ps || is_bool(z, s) || Z3_get_sort_kind(z, ps) == Z3_BOOL_SORT)
+    return NULL;
+  unsigned w = Z3_get_bv_sort_size(z, ps);
+  s = resize(z, s, w, 0);
+  d = resize(z, d, w, 1);
+  Z3_ast k = Z3_mk_fresh_const(z, e->side ? "k2" : "k1", ps);
+  if (!nsw && !nuw) {
+    Z3_ast kd = Z3_mk_bvmul(z, k, d);
+    return sub ? Z3_mk_bvsub(z, s, kd) : Z3_mk_bvadd(z, s, kd);
+  }
+  unsigned W = 2 * w + 2;
+  Z3_ast sw = resize(z, s, W, nsw), dw = resize(z, d, W, nsw);
+  Z3_ast kd = Z3_mk_bvmul(z, resize(z, k, W, 0), dw);
+  Z3_ast wide = sub ? Z3_mk_bvsub(z, sw, kd) : Z3_mk_bvadd(z, sw, kd);
+  Z3_ast lo = nsw ? resize(z, bv(z, 1ull << (w - 1), w), W, 1) : bv(z, 0, W);
+  Z3_ast hi = nsw ? bv(z, (1ull << (w - 1)) - 1, W)
+                  : resize(z, bv(z, ~0ull, w), W, 0);
+  push_ast(e->cons, e->ncons,
+           and2(z, Z3_mk_bvsge(z, wide, lo), Z3_mk_bvsle(z, wide, hi)));
+  return Z3_mk_extract(z, w - 1, 0, wide);
+}
+
+static Z3_ast induction(enc *e, frame *f, LLVMValueRef phi, int l,
+                        LLVMValueRef start, LLVMValueRef next) {
+  const aucs_cfg *cfg = f->cfg;
+  if (!start || !next || !LLVMIsAInstruction(next))
+    return NULL;
+  LLVMOpcode op = LLVMGetInstructionOpcode(next);
+  LLVMValueRef x = LLVMGetOperand(next, 0);
+  LLVMValueRef y = LLVMGetNumOperands(next) > 1 ? LLVMGetOperand(next, 1) : NULL;
+  if (op == LLVMAdd || op == LLVMSub) {
+    LLVMValueRef step = x == phi ? y : op == LLVMAdd && y == phi ? x : NULL;
+    if (!step || !invariant(cfg, l, step))
+      return NULL;
+    return affine(e, f, phi, start, step, op == LLVMSub, LLVMGetNSW(next),
+                  LLVMGetNUW(next));
+  }
+  if ((op == LLVMLShr || op == LLVMUDiv) && x == phi) {
+    /* s = s >> c, s / c: never above its start (unsigned) */
+    Z3_ast s = val(e, f, start), i = fresh(e, LLVMTypeOf(phi));
+    if (!s || !i || is_bool(e->z, s))
+      return NULL;
+    push_ast(e->cons, e->ncons, Z3_mk_bvule(e->z, i, s));
+    return i;
+  }
+  return NULL;
+}
+
+static Z3_ast header_phi(enc *e, frame *f, LLVMValueRef phi, int b, int l) {
+  LLVMValueRef start, next;
+  phi_parts(f->cfg, phi, b, &start, &next);
+  int mode = f->id == 0 ? e->modes[l] : M_FREE;
+  if (mode == M_START && start)
+    return val(e, f, start);
+  int share = mode == M_SHARED && !aucs_uniform_varying(e->S->u, phi);
+  intptr_t got;
+  if (share && aucs_ptrmap_get(e->shared, phi, &got))
+    return (Z3_ast)got;
+  Z3_ast t = induction(e, f, phi, l, start, next);
+  if (!t)
+    t = fresh(e, LLVMTypeOf(phi));
+  if (share)
+    aucs_ptrmap_put(e->shared, phi, (intptr_t)t);
+  return t;
+}
+
+static Z3_ast edge_cond(enc *e, frame *f, int p, int b);
+
+/* A join's phi: the value of the incoming edge taken. */
+static Z3_ast join_phi(enc *e, frame *f, LLVMValueRef phi, int b) {
+  Z3_ast t = NULL;
+  for (unsigned i = LLVMCountIncoming(phi); i-- > 0;) {
+    int p = aucs_cfg_index(f->cfg, LLVMGetIncomingBlock(phi, i));
+    if (p < 0 || !f->cfg->reachable[p])
+      continue;
+    Z3_ast v = val(e, f, LLVMGetIncomingValue(phi, i));
+    if (!v)
+      return NULL;
+    t = t ? Z3_mk_ite(e->z, and2(e->z, ec(e, f, p), edge_cond(e, f, p, b)), v,
+                      t)
+          : v;
+  }
+  return t;
+}
+
+static Z3_ast phi_value(enc *e, frame *f, LLVMValueRef phi) {
+  const aucs_cfg *cfg = f->cfg;
+  int b = block_of(cfg, phi), l = loop_of_header(cfg, b), back = 0;
+  for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+    int p = aucs_cfg_index(cfg, LLVMGetIncomingBlock(phi, i));
+    back |= p >= 0 && cfg->reachable[p] && edge_is_loop(cfg, p, b);
+  }
+  if (!back)
+    return join_phi(e, f, phi, b);
+  return l >= 0 ? header_phi(e, f, phi, b, l) : NULL;
+}
+
+/* ---- values -------------------------------------------------------------*/
+
+static Z3_ast argument(enc *e, frame *f, LLVMValueRef v) {
+  unsigned n = LLVMCountParams(f->fn), i = 0;
+  while (i < n && LLVMGetParam(f->fn, i) != v)
+    i++;
+  if (i == n)
+    return NULL;
+  if (!f->call)
+    return e->S->params[i];
+  return val(e, f->parent, LLVMGetOperand(f->call, i));
+}
+
+static Z3_ast global_base(enc *e, LLVMValueRef g) {
+  intptr_t got;
+  if (aucs_ptrmap_get(&e->S->gbase, g, &got))
+    return (Z3_ast)got;
+  size_t len;
+  char *name = aucs_xasprintf("@%s", LLVMGetValueName2(g, &len));
+  Z3_ast t = sym(e->z, name, 64);
+  free(name);
+  aucs_ptrmap_put(&e->S->gbase, g, (intptr_t)t);
+  return t;
+}
+
+/* `nsw`/`nuw` arithmetic that wraps is poison, and a poison address or
+ * branch condition is undefined behaviour: proofs assume the kernel has
+ * none, so a wrapping add, sub or mul in an address or guard is excluded. */
+static void no_wrap(enc *e, LLVMValueRef v, LLVMOpcode op, Z3_ast a, Z3_ast b) {
+  Z3_context z = e->z;
+  if ((op != LLVMAdd && op != LLVMSub && op != LLVMMul) || is_bool(z, a))
+    return;
+  int nsw = LLVMGetNSW(v), nuw = LLVMGetNUW(v);
+  for (int sign = 0; sign < 2; sign++) {
+    if (!(sign ? nsw : nuw))
+      continue;
+    Z3_ast ok = op == LLVMAdd ? Z3_mk_bvadd_no_overflow(z, a, b, sign)
+                : op == LLVMSub ? Z3_mk_bvsub_no_underflow(z, a, b, sign)
+                                : Z3_mk_bvmul_no_overflow(z, a, b, sign);
+    if (sign)
+      ok = and2(z, ok,
+                op == LLVMAdd   ? Z3_mk_bvadd_no_underflow(z, a, b)
+                : op == LLVMSub ? Z3_mk_bvsub_no_overflow(z, a, b)
+                                : Z3_mk_bvmul_no_underflow(z, a, b));
+    push_ast(e->cons, e->ncons, ok);
+  }
+}
+
+static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
+  if (!sort_of(e->z, LLVMTypeOf(v)))
+    return NULL;
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv:
+  case LLVMURem: case LLVMSRem: case LLVMShl: case LLVMLShr: case LLVMAShr:
+  case LLVMAnd: case LLVMOr: case LLVMXor: {
+    Z3_ast a = val(e, f, LLVMGetOperand(v, 0));
+    Z3_ast b = val(e, f, LLVMGetOperand(v, 1));
+    if (a && b && LLVMIsAInstruction(v))
+      no_wrap(e, v, op, a, b);
+    return a && b ? binop(e->z, op, a, b) : NULL;
+  }
+  case LLVMICmp: {
+    Z3_ast a = val(e, f, LLVMGetOperand(v, 0));
+    Z3_ast b = val(e, f, LLVMGetOperand(v, 1));
+    return a && b && LLVMIsAInstruction(v)
+               ? compare(e->z, LLVMGetICmpPredicate(v), a, b)
+               : NULL;
+  }
+  case LLVMSelect: {
+    Z3_ast c = val(e, f, LLVMGetOperand(v, 0));
+    Z3_ast a = val(e, f, LLVMGetOperand(v, 1));
+    Z3_ast b = val(e, f, LLVMGetOperand(v, 2));
+    return c && a && b && is_bool(e->z, c) ? Z3_mk_ite(e->z, c, a, b) : NULL;
+  }
+  case LLVMZExt: case LLVMSExt: case LLVMTrunc: case LLVMPtrToInt:
+  case LLVMIntToPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
+  case LLVMFreeze:
+    return cast(e, f, v, op);
+  case LLVMGetElementPtr:
+    return gep(e, f, v);
+  case LLVMPHI:
+    return phi_value(e, f, v);
+  case LLVMCall:
+    return call_value(e, f, v);
+  default:
+    return NULL;
+  }
+}
+
+static Z3_ast compute(enc *e, frame *f, LLVMValueRef v) {
+  Z3_context z = e->z;
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (LLVMIsAConstantInt(v)) {
+    unsigned w = LLVMGetIntTypeWidth(t);
+    uint64_t x = LLVMConstIntGetZExtValue(v);
+    return w == 1 ? (x ? Z3_mk_true(z) : Z3_mk_false(z))
+           : w <= 64 ? bv(z, x, w)
+                     : NULL;
+  }
+  if (LLVMIsAConstantPointerNull(v))
+    return bv(z, 0, 64);
+  if (LLVMIsAGlobalVariable(v))
+    return global_base(e, v);
+  if (LLVMIsAArgument(v))
+    return argument(e, f, v);
+  if (LLVMIsAConstantExpr(v))
+    return operation(e, f, v, LLVMGetConstOpcode(v));
+  if (LLVMIsAInstruction(v))
+    return operation(e, f, v, LLVMGetInstructionOpcode(v));
+  return NULL;
+}
+
+/* v's term in frame f for this side; a fresh symbol when it cannot be
+ * followed (NULL only for types with no term: floats, vectors, ...). */
+static Z3_ast val(enc *e, frame *f, LLVMValueRef v) {
+  intptr_t got;
+  if (aucs_ptrmap_get(&e->memo[f->id], v, &got))
+    return (Z3_ast)got;
+  Z3_ast t = compute(e, f, v);
+  if (!t)
+    t = fresh(e, LLVMTypeOf(v));
+  aucs_ptrmap_put(&e->memo[f->id], v, (intptr_t)t);
+  return t;
+}
+
+/* ---- guards -------------------------------------------------------------*/
+
+static Z3_ast edge_cond(enc *e, frame *f, int p, int b) {
+  Z3_context z = e->z;
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(f->cfg->blocks[p]);
+  LLVMBasicBlockRef to = f->cfg->blocks[b];
+  if (LLVMIsABranchInst(term) && LLVMIsConditional(term)) {
+    if (LLVMGetSuccessor(term, 0) == LLVMGetSuccessor(term, 1))
+      return Z3_mk_true(z);
+    Z3_ast c = val(e, f, LLVMGetCondition(term));
+    if (!c || !is_bool(z, c))
+      return Z3_mk_true(z);
+    return LLVMGetSuccessor(term, 0) == to ? c : Z3_mk_not(z, c);
+  }
+  if (!LLVMIsASwitchInst(term))
+    return Z3_mk_true(z);
+  Z3_ast x = val(e, f, LLVMGetOperand(term, 0));
+  if (!x)
+    return Z3_mk_true(z);
+  Z3_ast hit = Z3_mk_false(z), any = Z3_mk_false(z);
+  for (unsigned i = 1; i < LLVMGetNumSuccessors(term); i++) {
+    Z3_ast c = val(e, f, LLVMGetOperand(term, 2 * i));
+    if (!c)
+      return Z3_mk_true(z);
+    Z3_ast eq = compare(z, LLVMIntEQ, x, c);
+    any = or2(z, any, eq);
+    if (LLVMGetSuccessor(term, i) == to)
+      hit = or2(z, hit, eq);
+  }
+  if (LLVMGetSwitchDefaultDest(term) == to)
+    hit = or2(z, hit, Z3_mk_not(z, any));
+  return hit;
+}
+
+/* EC(b) = OR over DAG predecessors p of EC(p) AND cond(p -> b). */
+static Z3_ast ec(enc *e, frame *f, int b) {
+  Z3_context z = e->z;
+  const aucs_cfg *cfg = f->cfg;
+  intptr_t got;
+  if (aucs_ptrmap_get(&e->ecmemo[f->id], cfg->blocks[b], &got))
+    return (Z3_ast)got;
+  Z3_ast t = b == 0 ? Z3_mk_true(z) : Z3_mk_false(z);
+  for (int i = 0; b != 0 && i < cfg->npred[b]; i++) {
+    int p = cfg->pred[b][i];
+    if (!cfg->reachable[p] || edge_is_loop(cfg, p, b))
+      continue;
+    t = or2(z, t, and2(z, ec(e, f, p), edge_cond(e, f, p, b)));
+  }
+  t = Z3_simplify(z, t);
+  aucs_ptrmap_put(&e->ecmemo[f->id], cfg->blocks[b], (intptr_t)t);
+  return t;
+}
+
+static Z3_ast guard(enc *e, const acc *a) {
+  Z3_ast g = ec(e, a->f, block_of(a->f->cfg, a->instr));
+  for (frame *f = a->f; f->call; f = f->parent)
+    g = and2(e->z, g, ec(e, f->parent, block_of(f->parent->cfg, f->call)));
+  return g;
+}
+
+static Z3_ast address(enc *e, const acc *a) {
+  Z3_ast p = val(e, a->f, a->ptr);
+  return p ? p : Z3_mk_fresh_const(e->z, "p", Z3_mk_bv_sort(e->z, 64));
+}
+
+static Z3_ast extent(enc *e, const acc *a) {
+  if (a->len) {
+    Z3_ast n = val(e, a->f, a->len);
+    if (n && !is_bool(e->z, n))
+      return resize(e->z, n, 64, 0);
+  }
+  if (a->len || a->opaque)
+    return Z3_mk_fresh_const(e->z, "n", Z3_mk_bv_sort(e->z, 64));
+  return bv(e->z, a->size, 64);
+}
+
+/* ---- step 2: barrier intervals ------------------------------------------*/
+
+static int separates(const aucs_static *S, LLVMValueRef I,
+                     LLVMValueRef removed) {
+  intptr_t i;
+  return I != removed && aucs_ptrmap_get(&S->barmap, I, &i) &&
+         S->bar_sep[i - 1];
+}
+
+/* Mark (|= bit) the accesses anchored in block b from instruction I on, up
+ * to the first separating barrier; 1 when the block's end was reached. */
+static int scan(const aucs_static *S, LLVMValueRef I, LLVMValueRef removed,
+                unsigned char *mark, unsigned char bit) {
+  for (; I; I = LLVMGetNextInstruction(I)) {
+    if (separates(S, I, removed))
+      return 0;
+    intptr_t first;
+    if (!aucs_ptrmap_get(&S->anchors, I, &first))
+      continue;
+    for (int a = (int)first - 1; a >= 0; a = S->accs[a].next)
+      mark[a] |= bit;
+  }
+  return 1;
+}
+
+/* The state after edge u -> v for loop l (see the enum). */
+static int step_state(const aucs_cfg *cfg, int l, int u, int v, int st) {
+  int in_u = aucs_cfg_in_loop(cfg, l, u), in_v = aucs_cfg_in_loop(cfg, l, v);
+  if (!in_u && in_v)
+    return st == ST_OUT0 ? ST_FRESH0 : ST_RE0;
+  if (in_u && !in_v)
+    return ST_OUTX;
+  if (!in_u || v != cfg->loops[l].header)
+    return st;
+  return st == ST_CUR0 ? ST_CUR1 : st == ST_FRESH0 ? ST_FRESH1 : ST_AMB;
+}
+
+/* From the start (block sb, first instruction si), search the CFG and
+ * mark the accesses reached; with l >= 0, mark each with the bit of the
+ * loop-l state it is reached in, else with bit 1. */
+static void reach(const aucs_static *S, int sb, LLVMValueRef si,
+                  LLVMValueRef removed, int l, unsigned char *mark) {
+  const aucs_cfg *cfg = S->cfg;
+  size_t nb = (size_t)cfg->nblocks, n = 0;
+  unsigned char *seen = aucs_xcalloc(nb * NST + 1, 1);
+  int *queue = aucs_xmalloc((nb * NST * 2 + 2) * 2 * sizeof *queue);
+  int u = sb, su = l < 0 ? 0 : aucs_cfg_in_loop(cfg, l, sb) ? ST_CUR0 : ST_OUT0;
+  int go = scan(S, si, removed, mark, (unsigned char)(1 << su));
+  for (size_t head = 0;; head += 2) {
+    for (int i = 0; go && i < cfg->nsucc[u]; i++) {
+      int v = cfg->succ[u][i];
+      int sv = l < 0 ? 0 : step_state(cfg, l, u, v, su);
+      if (!seen[(size_t)v * NST + (size_t)sv]) {
+        seen[(size_t)v * NST + (size_t)sv] = 1;
+        queue[n++] = v, queue[n++] = sv;
+      }
+    }
+    if (head >= n)
+      break;
+    u = queue[head], su = queue[head + 1];
+    go = scan(S, LLVMGetFirstInstruction(cfg->blocks[u]), removed, mark,
+              (unsigned char)(1 << su));
+  }
+  free(seen);
+  free(queue);
+}
+
+static int conflict(const acc *a, const acc *b, int inter) {
+  int wa = a->op != AUCS_OP_READ, wb = b->op != AUCS_OP_READ;
+  if (!(wa || wb) || (a->op == AUCS_OP_ATOMIC && b->op == AUCS_OP_ATOMIC))
+    return 0;
+  if (inter && (!(a->space & SP_GLOBAL) || !(b->space & SP_GLOBAL)))
+    return 0;
+  if (!(a->space & b->space))
+    return 0;
+  if (!a->root || !b->root || a->root == b->root)
+    return 1;
+  if (LLVMIsAGlobalVariable(a->root) && LLVMIsAGlobalVariable(b->root))
+    return 0;
+  /* an argument and an argument or a global: aliasing unless noalias */
+  unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+  LLVMValueRef roots[2] = {a->root, b->root};
+  for (int i = 0; i < 2; i++) {
+    if (!LLVMIsAArgument(roots[i]))
+      continue;
+    LLVMValueRef fn = LLVMGetParamParent(roots[i]);
+    unsigned n = LLVMCountParams(fn);
+    for (unsigned k = 0; k < n; k++)
+      if (LLVMGetParam(fn, k) == roots[i] &&
+          LLVMGetEnumAttributeAtIndex(fn, k + 1, kind))
+        return 0;
+  }
+  return 1;
+}
+
+static int single_state(unsigned char m) { return m && !(m & (m - 1)); }
+
+static unsigned char mode(unsigned char mine, unsigned char other) {
+  unsigned char fresh = 1 << ST_FRESH0 | 1 << ST_RE0;
+  unsigned char same = 1 << ST_CUR0 | 1 << ST_CUR1 | 1 << ST_FRESH1;
+  if (mine && !(mine & ~fresh))
+    return M_START;
+  if (mine == other && single_state(mine) && (mine & same))
+    return M_SHARED;
+  return M_FREE;
+}
+
+/* The query for (a, b) with these modes, added when new. */
+static size_t find_query(aucs_static *S, int a, int b, int inter,
+                         const unsigned char *modes) {
+  int nl = S->cfg->nloops;
+  aucs_buf key = {0};
+  aucs_buf_printf(&key, "%d,%d,%d:", a, b, inter);
+  for (int i = 0; i < 2 * nl; i++)
+    aucs_buf_printf(&key, "%c", '0' + modes[i]);
+  for (size_t q = 0; q < S->nq; q++)
+    if (!strcmp(S->qs[q].key, key.data)) {
+      aucs_buf_free(&key);
+      return q;
+    }
+  S->qs = aucs_xrealloc(S->qs, (S->nq + 1) * sizeof *S->qs);
+  query *q = &S->qs[S->nq];
+  *q = (query){.key = aucs_buf_take(&key), .a = a, .b = b, .inter = inter,
+               .verdict = AUCS_STATIC_UNKNOWN};
+  q->modes = aucs_xmalloc((size_t)(2 * nl + 1));
+  memcpy(q->modes, modes, (size_t)(2 * nl));
+  return S->nq++;
+}
+
+typedef struct qset {
+  size_t *v, n;
+} qset;
+
+static void qset_add(qset *s, size_t q) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i] == q)
+      return;
+  s->v = aucs_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+  s->v[s->n++] = q;
+}
+
+/* The queries of one interval start. */
+static void start_queries(aucs_static *S, int sb, LLVMValueRef si,
+                          LLVMValueRef removed, qset *out) {
+  int na = S->nacc, nl = S->cfg->nloops;
+  unsigned char *hit = aucs_xcalloc((size_t)na + 1, 1);
+  unsigned char *st = aucs_xcalloc((size_t)na * (size_t)nl + 1, 1);
+  unsigned char *modes = aucs_xcalloc((size_t)(2 * nl) + 1, 1);
+  reach(S, sb, si, removed, -1, hit);
+  for (int l = 0; l < nl; l++)
+    reach(S, sb, si, removed, l, st + (size_t)l * (size_t)na);
+  for (int a = 0; a < na; a++)
+    for (int b = a; hit[a] && b < na; b++) {
+      if (!hit[b] || !conflict(&S->accs[a], &S->accs[b], 0))
+        continue;
+      for (int l = 0; l < nl; l++) {
+        unsigned char ma = st[(size_t)l * na + a], mb = st[(size_t)l * na + b];
+        modes[l] = mode(ma, mb);
+        modes[nl + l] = mode(mb, ma);
+      }
+      qset_add(out, find_query(S, a, b, 0, modes));
+    }
+  free(hit);
+  free(st);
+  free(modes);
+}
+
+/* Every query of the kernel's intervals, with barrier `removed` gone. */
+static void interval_queries(aucs_static *S, LLVMValueRef removed, qset *out) {
+  start_queries(S, 0, LLVMGetFirstInstruction(S->cfg->blocks[0]), removed,
+                out);
+  for (size_t i = 0; i < S->nbar; i++)
+    if (S->bar_sep[i] && S->bars[i] != removed)
+      start_queries(S, block_of(S->cfg, S->bars[i]),
+                    LLVMGetNextInstruction(S->bars[i]), removed, out);
+}
+
+static void inter_queries(aucs_static *S, qset *out) {
+  unsigned char *modes = aucs_xcalloc((size_t)(2 * S->cfg->nloops) + 1, 1);
+  for (int a = 0; a < S->nacc; a++)
+    for (int b = a; b < S->nacc; b++)
+      if (conflict(&S->accs[a], &S->accs[b], 1))
+        qset_add(out, find_query(S, a, b, 1, modes));
+  free(modes);
+}
+
+/* ---- step 3: asking Z3 --------------------------------------------------*/
+
+typedef struct qbuild {
+  Z3_ast *v;
+  size_t n;
+  Z3_ast offset; /* access a's offset in its object, or NULL */
+} qbuild;
+
+static Z3_ast distinct3(Z3_context z, Z3_ast *x, Z3_ast *y) {
+  Z3_ast d[3];
+  for (int i = 0; i < 3; i++)
+    d[i] = Z3_mk_not(z, Z3_mk_eq(z, x[i], y[i]));
+  return Z3_mk_or(z, 3, d);
+}
+
+/* Overlap of [pa, pa + na) and [pb, pb + nb), wrap-safe. */
+static Z3_ast overlap(Z3_context z, Z3_ast pa, Z3_ast na, Z3_ast pb,
+                      Z3_ast nb) {
+  return or2(z, Z3_mk_bvult(z, Z3_mk_bvsub(z, pb, pa), na),
+             Z3_mk_bvult(z, Z3_mk_bvsub(z, pa, pb), nb));
+}
+
+static void encode(aucs_static *S, const query *q, qbuild *out) {
+  Z3_context z = S->z;
+  int nf = S->nframes;
+  aucs_ptrmap *maps = aucs_xcalloc((size_t)nf * 4 + 1, sizeof *maps);
+  aucs_ptrmap shared = {0};
+  Z3_ast p[2], n[2];
+  for (size_t i = 0; i < S->nlaunch; i++)
+    push_ast(&out->v, &out->n, S->launch[i]);
+  for (int side = 0; side < 2; side++) {
+    const acc *a = &S->accs[side ? q->b : q->a];
+    enc e = {.S = S, .z = z, .side = side,
+             .modes = q->modes + (side ? S->cfg->nloops : 0),
+             .memo = maps + (size_t)nf * (size_t)(2 * side),
+             .ecmemo = maps + (size_t)nf * (size_t)(2 * side + 1),
+             .shared = &shared, .cons = &out->v, .ncons = &out->n};
+    push_ast(&out->v, &out->n, guard(&e, a));
+    p[side] = address(&e, a);
+    n[side] = extent(&e, a);
+    if (side == 0 && a->root)
+      out->offset = Z3_mk_bvsub(
+          z, p[0], LLVMIsAGlobalVariable(a->root) ? global_base(&e, a->root)
+                                                  : argument(&e, S->frames[0], a->root));
+  }
+  push_ast(&out->v, &out->n, overlap(z, p[0], n[0], p[1], n[1]));
+  if (q->inter)
+    push_ast(&out->v, &out->n, distinct3(z, S->ctaid[0], S->ctaid[1]));
+  else {
+    for (int d = 0; d < 3; d++)
+      push_ast(&out->v, &out->n, Z3_mk_eq(z, S->ctaid[0][d], S->ctaid[1][d]));
+    push_ast(&out->v, &out->n, distinct3(z, S->tid[0], S->tid[1]));
+  }
+  for (int i = 0; i < nf * 4; i++)
+    aucs_ptrmap_free(&maps[i]);
+  free(maps);
+  aucs_ptrmap_free(&shared);
+}
+
+/* The interpreter's limits: at most 64 blocks, integer arguments within
+ * +-65536, both accesses in one object. 0 when they cannot hold. */
+static int replay_limits(aucs_static *S, const query *q, qbuild *b) {
+  Z3_context z = S->z;
+  const acc *x = &S->accs[q->a], *y = &S->accs[q->b];
+  if (x->root != y->root)
+    return 0;
+  for (int d = 0; d < 3; d++)
+    push_ast(&b->v, &b->n, Z3_mk_bvule(z, S->nctaid[d], bv(z, 64, 32)));
+  push_ast(&b->v, &b->n,
+           Z3_mk_bvule(z, product(z, S->nctaid), bv(z, 64, 32)));
+  for (unsigned i = 0; i < S->nparams; i++) {
+    Z3_ast a = S->params[i];
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    if (!a || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(t) < 18)
+      continue;
+    unsigned w = LLVMGetIntTypeWidth(t);
+    push_ast(&b->v, &b->n,
+             Z3_mk_bvule(z, Z3_mk_bvadd(z, a, bv(z, 65536, w)),
+                         bv(z, 131072, w)));
+  }
+  return 1;
+}
+
+/* Whether a witness already keeps to replay_limits. */
+static int fits(const aucs_static *S, const query *q) {
+  const aucs_static_witness *w = &q->w;
+  uint64_t blocks = (uint64_t)w->launch.grid.x * w->launch.grid.y *
+                    w->launch.grid.z;
+  if (S->accs[q->a].root != S->accs[q->b].root || blocks > 64)
+    return 0;
+  for (unsigned i = 0; i < S->nparams; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(t) < 18 || LLVMGetIntTypeWidth(t) > 64)
+      continue;
+    unsigned w_ = LLVMGetIntTypeWidth(t);
+    uint64_t mask = w_ == 64 ? ~0ull : (1ull << w_) - 1;
+    if (((w->args[i] + 65536) & mask) > 131072)
+      return 0;
+  }
+  return 1;
+}
+
+static void witness_terms(const aucs_static *S, Z3_ast *t) {
+  for (int d = 0; d < 3; d++) {
+    t[d] = S->nctaid[d];
+    t[3 + d] = S->ntid[d];
+    t[6 + d] = S->tid[0][d];
+    t[9 + d] = S->tid[1][d];
+    t[12 + d] = S->ctaid[0][d];
+    t[15 + d] = S->ctaid[1][d];
+  }
+}
+
+static aucs_dim3 dim(const uint64_t *v) {
+  return (aucs_dim3){(uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]};
+}
+
+static void read_witness(const aucs_static *S, const uint64_t *v,
+                         aucs_static_witness *w) {
+  w->launch = (aucs_launch){dim(v), dim(v + 3)};
+  w->thread[0] = dim(v + 6);
+  w->thread[1] = dim(v + 9);
+  w->block[0] = dim(v + 12);
+  w->block[1] = dim(v + 15);
+  free(w->args);
+  w->args = aucs_xcalloc(S->nparams + 1, sizeof *w->args);
+  for (unsigned i = 0; i < S->nparams; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    if (S->params[i] && LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+      w->args[i] = v[NWIT + i];
+  }
+  w->offset = v[NWIT + S->nparams];
+}
+
+/* The time left of the kernel's budget, in ms (0: spent). */
+static unsigned budget_left(const aucs_static *S) {
+  double spent = aucs_smt_stats_of(S->smt)->seconds * 1000.0;
+  double left = (double)S->o.budget_ms - spent;
+  return left < 1 ? 0 : (unsigned)left;
+}
+
+static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
+                           uint64_t *vals, size_t nvals) {
+  unsigned left = budget_left(S);
+  if (!left)
+    return AUCS_SMT_UNKNOWN;
+  aucs_smt_set_timeout(S->smt, left < S->o.timeout_ms ? left : S->o.timeout_ms);
+  return aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
+}
+
+static void trace_query(const aucs_static *S, const query *q) {
+  static const char *const names[] = {"unsat", "sat", "unknown"};
+  char *la = aucs_srcloc_format(S->accs[q->a].instr);
+  char *lb = aucs_srcloc_format(S->accs[q->b].instr);
+  fprintf(stderr, "aucs: static: %s %s / %s %s%s: %s%s%s\n",
+          aucs_op_name(S->accs[q->a].op), la, aucs_op_name(S->accs[q->b].op),
+          lb, q->inter ? " (two blocks)" : "", names[q->verdict],
+          q->verdict == AUCS_STATIC_UNKNOWN ? " " : "",
+          q->verdict == AUCS_STATIC_UNKNOWN ? aucs_smt_reason(S->smt) : "");
+  free(la);
+  free(lb);
+}
+
+static void solve(aucs_static *S, query *q) {
+  qbuild b = {0};
+  size_t nt = NWIT + S->nparams + 1;
+  Z3_ast *terms = aucs_xcalloc(nt, sizeof *terms);
+  uint64_t *vals = aucs_xcalloc(nt, sizeof *vals);
+  encode(S, q, &b);
+  witness_terms(S, terms);
+  for (unsigned i = 0; i < S->nparams; i++)
+    terms[NWIT + i] = S->params[i];
+  terms[nt - 1] = b.offset;
+  aucs_smt_result r = ask(S, &b, terms, vals, nt);
+  q->verdict = r == AUCS_SMT_UNSAT ? AUCS_STATIC_UNSAT
+               : r == AUCS_SMT_SAT ? AUCS_STATIC_SAT
+                                   : AUCS_STATIC_UNKNOWN;
+  if (r == AUCS_SMT_SAT) {
+    read_witness(S, vals, &q->w);
+    q->w.replayable = fits(S, q);
+    if (!q->w.replayable && replay_limits(S, q, &b) &&
+        ask(S, &b, terms, vals, nt) == AUCS_SMT_SAT) {
+      read_witness(S, vals, &q->w);
+      q->w.replayable = 1;
+    }
+  }
+  if (S->trace)
+    trace_query(S, q);
+  free(b.v);
+  free(terms);
+  free(vals);
+}
+
+static void solve_all(aucs_static *S, const qset *qs) {
+  for (size_t i = 0; i < qs->n; i++) {
+    query *q = &S->qs[qs->v[i]];
+    if (!q->asked) {
+      q->asked = 1;
+      solve(S, q);
+    }
+  }
+}
+
+/* ---- pairs, barriers and the interface ---------------------------------*/
+
+static int pair_of(aucs_static *S, const query *q) {
+  const acc *a = &S->accs[q->a], *b = &S->accs[q->b];
+  for (size_t i = 0; i < S->npairs; i++) {
+    const aucs_static_pair *p = &S->pairs[i];
+    if (p->inter_block == q->inter &&
+        ((p->a.instr == a->instr && p->b.instr == b->instr) ||
+         (p->a.instr == b->instr && p->b.instr == a->instr)))
+      return (int)i;
+  }
+  S->pairs = aucs_xrealloc(S->pairs, (S->npairs + 1) * sizeof *S->pairs);
+  aucs_static_pair *p = &S->pairs[S->npairs];
+  int sp = a->space & b->space;
+  size_t len;
+  *p = (aucs_static_pair){
+      .a = {.instr = a->instr, .op = a->op, .size = (unsigned)a->size},
+      .b = {.instr = b->instr, .op = b->op, .size = (unsigned)b->size},
+      .memory = sp == SP_SHARED   ? AUCS_MEM_SHARED
+                : sp == SP_GLOBAL ? AUCS_MEM_GLOBAL
+                                  : AUCS_MEM_NONE,
+      .object = a->root ? LLVMGetValueName2(a->root, &len) : NULL,
+      .inter_block = q->inter,
+      .verdict = AUCS_STATIC_UNSAT,
+  };
+  return (int)S->npairs++;
+}
+
+/* A pair is SAT when one of its queries is, else UNKNOWN when one is. */
+static void merge(aucs_static_pair *p, const query *q) {
+  if (p->verdict == AUCS_STATIC_SAT || q->verdict == AUCS_STATIC_UNSAT)
+    return;
+  p->verdict = q->verdict;
+}
+
+static void copy_witness(const aucs_static *S, aucs_static_pair *p,
+                         const query *q) {
+  p->witness = q->w;
+  p->witness.args = aucs_xcalloc(S->nparams + 1, sizeof *p->witness.args);
+  if (q->w.args)
+    memcpy(p->witness.args, q->w.args, S->nparams * sizeof *q->w.args);
+}
+
+static void make_pairs(aucs_static *S, const qset *qs) {
+  for (size_t i = 0; i < qs->n; i++) {
+    const query *q = &S->qs[qs->v[i]];
+    int k = pair_of(S, q);
+    aucs_static_pair *p = &S->pairs[k];
+    int was_sat = p->verdict == AUCS_STATIC_SAT;
+    merge(p, q);
+    if (!was_sat && p->verdict == AUCS_STATIC_SAT)
+      copy_witness(S, p, q);
+  }
+}
+
+static int in_set(const qset *s, size_t q) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i] == q)
+      return 1;
+  return 0;
+}
+
+/* Barrier i is redundant when every query that appears without it is
+ * UNSAT. */
+static void barrier_redundancy(aucs_static *S, size_t i, const qset *base) {
+  qset without = {0}, extra = {0};
+  interval_queries(S, S->bars[i], &without);
+  for (size_t k = 0; k < without.n; k++)
+    if (!in_set(base, without.v[k]))
+      qset_add(&extra, without.v[k]);
+  solve_all(S, &extra);
+  int proven = 1;
+  for (size_t k = 0; k < extra.n; k++)
+    proven &= S->qs[extra.v[k]].verdict == AUCS_STATIC_UNSAT;
+  S->bar_red[i] = (unsigned char)proven;
+  free(without.v);
+  free(extra.v);
+}
+
+static void options(aucs_static *S, const aucs_static_options *o) {
+  if (o)
+    S->o = *o;
+  if (!S->o.timeout_ms)
+    S->o.timeout_ms = AUCS_STATIC_TIMEOUT_MS;
+  if (!S->o.budget_ms)
+    S->o.budget_ms = AUCS_STATIC_BUDGET_MS;
+  const char *dbg = getenv("AUCS_DEBUG");
+  S->trace = dbg && strstr(dbg, "static");
+}
+
+aucs_static *aucs_static_analyze(LLVMValueRef kernel,
+                                 const aucs_static_options *o) {
+  aucs_static *S = aucs_xcalloc(1, sizeof *S);
+  options(S, o);
+  S->fn = kernel;
+  S->td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(kernel));
+  S->cfg = aucs_cfg_build(kernel);
+  S->u = aucs_uniform_compute(S->cfg);
+  S->smt = aucs_smt_new(S->o.timeout_ms);
+  S->z = aucs_smt_context(S->smt);
+  make_symbols(S);
+  unread_dims(S);
+  fix_inputs(S);
+  collect_barriers(S);
+  collect_fn(S, new_frame(S, kernel, NULL, NULL), NULL);
+  qset base = {0};
+  interval_queries(S, NULL, &base);
+  inter_queries(S, &base);
+  solve_all(S, &base);
+  make_pairs(S, &base);
+  for (size_t i = 0; !S->o.skip_barriers && i < S->nbar; i++)
+    if (S->bar_sep[i])
+      barrier_redundancy(S, i, &base);
+  free(base.v);
+  return S;
+}
+
+void aucs_static_free(aucs_static *S) {
+  if (!S)
+    return;
+  for (size_t i = 0; i < S->nq; i++) {
+    free(S->qs[i].key);
+    free(S->qs[i].modes);
+    free(S->qs[i].w.args);
+  }
+  for (size_t i = 0; i < S->npairs; i++)
+    free(S->pairs[i].witness.args);
+  for (int i = 1; i < S->nframes; i++)
+    aucs_cfg_free(S->frames[i]->cfg);
+  for (int i = 0; i < S->nframes; i++)
+    free(S->frames[i]);
+  free(S->frames);
+  free(S->qs);
+  free(S->pairs);
+  free(S->accs);
+  free(S->bars);
+  free(S->bar_sep);
+  free(S->bar_red);
+  free(S->params);
+  free(S->launch);
+  aucs_ptrmap_free(&S->anchors);
+  aucs_ptrmap_free(&S->barmap);
+  aucs_ptrmap_free(&S->gbase);
+  aucs_smt_free(S->smt);
+  aucs_uniform_free(S->u);
+  aucs_cfg_free(S->cfg);
+  free(S);
+}
+
+size_t aucs_static_npairs(const aucs_static *s) { return s->npairs; }
+
+const aucs_static_pair *aucs_static_pair_at(const aucs_static *s, size_t i) {
+  return i < s->npairs ? &s->pairs[i] : NULL;
+}
+
+aucs_static_counts aucs_static_counts_of(const aucs_static *s) {
+  aucs_static_counts c = {.total = s->npairs};
+  for (size_t i = 0; i < s->npairs; i++) {
+    aucs_static_verdict v = s->pairs[i].verdict;
+    c.unsat += v == AUCS_STATIC_UNSAT;
+    c.sat += v == AUCS_STATIC_SAT;
+    c.unknown += v == AUCS_STATIC_UNKNOWN;
+  }
+  return c;
+}
+
+aucs_static_proof aucs_static_proof_of(const aucs_static *s) {
+  aucs_static_counts c = aucs_static_counts_of(s);
+  return c.unsat == c.total ? AUCS_PROOF_RACE_FREE
+         : c.unsat            ? AUCS_PROOF_PARTIAL
+                              : AUCS_PROOF_NONE;
+}
+
+const char *aucs_static_proof_name(aucs_static_proof p) {
+  static const char *const names[] = {"none", "partial", "race-free"};
+  return names[p];
+}
+
+const aucs_smt_stats *aucs_static_stats(const aucs_static *s) {
+  return aucs_smt_stats_of(s->smt);
+}
+
+size_t aucs_static_nbarriers(const aucs_static *s) { return s->nbar; }
+
+LLVMValueRef aucs_static_barrier(const aucs_static *s, size_t i) {
+  return i < s->nbar ? s->bars[i] : NULL;
+}
+
+int aucs_static_barrier_redundant(const aucs_static *s, LLVMValueRef barrier) {
+  intptr_t i;
+  return aucs_ptrmap_get(&s->barmap, barrier, &i) && s->bar_red[i - 1];
+}
+
+int aucs_static_prove_redundant(LLVMValueRef kernel, LLVMValueRef barrier,
+                                const aucs_static_options *o) {
+  aucs_static *s = aucs_static_analyze(kernel, o);
+  int proven = aucs_static_barrier_redundant(s, barrier);
+  aucs_static_free(s);
+  return proven;
+}

@@ -1,0 +1,93 @@
+/*
+ * place: where a __syncthreads() goes to order a race, and the small IR
+ * edits the repair is made of (DESIGN.md section 6.3, steps 1, 2, 3 and 5).
+ *
+ * For a race A -> B (A reaches B with no barrier between):
+ *   1. A and B in one block: the points between them are the candidates.
+ *   2. Otherwise the candidates are the points on every barrier-free path
+ *      from A to B: the rest of A's block, the start of B's block, and
+ *      every block all those paths pass through.
+ * A candidate must lie in a uniform block (uniform.h) and in no loop that
+ * A and B are both outside of; the one nearest B wins, moved up to the
+ * start of B's statement when that keeps it between A and B.
+ *   3. No candidate, because A and B sit in one divergent region (the two
+ *      arms of a divergent if, or one arm): the region must be flattened
+ *      and the barrier goes in the guard just before B's block.
+ *   5. A store racing with itself that cannot reach itself barrier-free
+ *      (outside any loop, or every way around passes a barrier), an
+ *      inter-block race,
+ *      an out-of-bounds access: no barrier orders them (unfixable).
+ * Calls to functions that execute a barrier count as barriers.
+ *
+ * Limitation: a race inside a loop whose trip count differs by thread
+ * needs loop uniformization (step 4), which does not exist yet: it is
+ * reported AUCS_PLACE_LOOP.
+ */
+#ifndef AUCS_PLACE_H
+#define AUCS_PLACE_H
+
+#include "aucs/cfg.h"
+#include "aucs/finding.h"
+#include "aucs/uniform.h"
+#include <llvm-c/Types.h>
+
+typedef enum aucs_place_status {
+  AUCS_PLACE_FOUND,   /* insert the barrier right before `before` */
+  AUCS_PLACE_NO_PATH, /* neither reaches the other barrier-free, and they
+                         share no divergent region */
+  AUCS_PLACE_FLATTEN, /* no uniform point: flatten region entry..exit */
+  AUCS_PLACE_LOOP,    /* A or B in a loop with a divergent exit */
+} aucs_place_status;
+
+typedef struct aucs_place {
+  aucs_place_status status;
+  int step;              /* 1 or 2 for FOUND, 3 for FLATTEN */
+  LLVMValueRef before;   /* FOUND: the barrier goes right before it */
+  LLVMValueRef first, second; /* the race's accesses in program order */
+  int entry, exit;       /* FLATTEN: uniform blocks bounding the region
+                            (exit may be AUCS_CFG_EXIT) */
+  int split;             /* FLATTEN: A and B share a block, which must be
+                            split before `second` first */
+} aucs_place;
+
+/* Where to put a barrier ordering a before b, two instructions of cfg's
+ * function. When a does not reach b barrier-free: FLATTEN if neither
+ * reaches the other at all (exclusive arms; out->first is the one earlier
+ * in topological order), else NO_PATH. */
+aucs_place_status aucs_place_find(const aucs_cfg *cfg,
+                                  const aucs_uniformity *u, LLVMValueRef a,
+                                  LLVMValueRef b, aucs_place *out);
+/* 1 when a path from right after a reaches b with no barrier on it. */
+int aucs_place_reaches(const aucs_cfg *cfg, LLVMValueRef a, LLVMValueRef b);
+/* 1 when I is a block-wide barrier or a call to a function that (through
+ * its callees) executes one. */
+int aucs_place_is_barrier(LLVMValueRef I);
+/* 1 when I is exactly a call to a block-wide barrier intrinsic. */
+int aucs_place_is_barrier_call(LLVMValueRef I);
+
+/* Insert `__syncthreads()` right before `before`, spelt as the module
+ * already spells it (a declared llvm.nvvm.barrier.cta.sync.aligned.all or
+ * llvm.nvvm.barrier0 is reused; otherwise LLVM's own intrinsic), with the
+ * debug location of `before` (or of the next instruction that has one).
+ * Returns the new call. */
+LLVMValueRef aucs_place_insert_barrier(LLVMValueRef before);
+/* Split at's block before at: the instructions above at (phis included)
+ * move to a new block that takes over every predecessor and falls through
+ * into at's block. Returns the new block. */
+LLVMBasicBlockRef aucs_place_split(LLVMValueRef at);
+/* Inline the call site `call` (to a defined function) into its caller,
+ * leaving every other call site of the callee as it is. 0 on success;
+ * nonzero with *err (free with free()). */
+int aucs_place_inline(LLVMValueRef call, char **err);
+
+/* Why no barrier can fix f (NULL when one might), with a suggestion in
+ * *suggestion. Static strings. */
+const char *aucs_place_unfixable(const aucs_finding *f,
+                                 const char **suggestion);
+/* The source edit equivalent to the barrier `bar` inserted in the IR
+ * ("insert __syncthreads(); before k.cu:15"), or NULL with *why (a
+ * sentence) when it sits inside one statement or the module has no !dbg.
+ * Free the result and *why with free(). */
+char *aucs_place_source_edit(LLVMValueRef bar, char **why);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * repair: the detect -> plan -> apply -> verify -> detect loop (DESIGN.md
+ * section 6.4) that answers each finding of the detector with edits.
+ *
+ * Each round plans, for every finding of the round's detection still
+ * present, one trial: the edit is made on a clone of the module, the clone
+ * is verified and detected again, and the edit is kept (replayed on the
+ * module itself) only when its finding is gone and no new one came (a new
+ * redundant barrier does not count; a deleted divergent barrier may leave
+ * races, which the same trial then repairs). Rounds stop when no finding is
+ * left, when a round keeps no edit, or after max_rounds.
+ *
+ * Answers: a race gets a barrier (place.h); one inside a __device__ helper
+ * first gets that helper's call inlined into the kernel; a divergent
+ * barrier moves to the nearest uniform point after it, else is deleted and
+ * the races it leaves are repaired; a redundant barrier is deleted when the
+ * static checker proves it redundant, or on dynamic evidence under
+ * trust_dynamic; inter-block races, self-races and out-of-bounds accesses
+ * are unfixable, with a reason and a suggestion.
+ *
+ * Stable ids: every load, store, atomic, call and terminator carries
+ * `!aucs.id !{i32 N}`, set once before round 1 (inlining copies them), so a
+ * finding of round 1 is matched to the IR of round 3.
+ *
+ * Limitation: races in loops whose trip count differs by thread need loop
+ * uniformization (DESIGN.md 6.3 step 4), not implemented: they remain, with
+ * that reason.
+ */
+#ifndef AUCS_REPAIR_H
+#define AUCS_REPAIR_H
+
+#include "aucs/detect.h"
+#include "aucs/editlog.h"
+#include "aucs/util.h"
+#include <llvm-c/Types.h>
+
+#define AUCS_REPAIR_ROUNDS 8
+
+typedef struct aucs_repair_options {
+  const aucs_detect_options *detect; /* NULL: the detector's defaults */
+  int trust_dynamic; /* delete redundant barriers on dynamic evidence */
+  unsigned max_rounds; /* 0: AUCS_REPAIR_ROUNDS */
+} aucs_repair_options;
+
+typedef enum aucs_outcome {
+  AUCS_OUTCOME_FIXED,
+  AUCS_OUTCOME_UNFIXABLE, /* no barrier edit can fix it */
+  AUCS_OUTCOME_REMAINS,   /* a fix exists in principle, aucs found none */
+} aucs_outcome;
+
+/* One finding the repair saw (in the first detection, or one an edit left
+ * behind), and what became of it. Owns its strings. */
+typedef struct aucs_repair_item {
+  aucs_finding_kind kind;
+  char *kernel;     /* the kernel's (mangled) name */
+  char *location;   /* "k.cu:17:10" of its first access */
+  char *headline;   /* "data race on 'buf[2]' (shared)" */
+  aucs_outcome outcome;
+  char *how;        /* FIXED: the edits; otherwise the reason */
+  char *suggestion; /* UNFIXABLE: what the user can do; else NULL */
+  int introduced;   /* left behind by an edit, not in the first detection */
+  unsigned ida, idb; /* stable ids of its two sides */
+} aucs_repair_item;
+
+typedef struct aucs_repair_result {
+  aucs_editlog log;
+  aucs_repair_item *items;
+  size_t nitems;
+  size_t fixed, unfixable, remaining; /* items by outcome */
+  unsigned rounds;
+  char *warnings; /* kernels not checked (unsupported, run errors), one
+                     "aucs: warning: ..." line each; or NULL */
+} aucs_repair_result;
+
+/* Give every load, store, atomic, call and terminator of m that has none a
+ * fresh `!aucs.id`. */
+void aucs_repair_ids_assign(LLVMModuleRef m);
+/* The stable id of I, 0 when it has none. */
+unsigned aucs_repair_id(LLVMValueRef I);
+/* Remove every `!aucs.id` from m (before writing it). */
+void aucs_repair_ids_strip(LLVMModuleRef m);
+
+/* Repair the kernels of m in place. 0 with *r filled (free with
+ * aucs_repair_result_free); nonzero with *err (free with free()) on a
+ * usage error of the detector options or an internal failure. */
+int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
+                    aucs_repair_result *r, char **err);
+void aucs_repair_result_free(aucs_repair_result *r);
+
+/* The text report: every edit, then one line per finding (fixed, how;
+ * unfixable, why and a suggestion; remains, why), then a summary line. */
+void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * smt: the one module that owns Z3 (DESIGN.md section 5.3, STYLE.md "Z3's
+ * test_capi.c"). It creates the context and installs its error handler,
+ * owns the solver, its timeout and every reference-counted Z3 object, and
+ * brackets each query by push/pop.
+ *
+ * The context is Z3_mk_context's: terms need no reference counts and stay
+ * valid while the solver is at scope 0, i.e. for the life of the aucs_smt
+ * (aucs_smt_check pops back to 0 before it returns). Callers build terms
+ * with the Z3 API on aucs_smt_context and never create solvers, models or
+ * parameter sets themselves.
+ *
+ * Errors: the handler records nothing and never exits; a query during which
+ * Z3 reports an error, or whose assertions include a NULL term (a failed
+ * construction), answers UNKNOWN with the reason in aucs_smt_reason.
+ */
+#ifndef AUCS_SMT_H
+#define AUCS_SMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <z3.h>
+
+typedef struct aucs_smt aucs_smt;
+
+typedef enum aucs_smt_result {
+  AUCS_SMT_UNSAT,
+  AUCS_SMT_SAT,
+  AUCS_SMT_UNKNOWN, /* timeout, incompleteness or a Z3 error */
+} aucs_smt_result;
+
+typedef struct aucs_smt_stats {
+  uint64_t queries, sat, unsat, unknown;
+  double seconds; /* wall-clock time inside the solver */
+} aucs_smt_stats;
+
+/* A context and a solver whose queries stop after timeout_ms (0: none).
+ * Free with aucs_smt_free. */
+aucs_smt *aucs_smt_new(unsigned timeout_ms);
+void aucs_smt_free(aucs_smt *s);
+Z3_context aucs_smt_context(const aucs_smt *s);
+/* The timeout of the following queries (0: none). */
+void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms);
+
+/* Is the conjunction of asserts[0..n) satisfiable? On SAT, vals[i] gets the
+ * model's value of terms[i] (a bit-vector of at most 64 bits, or a Boolean
+ * as 0/1; 0 when the model leaves it free). Bracketed by push/pop. */
+aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
+                               const Z3_ast *terms, uint64_t *vals,
+                               size_t nvals);
+/* Why the last query answered UNKNOWN ("timeout", Z3's message), or "". The
+ * string lives until the next query. */
+const char *aucs_smt_reason(const aucs_smt *s);
+const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s);
+
+#endif

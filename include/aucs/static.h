@@ -1,0 +1,128 @@
+/*
+ * static: the Z3 side of the detector (DESIGN.md section 5.3).
+ *
+ * For one kernel (and the __device__ helpers it calls):
+ *   1. Access summaries: every load, store, atomic and memory intrinsic on
+ *      shared or global memory, with its object (a global, a pointer
+ *      argument, or unknown), its address as a 64-bit term over two
+ *      symbolic threads, and its guard (the entry condition of its block
+ *      on the branch DAG, and of each call site on the way to it).
+ *   2. Pairs: two accesses that can fall in one barrier interval (both
+ *      reachable barrier-free from the entry or from one barrier, through
+ *      loop back edges too), at least one writing, not both atomic. Each
+ *      is asked of Z3 for two distinct threads of one block; pairs on
+ *      global memory also for two different blocks (inter-block).
+ *   3. Verdicts: UNSAT proves the pair never races; SAT comes with a
+ *      witness (launch, threads, blocks, arguments) for the interpreter to
+ *      replay; UNKNOWN (timeout, budget spent) decides nothing.
+ *   4. Barriers: one is proven redundant when every pair it separates (the
+ *      pairs that appear once it is removed) is UNSAT.
+ *
+ * What the encoding cannot follow (loads, calls' results, floats, unknown
+ * pointers) becomes a fresh symbol per thread, so UNSAT stays a proof.
+ * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
+ * block; gridDim.x < 2^31, .y, .z < 2^16; any argument values; pointer
+ * arguments may alias each other unless `noalias` (__restrict__).
+ *
+ * Limitation: proofs assume every separating barrier is reached by all
+ * threads of the block (barriers in divergent blocks separate nothing, and
+ * barrier divergence is the dynamic detector's finding), and that memory
+ * reached through a pointer loaded from memory is any memory (never
+ * proven). Barriers inside __device__ helpers separate nothing here, and
+ * only the kernel's own barriers can be proven redundant. Redundancy is
+ * per barrier: two barriers each redundant alone may not be redundant
+ * together (re-analyse after deleting one).
+ */
+#ifndef AUCS_STATIC_H
+#define AUCS_STATIC_H
+
+#include "aucs/finding.h"
+#include "aucs/smt.h"
+#include <llvm-c/Types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Defaults of the zero fields of aucs_static_options. */
+#define AUCS_STATIC_TIMEOUT_MS 2000u
+#define AUCS_STATIC_BUDGET_MS 10000u
+
+typedef struct aucs_static_options {
+  unsigned timeout_ms; /* per query */
+  unsigned budget_ms;  /* per kernel, all queries together */
+  /* Inputs the user fixed: the queries keep to them, so a proof then holds
+   * for that launch and those arguments only. args and fixed_arg have one
+   * entry per parameter of the kernel (raw bits, as aucs_run_config). */
+  int fixed_grid, fixed_block;
+  aucs_launch launch;
+  const uint64_t *args;
+  const unsigned char *fixed_arg;
+  int skip_barriers; /* do not ask about barrier redundancy */
+} aucs_static_options;
+
+typedef enum aucs_static_verdict {
+  AUCS_STATIC_UNSAT,   /* proven: the pair never races */
+  AUCS_STATIC_SAT,     /* a witness exists (to be replayed) */
+  AUCS_STATIC_UNKNOWN, /* timeout, budget, or Z3 gave up */
+} aucs_static_verdict;
+
+typedef enum aucs_static_proof {
+  AUCS_PROOF_NONE,      /* no pair proven (or none analysed) */
+  AUCS_PROOF_PARTIAL,   /* some pairs proven */
+  AUCS_PROOF_RACE_FREE, /* every pair proven */
+} aucs_static_proof;
+
+/* A concrete launch on which the pair's two accesses touch the same byte. */
+typedef struct aucs_static_witness {
+  aucs_launch launch;
+  aucs_dim3 thread[2], block[2]; /* of access a, of access b */
+  uint64_t *args;   /* one per parameter: raw bits (0 for pointers, floats) */
+  uint64_t offset;  /* byte offset of access a in its object */
+  int replayable;   /* the interpreter can run it: small grid, arguments
+                       in range, both accesses in one object */
+} aucs_static_witness;
+
+typedef struct aucs_static_pair {
+  aucs_access a, b; /* instr, op and size; a before b in program order */
+  aucs_memspace memory; /* AUCS_MEM_NONE: unknown pointer, either space */
+  const char *object;   /* a's object name (global or parameter), or NULL */
+  int inter_block;      /* two different blocks (global memory) */
+  aucs_static_verdict verdict;
+  aucs_static_witness witness; /* when verdict is SAT */
+} aucs_static_pair;
+
+typedef struct aucs_static_counts {
+  size_t total, unsat, sat, unknown;
+} aucs_static_counts;
+
+typedef struct aucs_static aucs_static;
+
+/* Analyse kernel (a function with a body). Never fails: what cannot be
+ * encoded is over-approximated. o may be NULL for the defaults. Free with
+ * aucs_static_free. */
+aucs_static *aucs_static_analyze(LLVMValueRef kernel,
+                                 const aucs_static_options *o);
+void aucs_static_free(aucs_static *s);
+
+size_t aucs_static_npairs(const aucs_static *s);
+const aucs_static_pair *aucs_static_pair_at(const aucs_static *s, size_t i);
+aucs_static_counts aucs_static_counts_of(const aucs_static *s);
+/* RACE_FREE when every pair is UNSAT (also when there is none). */
+aucs_static_proof aucs_static_proof_of(const aucs_static *s);
+const char *aucs_static_proof_name(aucs_static_proof p);
+/* Solver statistics of the analysis (queries, answers, seconds). */
+const aucs_smt_stats *aucs_static_stats(const aucs_static *s);
+
+/* The kernel's own barrier instructions, in block order. */
+size_t aucs_static_nbarriers(const aucs_static *s);
+LLVMValueRef aucs_static_barrier(const aucs_static *s, size_t i);
+/* 1 when barrier (an instruction of the analysed kernel) is proven
+ * redundant: every pair of accesses it separates is UNSAT. 0 otherwise:
+ * a separated pair is SAT or UNKNOWN, the barrier lies in a divergent
+ * block or a helper, or o->skip_barriers was set. */
+int aucs_static_barrier_redundant(const aucs_static *s, LLVMValueRef barrier);
+
+/* One-shot for the repair: analyse kernel and answer for barrier. */
+int aucs_static_prove_redundant(LLVMValueRef kernel, LLVMValueRef barrier,
+                                const aucs_static_options *o);
+
+#endif

@@ -1,0 +1,664 @@
+/*
+ * place: choosing the point for a barrier, and the IR edits of the repair
+ * (see place.h for the rules of DESIGN.md 6.3 this implements).
+ *
+ * Finding the point for a race A -> B, in steps:
+ *   1. Order the pair: A is the one that reaches the other barrier-free.
+ *      Neither does: when neither reaches the other at all in the CFG they
+ *      sit in exclusive arms of a branch (step 3); else NO_PATH.
+ *   2. One block, A above B: the candidates lie between them.
+ *   3. Otherwise: the rest of A's block, the start of B's block, and every
+ *      barrier-free block X such that no barrier-free path from A to B
+ *      avoids X (a cut vertex), nearest B first (BFS distance to B).
+ *   4. The first candidate in a uniform block, in no loop that holds
+ *      neither A nor B, wins. Its point moves up over the address
+ *      arithmetic of B's statement so it lands on a statement boundary.
+ *   5. None: LOOP when A or B is in a loop with a divergent exit, else
+ *      FLATTEN the region between the nearest uniform block dominating both
+ *      and the nearest uniform block post-dominating both.
+ *
+ * Splitting a block before `at` (for flattening a region where A and B
+ * share a block):
+ *
+ *        preds                    preds
+ *          |                        |
+ *     +---------+              +---------+
+ *     | bb:     |              | split:  |  phis, head
+ *     |  phis   |              |  br bb  |
+ *     |  head   |     ==>      +---------+
+ *     |  at     |                   |
+ *     |  tail   |              +---------+
+ *     +---------+              | bb:     |  at, tail
+ *          |                   +---------+
+ *        succs                      |
+ *                                 succs
+ *
+ * The tail keeps its block, so successors' phis stay valid.
+ *
+ * Limitation: reachability ignores which threads take which path (a path
+ * is barrier-free if the CFG has it); blockaddress users of a split block
+ * are not redirected.
+ */
+#include "aucs/place.h"
+
+#include "aucs/nvvm.h"
+#include "aucs/srcloc.h"
+#include "aucs/util.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- barriers -----------------------------------------------------------*/
+
+static LLVMValueRef callee(LLVMValueRef I) {
+  if (!I || !LLVMIsACallInst(I))
+    return NULL;
+  LLVMValueRef f = LLVMGetCalledValue(I);
+  return f && LLVMIsAFunction(f) ? f : NULL;
+}
+
+int aucs_place_is_barrier_call(LLVMValueRef I) {
+  LLVMValueRef f = callee(I);
+  if (!f)
+    return 0;
+  size_t len;
+  return aucs_nvvm_is_barrier(aucs_nvvm_classify(LLVMGetValueName2(f, &len)));
+}
+
+/* 1 when fn, or a function it calls, executes a barrier. */
+static int fn_has_barrier(LLVMValueRef fn, aucs_ptrmap *seen) {
+  intptr_t v;
+  if (aucs_ptrmap_get(seen, fn, &v))
+    return (int)v;
+  aucs_ptrmap_put(seen, fn, 0);
+  int has = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !has;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && !has;
+         I = LLVMGetNextInstruction(I)) {
+      LLVMValueRef f = callee(I);
+      has = aucs_place_is_barrier_call(I) ||
+            (f && LLVMCountBasicBlocks(f) && fn_has_barrier(f, seen));
+    }
+  aucs_ptrmap_put(seen, fn, has);
+  return has;
+}
+
+int aucs_place_is_barrier(LLVMValueRef I) {
+  if (aucs_place_is_barrier_call(I))
+    return 1;
+  LLVMValueRef f = callee(I);
+  if (!f || !LLVMCountBasicBlocks(f))
+    return 0;
+  aucs_ptrmap seen = {0};
+  int has = fn_has_barrier(f, &seen);
+  aucs_ptrmap_free(&seen);
+  return has;
+}
+
+/* A barrier strictly between from and to in one block; from NULL: the
+ * block's start, to NULL: its end. */
+static int barrier_between(LLVMBasicBlockRef bb, LLVMValueRef from,
+                           LLVMValueRef to) {
+  LLVMValueRef I = from ? LLVMGetNextInstruction(from)
+                        : LLVMGetFirstInstruction(bb);
+  for (; I && I != to; I = LLVMGetNextInstruction(I))
+    if (aucs_place_is_barrier(I))
+      return 1;
+  return 0;
+}
+
+/* ---- reachability over barrier-free blocks -------------------------------*/
+
+typedef struct ctx {
+  const aucs_cfg *cfg;
+  const aucs_uniformity *u;
+  unsigned char *clear; /* per block: holds no barrier */
+  int *stack;           /* room for every edge and every block */
+  int cap;
+} ctx;
+
+static void ctx_init(ctx *c, const aucs_cfg *cfg, const aucs_uniformity *u) {
+  c->cfg = cfg;
+  c->u = u;
+  c->clear = aucs_xcalloc((size_t)cfg->nblocks + 1, 1);
+  c->cap = cfg->nblocks + 1;
+  for (int b = 0; b < cfg->nblocks; b++)
+    c->cap += cfg->nsucc[b];
+  c->stack = aucs_xcalloc((size_t)c->cap, sizeof(int));
+  for (int b = 0; b < cfg->nblocks; b++)
+    c->clear[b] = !barrier_between(cfg->blocks[b], NULL, NULL);
+}
+
+static void ctx_free(ctx *c) {
+  free(c->clear);
+  free(c->stack);
+}
+
+/* Mark in seen the blocks a path from the end of `from` reaches through
+ * barrier-free blocks (target is marked but not gone through; avoid is never
+ * entered). barriers 0: any block may be gone through. 1 when target is
+ * reached. */
+static int reach(ctx *c, int from, int target, int avoid, int barriers,
+                 unsigned char *seen) {
+  const aucs_cfg *g = c->cfg;
+  int n = 0, found = 0;
+  for (int i = 0; i < g->nsucc[from]; i++)
+    c->stack[n++] = g->succ[from][i];
+  while (n) {
+    int x = c->stack[--n];
+    if (x == avoid || seen[x])
+      continue;
+    seen[x] = 1;
+    if (x == target) {
+      found = 1;
+      continue;
+    }
+    if (barriers && !c->clear[x])
+      continue;
+    for (int i = 0; i < g->nsucc[x] && n < c->cap; i++)
+      c->stack[n++] = g->succ[x][i];
+  }
+  return found;
+}
+
+static int reach_avoiding(ctx *c, int from, int target, int avoid) {
+  unsigned char *seen = aucs_xcalloc((size_t)c->cfg->nblocks, 1);
+  int r = reach(c, from, target, avoid, 1, seen);
+  free(seen);
+  return r;
+}
+
+static int block_of(const aucs_cfg *cfg, LLVMValueRef I) {
+  return aucs_cfg_index(cfg, LLVMGetInstructionParent(I));
+}
+
+/* 1 when a comes before b in their common block. */
+static int above(LLVMValueRef a, LLVMValueRef b) {
+  for (LLVMValueRef I = LLVMGetNextInstruction(a); I;
+       I = LLVMGetNextInstruction(I))
+    if (I == b)
+      return 1;
+  return 0;
+}
+
+static int reaches(ctx *c, LLVMValueRef a, LLVMValueRef b) {
+  int ba = block_of(c->cfg, a), bb = block_of(c->cfg, b);
+  LLVMBasicBlockRef A = c->cfg->blocks[ba], B = c->cfg->blocks[bb];
+  if (ba == bb && above(a, b))
+    return !barrier_between(A, a, b);
+  if (barrier_between(A, a, NULL) || barrier_between(B, NULL, b))
+    return 0;
+  return reach_avoiding(c, ba, bb, -1);
+}
+
+int aucs_place_reaches(const aucs_cfg *cfg, LLVMValueRef a, LLVMValueRef b) {
+  ctx c;
+  ctx_init(&c, cfg, NULL);
+  int r = reaches(&c, a, b);
+  ctx_free(&c);
+  return r;
+}
+
+/* ---- candidates ---------------------------------------------------------*/
+
+/* The line of the statement I belongs to as the user wrote the kernel:
+ * for code inlined from a helper, the line of the call. */
+static unsigned line_of(LLVMValueRef I) {
+  LLVMMetadataRef loc = I ? LLVMInstructionGetDebugLoc(I) : NULL;
+  if (!loc)
+    return 0;
+  for (LLVMMetadataRef up; (up = LLVMDILocationGetInlinedAt(loc));)
+    loc = up;
+  return LLVMDILocationGetLine(loc);
+}
+
+/* A call that only reads a special register (threadIdx, blockDim, ...). */
+static int sreg_read(LLVMValueRef I) {
+  LLVMValueRef f = callee(I);
+  size_t len;
+  if (!f)
+    return 0;
+  aucs_nvvm_kind k = aucs_nvvm_classify(LLVMGetValueName2(f, &len));
+  return k == AUCS_NVVM_VARYING || k == AUCS_NVVM_UNIFORM ||
+         k == AUCS_NVVM_PURE;
+}
+
+/* Address arithmetic may move below the barrier; memory, other calls and
+ * phis may not. */
+static int movable(LLVMValueRef I) {
+  if (LLVMIsACallInst(I))
+    return sreg_read(I);
+  return !LLVMIsAPHINode(I) && !LLVMIsALoadInst(I) && !LLVMIsAStoreInst(I) &&
+         !LLVMIsAAtomicRMWInst(I) && !LLVMIsAAtomicCmpXchgInst(I) &&
+         !LLVMIsAAllocaInst(I);
+}
+
+/* The point in bb right before hi (NULL: the terminator), moved up over
+ * hi's statement but never above lo (NULL: the block's start). */
+static LLVMValueRef point(LLVMBasicBlockRef bb, LLVMValueRef lo,
+                          LLVMValueRef hi) {
+  LLVMValueRef at = hi ? hi : LLVMGetBasicBlockTerminator(bb);
+  unsigned line = line_of(at);
+  for (LLVMValueRef p = LLVMGetPreviousInstruction(at);
+       line && p && p != lo && movable(p) && line_of(p) == line;
+       p = LLVMGetPreviousInstruction(p))
+    at = p;
+  while (LLVMIsAPHINode(at))
+    at = LLVMGetNextInstruction(at);
+  return at;
+}
+
+/* at starts a statement: no instruction above it in its block carries the
+ * same line. */
+static int boundary(LLVMValueRef at) {
+  unsigned line = line_of(at);
+  for (LLVMValueRef p = LLVMGetPreviousInstruction(at); p;
+       p = LLVMGetPreviousInstruction(p))
+    if (line_of(p))
+      return line_of(p) != line;
+  return 1;
+}
+
+/* Every loop holding x holds a or b. */
+static int loops_ok(const aucs_cfg *g, int x, int a, int b) {
+  for (int l = g->loop_of[x]; l >= 0; l = g->loops[l].parent)
+    if (!aucs_cfg_in_loop(g, l, a) && !aucs_cfg_in_loop(g, l, b))
+      return 0;
+  return 1;
+}
+
+static int usable(ctx *c, int x, int a, int b) {
+  return aucs_uniform_block(c->u, x) && loops_ok(c->cfg, x, a, b);
+}
+
+/* BFS distance from each block to target, backwards through the blocks
+ * marked in keep (-1: none). */
+static int *distances(ctx *c, int target, const unsigned char *keep) {
+  const aucs_cfg *g = c->cfg;
+  int *d = aucs_xmalloc(sizeof(int) * (size_t)g->nblocks);
+  for (int i = 0; i < g->nblocks; i++)
+    d[i] = -1;
+  int head = 0, tail = 0;
+  d[target] = 0;
+  c->stack[tail++] = target;
+  while (head < tail) {
+    int x = c->stack[head++];
+    for (int i = 0; i < g->npred[x]; i++) {
+      int p = g->pred[x][i];
+      if (keep[p] && d[p] < 0 && tail < c->cap) {
+        d[p] = d[x] + 1;
+        c->stack[tail++] = p;
+      }
+    }
+  }
+  return d;
+}
+
+/* The usable cut block nearest B, or -1. */
+static int nearest_cut(ctx *c, int ba, int bb) {
+  const aucs_cfg *g = c->cfg;
+  unsigned char *fwd = aucs_xcalloc((size_t)g->nblocks, 1);
+  reach(c, ba, bb, -1, 1, fwd);
+  int *d = distances(c, bb, fwd);
+  int best = -1;
+  for (int x = 0; x < g->nblocks; x++) {
+    if (x == ba || x == bb || !fwd[x] || !c->clear[x] || d[x] < 0)
+      continue;
+    if ((best < 0 || d[x] < d[best]) && usable(c, x, ba, bb) &&
+        !reach_avoiding(c, ba, bb, x))
+      best = x;
+  }
+  free(fwd);
+  free(d);
+  return best;
+}
+
+/* Nearest uniform block dominating both a and b, and nearest uniform one
+ * post-dominating both (or the virtual exit). */
+static void region(ctx *c, int a, int b, int *entry, int *exit) {
+  const aucs_cfg *g = c->cfg;
+  int x = a;
+  while (x >= 0 && !(aucs_cfg_dominates(g, x, b) && aucs_uniform_block(c->u, x)))
+    x = g->idom[x];
+  *entry = x < 0 ? 0 : x;
+  int y = g->ipdom[*entry];
+  while (y >= 0 && !(aucs_uniform_block(c->u, y) &&
+                     aucs_cfg_postdominates(g, y, a) &&
+                     aucs_cfg_postdominates(g, y, b)))
+    y = g->ipdom[y];
+  *exit = y >= 0 ? y : AUCS_CFG_EXIT;
+}
+
+static int in_divergent_loop(ctx *c, int b) {
+  return aucs_uniform_why(c->u, b, NULL, NULL) == AUCS_WHY_LOOP;
+}
+
+static aucs_place_status no_point(ctx *c, int ba, int bb, aucs_place *out) {
+  if (in_divergent_loop(c, ba) || in_divergent_loop(c, bb))
+    return out->status = AUCS_PLACE_LOOP;
+  region(c, ba, bb, &out->entry, &out->exit);
+  out->step = 3;
+  return out->status = AUCS_PLACE_FLATTEN;
+}
+
+static aucs_place_status found(aucs_place *out, int step, LLVMValueRef at) {
+  out->step = step;
+  out->before = at;
+  return out->status = AUCS_PLACE_FOUND;
+}
+
+static aucs_place_status candidates(ctx *c, LLVMValueRef a, LLVMValueRef b,
+                                    aucs_place *out) {
+  const aucs_cfg *g = c->cfg;
+  int ba = block_of(g, a), bb = block_of(g, b);
+  if (ba == bb && above(a, b)) {
+    if (aucs_uniform_block(c->u, ba))
+      return found(out, 1, point(g->blocks[ba], a, b));
+    out->split = 1;
+    return no_point(c, ba, bb, out);
+  }
+  LLVMValueRef pts[3];
+  int n = 0, x = nearest_cut(c, ba, bb);
+  if (usable(c, bb, ba, bb))
+    pts[n++] = point(g->blocks[bb], NULL, b);
+  if (x >= 0)
+    pts[n++] = point(g->blocks[x], NULL, NULL);
+  if (usable(c, ba, ba, bb))
+    pts[n++] = point(g->blocks[ba], a, NULL);
+  for (int i = 0; i < n; i++)
+    if (boundary(pts[i]))
+      return found(out, 2, pts[i]);
+  return n ? found(out, 2, pts[0]) : no_point(c, ba, bb, out);
+}
+
+aucs_place_status aucs_place_find(const aucs_cfg *cfg,
+                                  const aucs_uniformity *u, LLVMValueRef a,
+                                  LLVMValueRef b, aucs_place *out) {
+  ctx c;
+  ctx_init(&c, cfg, u);
+  memset(out, 0, sizeof(*out));
+  out->entry = out->exit = AUCS_CFG_NONE;
+  out->first = a;
+  out->second = b;
+  aucs_place_status st;
+  if (reaches(&c, a, b))
+    st = candidates(&c, a, b, out);
+  else {
+    int ba = block_of(cfg, a), bb = block_of(cfg, b);
+    unsigned char *s1 = aucs_xcalloc((size_t)cfg->nblocks, 2);
+    int linked = a == b || reach(&c, ba, bb, -1, 0, s1) ||
+                 reach(&c, bb, ba, -1, 0, s1 + cfg->nblocks);
+    free(s1);
+    int later = cfg->topo_index[bb] < cfg->topo_index[ba];
+    out->first = later ? b : a;
+    out->second = later ? a : b;
+    st = linked ? (out->status = AUCS_PLACE_NO_PATH)
+                : no_point(&c, ba, bb, out);
+  }
+  ctx_free(&c);
+  return st;
+}
+
+/* ---- edits --------------------------------------------------------------*/
+
+static LLVMValueRef barrier_decl(LLVMModuleRef m) {
+  static const char *const names[] = {"llvm.nvvm.barrier.cta.sync.aligned.all",
+                                      "llvm.nvvm.barrier0"};
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef f = LLVMGetNamedFunction(m, names[i]);
+    if (f)
+      return f;
+  }
+  for (int i = 0; i < 2; i++) {
+    unsigned id = LLVMLookupIntrinsicID(names[i], strlen(names[i]));
+    if (id)
+      return LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+  }
+  AUCS_ASSERT(!"no barrier intrinsic in this LLVM");
+  return NULL;
+}
+
+static LLVMMetadataRef loc_from(LLVMValueRef I) {
+  for (; I; I = LLVMGetNextInstruction(I)) {
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(I);
+    if (loc)
+      return loc;
+  }
+  return NULL;
+}
+
+LLVMValueRef aucs_place_insert_barrier(LLVMValueRef before) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(before);
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(bb));
+  LLVMContextRef cx = LLVMGetModuleContext(m);
+  LLVMValueRef f = barrier_decl(m);
+  LLVMTypeRef ty = LLVMGlobalGetValueType(f);
+  LLVMValueRef zero = LLVMConstInt(LLVMInt32TypeInContext(cx), 0, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderBefore(b, before);
+  LLVMValueRef call =
+      LLVMBuildCall2(b, ty, f, &zero, LLVMCountParamTypes(ty) ? 1 : 0, "");
+  LLVMDisposeBuilder(b);
+  LLVMMetadataRef loc = loc_from(before);
+  if (loc)
+    LLVMInstructionSetDebugLoc(call, loc);
+  return call;
+}
+
+static void retarget(LLVMValueRef fn, LLVMBasicBlockRef from,
+                     LLVMBasicBlockRef to) {
+  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p;
+       p = LLVMGetNextBasicBlock(p)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
+    if (!t || p == to)
+      continue;
+    for (unsigned i = 0; i < LLVMGetNumSuccessors(t); i++)
+      if (LLVMGetSuccessor(t, i) == from)
+        LLVMSetSuccessor(t, i, to);
+  }
+}
+
+LLVMBasicBlockRef aucs_place_split(LLVMValueRef at) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(cx, bb, "split");
+  retarget(fn, bb, head);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderAtEnd(b, head);
+  for (LLVMValueRef I = LLVMGetFirstInstruction(bb), next; I != at; I = next) {
+    next = LLVMGetNextInstruction(I);
+    LLVMInstructionRemoveFromParent(I);
+    LLVMInsertIntoBuilder(b, I);
+  }
+  LLVMValueRef br = LLVMBuildBr(b, bb);
+  LLVMMetadataRef loc = loc_from(at);
+  if (loc)
+    LLVMInstructionSetDebugLoc(br, loc);
+  LLVMDisposeBuilder(b);
+  return head;
+}
+
+static unsigned calls_to(LLVMValueRef fn, LLVMValueRef target) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I))
+      n += callee(I) == target;
+  return n;
+}
+
+/* Remove (on=0) or restore (on=1) alwaysinline on the functions in fs. */
+static size_t strip_alwaysinline(LLVMModuleRef m, unsigned kind,
+                                 LLVMValueRef **fs) {
+  size_t n = 0;
+  *fs = NULL;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f))
+    if (LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind)) {
+      *fs = aucs_xrealloc(*fs, (n + 1) * sizeof(**fs));
+      (*fs)[n++] = f;
+      LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+    }
+  return n;
+}
+
+int aucs_place_inline(LLVMValueRef call, char **err) {
+  LLVMValueRef target = callee(call);
+  LLVMValueRef caller =
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  LLVMModuleRef m = LLVMGetGlobalParent(caller);
+  LLVMContextRef cx = LLVMGetModuleContext(m);
+  unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  unsigned ni = LLVMGetEnumAttributeKindForName("noinline", 8);
+  if (!target || !LLVMCountBasicBlocks(target)) {
+    *err = aucs_xstrdup("not a call to a defined function");
+    return 1;
+  }
+  unsigned before = calls_to(caller, target);
+  LLVMValueRef *fs;
+  size_t n = strip_alwaysinline(m, ai, &fs);
+  LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, ni);
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                           LLVMCreateEnumAttribute(cx, ai, 0));
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, "always-inline", NULL, po);
+  LLVMDisposePassBuilderOptions(po);
+  for (size_t i = 0; i < n; i++)
+    LLVMAddAttributeAtIndex(fs[i], LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(cx, ai, 0));
+  free(fs);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    *err = aucs_xasprintf("always-inline: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    return 1;
+  }
+  if (calls_to(caller, target) + 1 != before) {
+    *err = aucs_xstrdup("LLVM's inliner declined the call");
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- unfixable findings and source edits --------------------------------*/
+
+/* I reaches itself again barrier-free (around a loop), so a barrier on
+ * that path may order two of its executions. */
+static int self_ordered(LLVMValueRef I) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(I));
+  aucs_cfg *g = aucs_cfg_build(fn);
+  int r = aucs_place_reaches(g, I, I);
+  aucs_cfg_free(g);
+  return r;
+}
+
+const char *aucs_place_unfixable(const aucs_finding *f,
+                                 const char **suggestion) {
+  switch (f->kind) {
+  case AUCS_FINDING_INTER_BLOCK_RACE:
+    *suggestion = "make the accesses atomic, synchronize the grid "
+                  "(cooperative groups grid.sync()), or split the kernel "
+                  "into two launches at this point";
+    return "the accesses are by threads of different blocks, and "
+           "__syncthreads() orders the threads of one block only";
+  case AUCS_FINDING_OUT_OF_BOUNDS:
+    *suggestion = "fix the index or guard the access with a bounds check";
+    return "an out-of-bounds access is not a synchronization bug";
+  case AUCS_FINDING_UNSUPPORTED:
+    *suggestion = "check this kernel by hand";
+    return "the detector cannot run this kernel";
+  case AUCS_FINDING_RACE:
+    if (f->a.instr && f->a.instr == f->b.instr && !self_ordered(f->a.instr)) {
+      *suggestion = "make the write atomic, or give each thread its own "
+                    "address (index by threadIdx)";
+      return "one instruction races with itself (two threads write the "
+             "same address through it in one barrier interval); a barrier "
+             "cannot order an instruction with itself";
+    }
+    return NULL;
+  default:
+    return NULL;
+  }
+}
+
+static int located(LLVMValueRef I) {
+  return line_of(I) && !aucs_place_is_barrier_call(I);
+}
+
+/* The next instruction with a source line, through unconditional jumps. */
+static LLVMValueRef next_located(LLVMValueRef I) {
+  for (int steps = 0; I && steps < 256; steps++) {
+    LLVMValueRef n = LLVMGetNextInstruction(I);
+    if (n && located(n))
+      return n;
+    if (!n && LLVMGetNumSuccessors(I) == 1) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(I, 0);
+      n = LLVMGetFirstInstruction(s);
+      if (n && located(n))
+        return n;
+    }
+    I = n;
+  }
+  return NULL;
+}
+
+/* The previous located instruction in I's block or, through a single
+ * predecessor that jumps here unconditionally, above it. */
+static LLVMValueRef prev_located(LLVMValueRef I) {
+  for (int steps = 0; I && steps < 256; steps++) {
+    LLVMValueRef p = LLVMGetPreviousInstruction(I);
+    if (!p) {
+      LLVMBasicBlockRef bb = LLVMGetInstructionParent(I);
+      LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+      LLVMBasicBlockRef only = NULL;
+      int preds = 0;
+      for (LLVMBasicBlockRef x = LLVMGetFirstBasicBlock(fn); x;
+           x = LLVMGetNextBasicBlock(x)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(x);
+        for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
+          if (LLVMGetSuccessor(t, i) == bb)
+            preds++, only = x;
+      }
+      if (preds != 1 || LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(only)) != 1)
+        return NULL;
+      p = LLVMGetBasicBlockTerminator(only);
+    }
+    if (located(p))
+      return p;
+    I = p;
+  }
+  return NULL;
+}
+
+char *aucs_place_source_edit(LLVMValueRef bar, char **why) {
+  LLVMValueRef next = next_located(bar), prev = prev_located(bar);
+  *why = NULL;
+  if (!next) {
+    *why = aucs_xstrdup("no source location follows the barrier (compile "
+                        "with -g for a source edit)");
+    return NULL;
+  }
+  aucs_srcloc f = aucs_srcloc_of(next);
+  unsigned n = line_of(next), p = line_of(prev);
+  if (prev && p == n) {
+    *why = aucs_xasprintf(
+        "the barrier falls inside the statement at %.*s:%u, between its "
+        "accesses: write that statement through a temporary and put "
+        "__syncthreads(); between the read and the write",
+        (int)f.file_len, f.file, n);
+    return NULL;
+  }
+  if (prev && p > n)
+    return aucs_xasprintf("insert __syncthreads(); after %.*s:%u (at the end "
+                          "of the loop body)",
+                          (int)f.file_len, f.file, p);
+  return aucs_xasprintf("insert __syncthreads(); before %.*s:%u",
+                        (int)f.file_len, f.file, n);
+}

@@ -1,0 +1,1035 @@
+/*
+ * repair: the detect -> plan -> apply -> verify -> detect loop.
+ *
+ * Steps:
+ *   1. Give instructions stable ids (!aucs.id); detect; every finding is an
+ *      item of the result.
+ *   2. Each round, for each finding of the round's detection still present
+ *      and not known unfixable, one trial:
+ *        a. clone the module; find the finding's instructions in the clone
+ *           by position (function, block, instruction index);
+ *        b. inline into the kernel every call leading to a helper that holds
+ *           one of them, and detect the clone again to see them there;
+ *        c. plan and make the edits on the clone (place.h), recording each
+ *           as an op with positions, and as an edit of the log;
+ *        d. verify the clone and detect it: keep the trial when the finding
+ *           is gone and no new one came (redundant barriers aside; races
+ *           left by a deleted divergent barrier are repaired in the trial);
+ *        e. keep = replay the ops on the module itself, take the clone's
+ *           detection (its instructions mapped back by position) as the
+ *           current one, and move the trial's edits to the log.
+ *   3. Stop when no finding is left, a round keeps nothing, or after
+ *      max_rounds; each item is then fixed, unfixable or remains.
+ * Replaying ops by position is exact: the clone and the module are the same
+ * IR up to the trial, and every op is deterministic.
+ *
+ * Limitation: one trial costs one detection (two with helpers to inline);
+ * the detector's search runs again on every trial.
+ */
+#include "aucs/repair.h"
+
+#include "aucs/cfg.h"
+#include "aucs/flatten.h"
+#include "aucs/kernel.h"
+#include "aucs/names.h"
+#include "aucs/place.h"
+#include "aucs/report.h"
+#include "aucs/srcloc.h"
+#include "aucs/static.h"
+#include "aucs/uniform.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* AUCS_DEBUG=repair: each trial's outcome, and its IR, on stderr. */
+static int tracing(void) {
+  const char *d = getenv("AUCS_DEBUG");
+  return d && strstr(d, "repair");
+}
+
+/* ---- stable ids ---------------------------------------------------------*/
+
+static unsigned id_kind(LLVMContextRef cx) {
+  return LLVMGetMDKindIDInContext(cx, "aucs.id", 7);
+}
+
+static LLVMContextRef cx_of(LLVMValueRef I) {
+  return LLVMGetTypeContext(LLVMTypeOf(I));
+}
+
+unsigned aucs_repair_id(LLVMValueRef I) {
+  if (!I || !LLVMIsAInstruction(I) || !LLVMHasMetadata(I))
+    return 0;
+  LLVMValueRef md = LLVMGetMetadata(I, id_kind(cx_of(I)));
+  if (!md || LLVMGetMDNodeNumOperands(md) != 1)
+    return 0;
+  LLVMValueRef v = NULL;
+  LLVMGetMDNodeOperands(md, &v);
+  return v && LLVMIsAConstantInt(v) ? (unsigned)LLVMConstIntGetZExtValue(v)
+                                    : 0;
+}
+
+static void set_id(LLVMValueRef I, unsigned id) {
+  LLVMContextRef cx = cx_of(I);
+  LLVMMetadataRef c =
+      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cx), id, 0));
+  LLVMSetMetadata(I, id_kind(cx),
+                  LLVMMetadataAsValue(cx, LLVMMDNodeInContext2(cx, &c, 1)));
+}
+
+static int wants_id(LLVMValueRef I) {
+  return LLVMIsALoadInst(I) || LLVMIsAStoreInst(I) || LLVMIsACallInst(I) ||
+         LLVMIsAAtomicRMWInst(I) || LLVMIsAAtomicCmpXchgInst(I) ||
+         LLVMIsATerminatorInst(I);
+}
+
+typedef void (*inst_fn)(LLVMValueRef I, void *ctx);
+
+static void each_inst(LLVMModuleRef m, inst_fn f, void *ctx) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
+       fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+           I = LLVMGetNextInstruction(I))
+        f(I, ctx);
+}
+
+static void max_id(LLVMValueRef I, void *ctx) {
+  unsigned id = aucs_repair_id(I), *top = ctx;
+  if (id > *top)
+    *top = id;
+}
+
+static void give_id(LLVMValueRef I, void *ctx) {
+  unsigned *next = ctx;
+  if (wants_id(I) && !aucs_repair_id(I))
+    set_id(I, ++*next);
+}
+
+static unsigned top_id(LLVMModuleRef m) {
+  unsigned top = 0;
+  each_inst(m, max_id, &top);
+  return top;
+}
+
+void aucs_repair_ids_assign(LLVMModuleRef m) {
+  unsigned next = top_id(m);
+  each_inst(m, give_id, &next);
+}
+
+static void drop_id(LLVMValueRef I, void *ctx) {
+  if (LLVMHasMetadata(I))
+    LLVMSetMetadata(I, *(unsigned *)ctx, NULL);
+}
+
+void aucs_repair_ids_strip(LLVMModuleRef m) {
+  unsigned kind = id_kind(LLVMGetModuleContext(m));
+  each_inst(m, drop_id, &kind);
+}
+
+/* ---- positions: the same instruction in a module and its clone ----------*/
+
+typedef struct pos {
+  int fn, bb, ins;
+} pos;
+
+static LLVMValueRef fn_of(LLVMValueRef I) {
+  return LLVMGetBasicBlockParent(LLVMGetInstructionParent(I));
+}
+
+static pos pos_of(LLVMValueRef I) {
+  pos p = {0, 0, 0};
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(I);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  for (LLVMValueRef f = LLVMGetPreviousFunction(fn); f;
+       f = LLVMGetPreviousFunction(f))
+    p.fn++;
+  for (LLVMBasicBlockRef b = LLVMGetPreviousBasicBlock(bb); b;
+       b = LLVMGetPreviousBasicBlock(b))
+    p.bb++;
+  for (LLVMValueRef x = LLVMGetPreviousInstruction(I); x;
+       x = LLVMGetPreviousInstruction(x))
+    p.ins++;
+  return p;
+}
+
+static LLVMValueRef at_pos(LLVMModuleRef m, pos p) {
+  LLVMValueRef fn = LLVMGetFirstFunction(m);
+  for (int i = 0; fn && i < p.fn; i++)
+    fn = LLVMGetNextFunction(fn);
+  LLVMBasicBlockRef bb = fn ? LLVMGetFirstBasicBlock(fn) : NULL;
+  for (int i = 0; bb && i < p.bb; i++)
+    bb = LLVMGetNextBasicBlock(bb);
+  LLVMValueRef I = bb ? LLVMGetFirstInstruction(bb) : NULL;
+  for (int i = 0; I && i < p.ins; i++)
+    I = LLVMGetNextInstruction(I);
+  AUCS_ASSERT(I);
+  return I;
+}
+
+static LLVMValueRef same_in(LLVMModuleRef m, LLVMValueRef I) {
+  return I ? at_pos(m, pos_of(I)) : NULL;
+}
+
+/* ---- ops: edits replayable on a module and its clone --------------------*/
+
+typedef enum op_kind {
+  OP_INSERT,
+  OP_DELETE,
+  OP_SPLIT,
+  OP_INLINE,
+  OP_FLATTEN
+} op_kind;
+
+typedef struct op {
+  op_kind kind;
+  pos at;
+  unsigned id; /* OP_INSERT: the new barrier's id */
+  int u1, u2;  /* OP_FLATTEN: the region */
+  pos at2;     /* OP_FLATTEN: the op returns the guard before whichever of
+                  the blocks of `at` and `at2` the layout puts later */
+} op;
+
+static int node_index(const aucs_flatten_result *r, LLVMBasicBlockRef bb) {
+  for (int i = 0; i < r->n; i++)
+    if (r->nodes[i] == bb)
+      return i;
+  return -1;
+}
+
+/* Flatten o's region; the terminator of the guard before the later of the
+ * blocks of o->at and o->at2. */
+static LLVMValueRef flatten_op(LLVMModuleRef m, const op *o, char **err) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at_pos(m, o->at));
+  LLVMBasicBlockRef b2 = LLVMGetInstructionParent(at_pos(m, o->at2));
+  aucs_flatten_result res = {0};
+  if (aucs_flatten_region(LLVMGetBasicBlockParent(bb), o->u1, o->u2, &res,
+                          err))
+    return NULL;
+  if (node_index(&res, b2) > node_index(&res, bb))
+    bb = b2;
+  LLVMBasicBlockRef guard = aucs_flatten_guard_of(&res, bb);
+  aucs_flatten_result_free(&res);
+  if (!guard)
+    *err = aucs_xstrdup("the access's block is inside a loop kept whole by "
+                        "the flattening: no guard precedes it");
+  return guard ? LLVMGetBasicBlockTerminator(guard) : NULL;
+}
+
+/* Make o on m; the new barrier for OP_INSERT, NULL on failure. */
+static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
+  LLVMValueRef I = at_pos(m, o->at), bar;
+  switch (o->kind) {
+  case OP_INSERT:
+    bar = aucs_place_insert_barrier(I);
+    set_id(bar, o->id);
+    return bar;
+  case OP_DELETE:
+    LLVMInstructionEraseFromParent(I);
+    return I;
+  case OP_SPLIT:
+    aucs_place_split(I);
+    return I;
+  case OP_INLINE:
+    return aucs_place_inline(I, err) ? NULL : I;
+  case OP_FLATTEN:
+    return flatten_op(m, o, err);
+  }
+  return NULL;
+}
+
+/* ---- state and items ----------------------------------------------------*/
+
+typedef struct state {
+  LLVMModuleRef m;
+  const aucs_repair_options *o;
+  aucs_repair_result *r;
+  aucs_report cur; /* the detection of m as it is now */
+  unsigned next_id;
+  char *err;
+} state;
+
+typedef struct trial {
+  LLVMModuleRef c; /* the clone the trial edits */
+  op *ops;
+  size_t nops;
+  aucs_editlog edits;
+  unsigned next_id;
+  aucs_report prep; /* detection after inlining, when there was some */
+  int has_prep;
+  char *why; /* why the plan failed */
+  int item;
+} trial;
+
+static int detect(state *s, LLVMModuleRef m, aucs_report *rep) {
+  LLVMValueRef *ks;
+  size_t n = aucs_kernel_list(m, &ks);
+  char *err = NULL;
+  memset(rep, 0, sizeof(*rep));
+  int rc = aucs_detect_run(m, ks, n, s->o->detect, rep, &err);
+  free(ks);
+  if (rc) {
+    free(s->err);
+    s->err = err;
+  }
+  return rc;
+}
+
+static const char *kernel_name(LLVMValueRef fn) {
+  size_t len;
+  return LLVMGetValueName2(fn, &len);
+}
+
+static int same_key(const aucs_repair_item *it, const char *kernel,
+                    const aucs_finding *f) {
+  unsigned a = aucs_repair_id(f->a.instr), b = aucs_repair_id(f->b.instr);
+  return it->kind == f->kind && !strcmp(it->kernel, kernel) &&
+         ((it->ida == a && it->idb == b) || (it->ida == b && it->idb == a));
+}
+
+static int find_item(const state *s, const char *kernel,
+                     const aucs_finding *f) {
+  for (size_t i = 0; i < s->r->nitems; i++)
+    if (same_key(&s->r->items[i], kernel, f))
+      return (int)i;
+  return -1;
+}
+
+static int add_item(state *s, const char *kernel, const aucs_finding *f,
+                    int introduced) {
+  int i = find_item(s, kernel, f);
+  if (i >= 0)
+    return i;
+  aucs_repair_result *r = s->r;
+  r->items = aucs_xrealloc(r->items, (r->nitems + 1) * sizeof(*r->items));
+  aucs_repair_item *it = &r->items[r->nitems];
+  memset(it, 0, sizeof(*it));
+  it->kind = f->kind;
+  it->kernel = aucs_xstrdup(kernel);
+  it->location = f->a.instr ? aucs_srcloc_format(f->a.instr) : NULL;
+  it->headline = aucs_report_headline(f);
+  it->outcome = AUCS_OUTCOME_REMAINS;
+  it->introduced = introduced;
+  it->ida = aucs_repair_id(f->a.instr);
+  it->idb = aucs_repair_id(f->b.instr);
+  return (int)r->nitems++;
+}
+
+static void add_items(state *s, const aucs_report *rep, int introduced) {
+  for (size_t k = 0; k < rep->nkernels; k++)
+    for (size_t i = 0; i < rep->kernels[k].findings.n; i++)
+      add_item(s, rep->kernels[k].name, &rep->kernels[k].findings.v[i],
+               introduced);
+}
+
+static void set_how(aucs_repair_item *it, char *how) {
+  free(it->how);
+  it->how = how;
+}
+
+/* The finding of rep with item's key, and its kernel; NULL if none. */
+static const aucs_finding *lookup(const aucs_report *rep,
+                                  const aucs_repair_item *it,
+                                  LLVMValueRef *kernel) {
+  for (size_t k = 0; k < rep->nkernels; k++)
+    for (size_t i = 0; i < rep->kernels[k].findings.n; i++)
+      if (same_key(it, rep->kernels[k].name, &rep->kernels[k].findings.v[i])) {
+        *kernel = rep->kernels[k].fn;
+        return &rep->kernels[k].findings.v[i];
+      }
+  return NULL;
+}
+
+/* ---- the edits of a trial -----------------------------------------------*/
+
+/* One line of IR for an edit's "where", without metadata. */
+static char *ir_line(LLVMValueRef I) {
+  char *text = LLVMPrintValueToString(I);
+  char *s = text;
+  while (*s == ' ')
+    s++;
+  char *cut = strstr(s, ", !");
+  if (cut)
+    *cut = '\0';
+  char *out = aucs_xasprintf("`%.80s`", s);
+  LLVMDisposeMessage(text);
+  return out;
+}
+
+static char *where(LLVMValueRef I, const char *rel) {
+  aucs_names *n = aucs_names_build(fn_of(I));
+  char *line = ir_line(I);
+  char *w = aucs_xasprintf("in %s%s %s",
+                           aucs_names_block(n, LLVMGetInstructionParent(I)),
+                           rel, line);
+  free(line);
+  aucs_names_free(n);
+  return w;
+}
+
+static char *answers(state *s, int item) {
+  const aucs_repair_item *it = &s->r->items[item];
+  return aucs_xasprintf("%s: %s", it->location ? it->location : "?",
+                        it->headline);
+}
+
+static LLVMValueRef trial_op(trial *t, op o) {
+  t->ops = aucs_xrealloc(t->ops, (t->nops + 1) * sizeof(op));
+  t->ops[t->nops++] = o;
+  char *err = NULL;
+  LLVMValueRef r = apply_op(t->c, &o, &err);
+  if (!r) {
+    free(t->why);
+    t->why = aucs_xasprintf("%s", err ? err : "the edit failed");
+  }
+  free(err);
+  return r;
+}
+
+static void log_edit(state *s, trial *t, aucs_edit e, LLVMValueRef fn) {
+  e.function = aucs_xstrdup(kernel_name(fn));
+  e.finding = answers(s, t->item);
+  e.finding_index = t->item;
+  aucs_editlog_push(&t->edits, &e);
+}
+
+static LLVMValueRef insert(state *s, trial *t, LLVMValueRef before,
+                           const char *why) {
+  LLVMValueRef fn = fn_of(before);
+  aucs_edit e = {.kind = AUCS_EDIT_INSERT_BARRIER};
+  e.where = where(before, ", before");
+  LLVMValueRef bar =
+      trial_op(t, (op){OP_INSERT, pos_of(before), ++t->next_id, 0, 0, {0, 0, 0}});
+  e.id = t->next_id;
+  e.source = aucs_srcloc_format(bar);
+  e.source_edit = aucs_place_source_edit(bar, &e.why);
+  if (why) {
+    free(e.why);
+    e.why = aucs_xstrdup(why);
+  }
+  log_edit(s, t, e, fn);
+  return bar;
+}
+
+static void delete(state *s, trial *t, LLVMValueRef bar, const char *why) {
+  LLVMValueRef fn = fn_of(bar);
+  aucs_edit e = {.kind = AUCS_EDIT_DELETE_BARRIER, .id = aucs_repair_id(bar)};
+  e.where = where(bar, ":");
+  e.source = aucs_srcloc_format(bar);
+  aucs_srcloc l = aucs_srcloc_of(bar);
+  if (l.line)
+    e.source_edit = aucs_xasprintf("delete the __syncthreads(); at %.*s:%u",
+                                   (int)l.file_len, l.file, l.line);
+  e.why = aucs_xstrdup(why);
+  log_edit(s, t, e, fn);
+  trial_op(t, (op){OP_DELETE, pos_of(bar), 0, 0, 0, {0, 0, 0}});
+}
+
+static int inline_call(state *s, trial *t, LLVMValueRef call) {
+  LLVMValueRef fn = fn_of(call);
+  aucs_edit e = {.kind = AUCS_EDIT_INLINE_CALL, .id = aucs_repair_id(call)};
+  e.where = where(call, ":");
+  e.source = aucs_srcloc_format(call);
+  e.why = aucs_xstrdup("the edit lands inside a __device__ helper: this "
+                       "call is inlined so other callers keep the helper "
+                       "as it is");
+  log_edit(s, t, e, fn);
+  return trial_op(t, (op){OP_INLINE, pos_of(call), 0, 0, 0, {0, 0, 0}}) != NULL;
+}
+
+/* ---- helpers: inline the calls that lead to an instruction ---------------*/
+
+static LLVMValueRef defined_callee(LLVMValueRef I) {
+  if (!LLVMIsACallInst(I))
+    return NULL;
+  LLVMValueRef f = LLVMGetCalledValue(I);
+  return f && LLVMIsAFunction(f) && LLVMCountBasicBlocks(f) ? f : NULL;
+}
+
+static int leads_to(LLVMValueRef fn, LLVMValueRef target, aucs_ptrmap *seen) {
+  if (fn == target)
+    return 1;
+  if (aucs_ptrmap_get(seen, fn, NULL))
+    return 0;
+  aucs_ptrmap_put(seen, fn, 1);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      LLVMValueRef f = defined_callee(I);
+      if (f && leads_to(f, target, seen))
+        return 1;
+    }
+  return 0;
+}
+
+/* A call of kernel leading to target's function, or NULL. */
+static LLVMValueRef call_towards(LLVMValueRef kernel, LLVMValueRef target) {
+  if (!target || fn_of(target) == kernel)
+    return NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      LLVMValueRef f = defined_callee(I);
+      aucs_ptrmap seen = {0};
+      int hit = f && leads_to(f, fn_of(target), &seen);
+      aucs_ptrmap_free(&seen);
+      if (hit)
+        return I;
+    }
+  return NULL;
+}
+
+/* Make f's instructions (in the clone) instructions of kernel: inline the
+ * calls leading to them, detect again, and point *f at the same finding
+ * there. 0 on success. */
+static int prepare(state *s, trial *t, LLVMValueRef *kernel,
+                   const aucs_finding **f) {
+  LLVMValueRef call;
+  int inlined = 0;
+  for (int i = 0; i < 32; i++) {
+    call = call_towards(*kernel, (*f)->a.instr);
+    if (!call)
+      call = call_towards(*kernel, (*f)->b.instr);
+    if (!call)
+      break;
+    if (!inline_call(s, t, call))
+      return 1;
+    inlined = 1;
+  }
+  if (!inlined)
+    return 0;
+  if (detect(s, t->c, &t->prep))
+    return 1;
+  t->has_prep = 1;
+  *f = lookup(&t->prep, &s->r->items[t->item], kernel);
+  if (!*f) {
+    t->why = aucs_xstrdup("the finding went away once its helper was inlined");
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- races --------------------------------------------------------------*/
+
+static char *no_place_why(aucs_place_status st) {
+  switch (st) {
+  case AUCS_PLACE_LOOP:
+    return aucs_xstrdup("the accesses sit in a loop whose trip count differs "
+                        "between threads: a barrier needs loop "
+                        "uniformization (DESIGN.md 6.3 step 4), which aucs "
+                        "does not do yet");
+  default:
+    return aucs_xstrdup("no barrier-free path joins the two accesses, yet "
+                        "they race (a barrier between them is divergent?)");
+  }
+}
+
+static char *lines_of(LLVMValueRef a, LLVMValueRef b) {
+  aucs_srcloc x = aucs_srcloc_of(a), y = aucs_srcloc_of(b);
+  if (!x.line || !y.line)
+    return aucs_xstrdup("the two accesses");
+  return aucs_xasprintf("the accesses at %.*s:%u and :%u", (int)x.file_len,
+                        x.file, x.line, y.line);
+}
+
+/* Step 3: split (when A and B share a block), flatten the region around
+ * B's block, and put the barrier in the guard before B's block. */
+static int flatten_place(state *s, trial *t, const aucs_place *p) {
+  LLVMValueRef second = p->second, fn = fn_of(second);
+  if (p->split) {
+    aucs_edit e = {.kind = AUCS_EDIT_SPLIT_BLOCK, .id = aucs_repair_id(second)};
+    e.where = where(second, ", before");
+    e.source = aucs_srcloc_format(second);
+    e.why = aucs_xstrdup("both accesses sit in one divergent block: it is "
+                         "split between them so that flattening puts a "
+                         "guard between them");
+    log_edit(s, t, e, fn);
+    trial_op(t, (op){OP_SPLIT, pos_of(second), 0, 0, 0, {0, 0, 0}});
+  }
+  aucs_cfg *g = aucs_cfg_build(fn);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int u1, u2, bad = aucs_flatten_find_region(
+                      g, u, aucs_cfg_index(g, LLVMGetInstructionParent(second)),
+                      &u1, &u2);
+  aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_REGION,
+                 .id = aucs_repair_id(second)};
+  if (!bad) {
+    aucs_names *n = aucs_names_build(fn);
+    e.where = aucs_xasprintf("region %s .. %s",
+                             aucs_names_block(n, g->blocks[u1]),
+                             aucs_names_block(n, g->blocks[u2]));
+    aucs_names_free(n);
+  }
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  if (bad) {
+    free(t->why);
+    t->why = aucs_xstrdup("the accesses share a divergent region that "
+                          "cannot be flattened (it holds a return, or a "
+                          "loop around them differs between threads)");
+    return 1;
+  }
+  char *what = lines_of(p->first, second);
+  e.source = aucs_srcloc_format(second);
+  e.why = aucs_xasprintf(
+      "%s sit in one divergent region, where no point is reached by every "
+      "thread: the region is flattened (each block guarded by its entry "
+      "condition, every guard run by all threads)",
+      what);
+  log_edit(s, t, e, fn);
+  LLVMValueRef term =
+      trial_op(t, (op){OP_FLATTEN, pos_of(second), 0, u1, u2,
+                       pos_of(p->first)});
+  if (!term) {
+    free(what);
+    return 1;
+  }
+  char *why = aucs_xasprintf(
+      "needed restructuring: %s are in one divergent region; in source, "
+      "split that if/else so each part runs, for all threads, in turn "
+      "(each under its own condition), with __syncthreads(); between them",
+      what);
+  insert(s, t, term, why);
+  free(why);
+  free(what);
+  return 0;
+}
+
+/* A barrier ordering first before second; 0 on success. quiet: fail
+ * without a reason when first does not reach second barrier-free. */
+static int place_one(state *s, trial *t, LLVMValueRef first,
+                     LLVMValueRef second, int quiet) {
+  aucs_cfg *g = aucs_cfg_build(fn_of(first));
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  aucs_place p;
+  aucs_place_status st = aucs_place_find(g, u, first, second, &p);
+  if (st == AUCS_PLACE_FOUND)
+    insert(s, t, p.before, NULL);
+  else if (st == AUCS_PLACE_FLATTEN) {
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    return flatten_place(s, t, &p);
+  } else if (!quiet || st != AUCS_PLACE_NO_PATH) {
+    free(t->why);
+    t->why = no_place_why(st);
+  }
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return st != AUCS_PLACE_FOUND;
+}
+
+/* Order the race between a and b. The detector does not say which runs
+ * first: variant 0 orders a before b, 1 b before a, 2 both ways (a pair
+ * racing both ways around a loop). 0 on success. */
+static int place_race(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
+                      int variant) {
+  if (variant < 2)
+    return place_one(s, t, variant ? b : a, variant ? a : b, 1);
+  int placed = 0;
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef x = k ? b : a, y = k ? a : b;
+    aucs_cfg *g = aucs_cfg_build(fn_of(x));
+    int go = aucs_place_reaches(g, x, y);
+    aucs_cfg_free(g);
+    if (go && place_one(s, t, x, y, 0))
+      return 1;
+    placed += go;
+  }
+  return placed ? 0 : place_one(s, t, a, b, 0);
+}
+
+/* ---- barrier divergence -------------------------------------------------*/
+
+/* The divergent barriers of f: its sides that are barrier calls of the
+ * kernel in blocks that are not uniform. Returns how many (0..2). */
+static int divergent_barriers(LLVMValueRef kernel, const aucs_finding *f,
+                              LLVMValueRef out[2]) {
+  aucs_cfg *g = aucs_cfg_build(kernel);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  LLVMValueRef sides[2] = {f->a.instr, f->b.instr};
+  int n = 0;
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef I = sides[i];
+    if (I && aucs_place_is_barrier_call(I) && fn_of(I) == kernel &&
+        (!n || out[0] != I) &&
+        !aucs_uniform_block(u, aucs_cfg_index(g, LLVMGetInstructionParent(I))))
+      out[n++] = I;
+  }
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return n;
+}
+
+/* The first instruction of the nearest uniform block post-dominating bar's
+ * block, or NULL. */
+static LLVMValueRef uniform_after(LLVMValueRef bar) {
+  aucs_cfg *g = aucs_cfg_build(fn_of(bar));
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int b = g->ipdom[aucs_cfg_index(g, LLVMGetInstructionParent(bar))];
+  while (b >= 0 && !aucs_uniform_block(u, b))
+    b = g->ipdom[b];
+  LLVMValueRef at = b >= 0 ? LLVMGetFirstInstruction(g->blocks[b]) : NULL;
+  while (at && LLVMIsAPHINode(at))
+    at = LLVMGetNextInstruction(at);
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return at;
+}
+
+static int new_key(state *s, const char *kernel, const aucs_finding *f) {
+  LLVMValueRef k;
+  int i = find_item(s, kernel, f);
+  return i < 0 || !lookup(&s->cur, &s->r->items[i], &k);
+}
+
+/* Repair, in the trial, the races the trial's edits left: detect, place a
+ * barrier for each new race, again, a few times. 0 on success. */
+static int repair_left(state *s, trial *t) {
+  for (int round = 0; round < 6; round++) {
+    aucs_report rep;
+    if (detect(s, t->c, &rep))
+      return 1;
+    int placed = 0, failed = 0;
+    for (size_t k = 0; k < rep.nkernels && !placed && !failed; k++)
+      for (size_t i = 0; i < rep.kernels[k].findings.n && !placed; i++) {
+        const aucs_finding *f = &rep.kernels[k].findings.v[i];
+        if (f->kind != AUCS_FINDING_RACE || !new_key(s, rep.kernels[k].name, f))
+          continue;
+        if (fn_of(f->a.instr) != rep.kernels[k].fn ||
+            fn_of(f->b.instr) != rep.kernels[k].fn || f->a.instr == f->b.instr)
+          failed = 1;
+        else
+          failed = place_race(s, t, f->a.instr, f->b.instr, 2);
+        placed = !failed;
+      }
+    aucs_detect_report_free(&rep);
+    if (failed)
+      return 1;
+    if (!placed)
+      return 0;
+  }
+  return 0;
+}
+
+static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
+                           const aucs_finding *f, int variant) {
+  LLVMValueRef bars[2];
+  int n = divergent_barriers(kernel, f, bars);
+  if (!n) {
+    t->why = aucs_xstrdup("neither side is a barrier of the kernel in a "
+                          "divergent block");
+    return 1;
+  }
+  if (variant == 0) {
+    LLVMValueRef to = uniform_after(bars[0]);
+    if (!to) {
+      t->why = aucs_xstrdup("no uniform block post-dominates the barrier");
+      return 1;
+    }
+    insert(s, t, to, "moved here from a divergent block: the nearest point "
+                     "after it that every thread reaches");
+    for (int i = 0; i < n; i++)
+      delete(s, t, bars[i], "only some threads reach it (barrier "
+                            "divergence); it moved to the nearest uniform "
+                            "point after it");
+    return 0;
+  }
+  for (int i = 0; i < n; i++)
+    delete(s, t, bars[i], "only some threads reach it (barrier divergence); "
+                          "the races it ordered get barriers of their own");
+  return repair_left(s, t);
+}
+
+/* ---- redundant barriers -------------------------------------------------*/
+
+static int plan_redundant(state *s, trial *t, LLVMValueRef kernel,
+                          const aucs_finding *f) {
+  LLVMValueRef bar = f->a.instr;
+  if (!bar || !aucs_place_is_barrier_call(bar) ||
+      LLVMGetFirstUse(bar) != NULL) {
+    t->why = aucs_xstrdup("not a plain barrier call");
+    return 1;
+  }
+  const char *why;
+  if (s->o->trust_dynamic)
+    why = "redundant barrier, deleted on dynamic evidence (--trust-dynamic): "
+          "it never ordered a conflicting pair of accesses on any input "
+          "tried";
+  else if (aucs_static_prove_redundant(kernel, bar, NULL))
+    why = "redundant barrier, deleted on a static proof: Z3 shows every "
+          "pair of accesses it separates can never race";
+  else {
+    t->why = aucs_xstrdup("kept: the static checker could not prove it "
+                          "redundant (only dynamic evidence; --trust-dynamic "
+                          "deletes it on that)");
+    return 1;
+  }
+  delete(s, t, bar, why);
+  return 0;
+}
+
+/* ---- one trial ----------------------------------------------------------*/
+
+static int plan(state *s, trial *t, LLVMValueRef kernel, const aucs_finding *f,
+                int variant) {
+  if (prepare(s, t, &kernel, &f))
+    return 1;
+  switch (f->kind) {
+  case AUCS_FINDING_RACE:
+    return place_race(s, t, f->a.instr, f->b.instr, variant);
+  case AUCS_FINDING_BARRIER_DIVERGENCE:
+    return plan_divergence(s, t, kernel, f, variant);
+  case AUCS_FINDING_REDUNDANT_BARRIER:
+    return plan_redundant(s, t, kernel, f);
+  default:
+    t->why = aucs_xstrdup("no edit answers this kind of finding");
+    return 1;
+  }
+}
+
+static int verified(trial *t) {
+  char *msg = NULL;
+  int bad = LLVMVerifyModule(t->c, LLVMReturnStatusAction, &msg);
+  if (bad) {
+    free(t->why);
+    t->why = aucs_xasprintf("the edited IR does not verify: %s", msg);
+  }
+  LLVMDisposeMessage(msg);
+  return !bad;
+}
+
+/* The trial's detection answers the item without a new finding. */
+static int accepted(state *s, trial *t, const aucs_report *after) {
+  LLVMValueRef k;
+  if (lookup(after, &s->r->items[t->item], &k)) {
+    t->why = aucs_xstrdup("the finding was still there after the edit");
+    return 0;
+  }
+  for (size_t i = 0; i < after->nkernels; i++)
+    for (size_t j = 0; j < after->kernels[i].findings.n; j++) {
+      const aucs_finding *f = &after->kernels[i].findings.v[j];
+      if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER ||
+          !new_key(s, after->kernels[i].name, f))
+        continue;
+      char *h = aucs_report_headline(f), *l = aucs_srcloc_format(f->a.instr);
+      t->why = aucs_xasprintf("the edit made a new finding appear (%s: %s)",
+                              l, h);
+      free(h);
+      free(l);
+      return 0;
+    }
+  return 1;
+}
+
+/* Point the report's instructions and kernels at m instead of the clone. */
+static void remap(aucs_report *rep, LLVMModuleRef m) {
+  for (size_t k = 0; k < rep->nkernels; k++) {
+    aucs_report_kernel *K = &rep->kernels[k];
+    K->fn = LLVMGetNamedFunction(m, K->name);
+    for (size_t i = 0; i < K->findings.n; i++) {
+      K->findings.v[i].a.instr = same_in(m, K->findings.v[i].a.instr);
+      K->findings.v[i].b.instr = same_in(m, K->findings.v[i].b.instr);
+    }
+  }
+}
+
+static void commit(state *s, trial *t, aucs_report *after) {
+  for (size_t i = 0; i < t->nops; i++) {
+    char *err = NULL;
+    AUCS_ASSERT(apply_op(s->m, &t->ops[i], &err));
+  }
+  for (size_t i = 0; i < t->edits.n; i++)
+    aucs_editlog_push(&s->r->log, &t->edits.v[i]);
+  t->edits.n = 0;
+  remap(after, s->m);
+  aucs_detect_report_free(&s->cur);
+  s->cur = *after;
+  s->next_id = t->next_id;
+  add_items(s, &s->cur, 1);
+}
+
+static void trial_free(trial *t) {
+  aucs_editlog_free(&t->edits);
+  free(t->ops);
+  free(t->why);
+  if (t->has_prep)
+    aucs_detect_report_free(&t->prep);
+  LLVMDisposeModule(t->c);
+}
+
+/* One trial of variant for the item; 1 when it was kept. */
+static int try_once(state *s, int item, LLVMValueRef kernel,
+                    const aucs_finding *f, int variant) {
+  trial t = {.c = LLVMCloneModule(s->m), .next_id = s->next_id, .item = item};
+  const aucs_finding fc = {.kind = f->kind,
+                           .a = {.instr = same_in(t.c, f->a.instr)},
+                           .b = {.instr = same_in(t.c, f->b.instr)},
+                           .message = f->message};
+  LLVMValueRef kc = LLVMGetNamedFunction(t.c, kernel_name(kernel));
+  aucs_report after = {0};
+  int kept = !plan(s, &t, kc, &fc, variant) && verified(&t) &&
+             !detect(s, t.c, &after) && accepted(s, &t, &after);
+  if (tracing()) {
+    char *ir = LLVMPrintModuleToString(t.c);
+    fprintf(stderr, "aucs: repair: item %d variant %d: %s\n%s\n", item,
+            variant, kept ? "kept" : t.why ? t.why : "rejected", ir);
+    LLVMDisposeMessage(ir);
+  }
+  if (kept)
+    commit(s, &t, &after);
+  else {
+    aucs_detect_report_free(&after);
+    if (t.why)
+      set_how(&s->r->items[item], aucs_xstrdup(t.why));
+  }
+  trial_free(&t);
+  return kept;
+}
+
+static int attempt(state *s, int item) {
+  aucs_repair_item *it = &s->r->items[item];
+  LLVMValueRef kernel;
+  const aucs_finding *f = lookup(&s->cur, it, &kernel);
+  if (!f || it->outcome == AUCS_OUTCOME_UNFIXABLE)
+    return 0;
+  const char *suggestion = NULL, *why = aucs_place_unfixable(f, &suggestion);
+  if (why) {
+    it->outcome = AUCS_OUTCOME_UNFIXABLE;
+    set_how(it, aucs_xstrdup(why));
+    free(it->suggestion);
+    it->suggestion = aucs_xstrdup(suggestion);
+    return 0;
+  }
+  int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 2
+                 : f->kind == AUCS_FINDING_RACE             ? 3
+                                                            : 1;
+  for (int v = 0; v < variants; v++)
+    if (try_once(s, item, kernel, f, v))
+      return 1;
+  return 0;
+}
+
+/* ---- the loop -----------------------------------------------------------*/
+
+static size_t nfindings(const aucs_report *r) {
+  size_t n = 0;
+  for (size_t k = 0; k < r->nkernels; k++)
+    n += r->kernels[k].findings.n;
+  return n;
+}
+
+static char *fixed_how(const aucs_repair_result *r, size_t item) {
+  aucs_buf b = {0};
+  for (size_t i = 0; i < r->log.n; i++)
+    if (r->log.v[i].finding_index == (int)item)
+      aucs_buf_printf(&b, "%sedit %zu (%s)", b.len ? ", " : "", i + 1,
+                      aucs_editlog_kind_name(r->log.v[i].kind));
+  if (!b.len)
+    aucs_buf_puts(&b, "gone after the edits for other findings");
+  return aucs_buf_take(&b);
+}
+
+static void settle(state *s) {
+  aucs_repair_result *r = s->r;
+  for (size_t i = 0; i < r->nitems; i++) {
+    aucs_repair_item *it = &r->items[i];
+    LLVMValueRef k;
+    if (!lookup(&s->cur, it, &k)) {
+      it->outcome = AUCS_OUTCOME_FIXED;
+      set_how(it, fixed_how(r, i));
+    } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && !it->how)
+      set_how(it, aucs_xstrdup("the round limit came first"));
+    r->fixed += it->outcome == AUCS_OUTCOME_FIXED;
+    r->unfixable += it->outcome == AUCS_OUTCOME_UNFIXABLE;
+    r->remaining += it->outcome == AUCS_OUTCOME_REMAINS;
+  }
+}
+
+static char *warnings(const aucs_report *rep) {
+  aucs_buf b = {0};
+  for (size_t k = 0; k < rep->nkernels; k++)
+    if (rep->kernels[k].status != AUCS_KERNEL_CHECKED)
+      aucs_buf_printf(&b, "aucs: warning: %s (not repaired)\n",
+                      rep->kernels[k].reason ? rep->kernels[k].reason
+                                             : rep->kernels[k].name);
+  return aucs_buf_take(&b);
+}
+
+int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
+                    aucs_repair_result *r, char **err) {
+  static const aucs_repair_options none = {0};
+  state s = {.m = m, .o = o ? o : &none, .r = r};
+  memset(r, 0, sizeof(*r));
+  aucs_repair_ids_assign(m);
+  s.next_id = top_id(m);
+  if (detect(&s, m, &s.cur)) {
+    *err = s.err;
+    return 1;
+  }
+  add_items(&s, &s.cur, 0);
+  r->warnings = warnings(&s.cur);
+  unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
+  for (unsigned round = 1; round <= max && nfindings(&s.cur); round++) {
+    r->rounds = round;
+    size_t n = r->nitems;
+    int kept = 0;
+    for (size_t i = 0; i < n; i++)
+      kept += attempt(&s, (int)i);
+    if (!kept)
+      break;
+  }
+  settle(&s);
+  aucs_detect_report_free(&s.cur);
+  free(s.err);
+  return 0;
+}
+
+void aucs_repair_result_free(aucs_repair_result *r) {
+  aucs_editlog_free(&r->log);
+  for (size_t i = 0; i < r->nitems; i++) {
+    free(r->items[i].kernel);
+    free(r->items[i].location);
+    free(r->items[i].headline);
+    free(r->items[i].how);
+    free(r->items[i].suggestion);
+  }
+  free(r->items);
+  free(r->warnings);
+  memset(r, 0, sizeof(*r));
+}
+
+/* ---- the text report ----------------------------------------------------*/
+
+static void print_item(const aucs_repair_item *it, aucs_buf *out) {
+  char *d = aucs_report_demangle(it->kernel);
+  const char *loc = it->location ? it->location : "aucs";
+  const char *k = d ? d : it->kernel;
+  static const char *const label[] = {"note: fixed", "error: unfixable",
+                                      "error: not fixed"};
+  aucs_buf_printf(out, "%s: %s: %s in '%s'%s: %s\n", loc, label[it->outcome],
+                  it->headline, k, it->introduced ? " (left by an edit)" : "",
+                  it->how ? it->how : "");
+  if (it->suggestion)
+    aucs_buf_printf(out, "%s: note: suggestion: %s\n", loc, it->suggestion);
+  free(d);
+}
+
+void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
+  if (r->warnings)
+    aucs_buf_puts(out, r->warnings);
+  aucs_editlog_print(&r->log, out);
+  for (size_t i = 0; i < r->nitems; i++)
+    print_item(&r->items[i], out);
+  aucs_buf_printf(out,
+                  "aucs: fix: %zu finding%s: %zu fixed, %zu unfixable, %zu "
+                  "not fixed; %zu edit%s in %u round%s\n",
+                  r->nitems, r->nitems == 1 ? "" : "s", r->fixed, r->unfixable,
+                  r->remaining, r->log.n, r->log.n == 1 ? "" : "s", r->rounds,
+                  r->rounds == 1 ? "" : "s");
+}

@@ -1,0 +1,22 @@
+// Barrier divergence, threads at different barriers: even and odd threads
+// each take their own arm of an if/else, and each arm has its own
+// __syncthreads(). These are two different barriers; since Volta the
+// threads do not meet (undefined behaviour). Expected: a barrier divergence
+// naming both barriers.
+// AUCS-LAUNCH: --grid 1 --block 64
+// AUCS-EXPECT: divergent 15 16 18 19
+// AUCS-EXPECT: uniform 21
+// AUCS-EXPECT: barrier-divergence 16 19
+
+__global__ void parity_sync(float *out, const float *in) {
+  __shared__ float s[64];
+  unsigned tid = threadIdx.x;
+  if (tid % 2 == 0) {
+    s[tid] = in[tid];
+    __syncthreads();
+  } else {
+    s[tid] = -in[tid];
+    __syncthreads();
+  }
+  out[tid] = s[tid ^ 1];
+}

@@ -1,0 +1,29 @@
+// Race-free: Jacobi smoothing with double buffering in shared memory. Each
+// step reads the current buffer (own element and neighbours) and writes the
+// other one, so one barrier per step suffices: it orders this step's writes
+// before the next step's reads of that buffer, and this step's reads before
+// the next step's writes to the buffer they read. The final read also takes
+// a neighbour, so the last barrier is needed too. Expected: clean.
+// AUCS-LAUNCH: --grid 2 --block 64 --arg steps=3
+// AUCS-EXPECT: uniform 15 20 24 25 28
+// AUCS-EXPECT: clean
+
+__global__ void jacobi_db(float *out, const float *in, int steps) {
+  __shared__ float buf[2][66];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + tid;
+  buf[0][tid + 1] = in[i];
+  if (tid < 2) {
+    buf[0][tid * 65] = 0.0f;
+    buf[1][tid * 65] = 0.0f;
+  }
+  __syncthreads();
+  int cur = 0;
+  for (int s = 0; s < steps; s++) {
+    float *src = buf[cur], *dst = buf[1 - cur];
+    dst[tid + 1] = (src[tid] + src[tid + 1] + src[tid + 2]) / 3.0f;
+    __syncthreads();
+    cur = 1 - cur;
+  }
+  out[i] = buf[cur][tid + 1] - buf[cur][tid];
+}

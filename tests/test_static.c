@@ -1,0 +1,348 @@
+/*
+ * test_static: the Z3 checker on small inline kernels: affine indices,
+ * guards, loops, 2-D indexing, access widths, data-dependent indices (never
+ * proven), barrier redundancy, and witnesses that replay as races.
+ */
+#include "support.h"
+
+#include "aucs/detect.h"
+#include "aucs/kernel.h"
+#include "aucs/static.h"
+#include "aucs/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define DECLS                                                                  \
+  "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"                             \
+  "declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()\n"                             \
+  "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"                            \
+  "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"                           \
+  "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n"
+
+/* @k writes s[INDEX] (i32) and reads s[tid] in one barrier interval. */
+static char *indexed(const char *index_ir) {
+  return aucs_xasprintf(
+      "@s = internal addrspace(3) global [2048 x i32] undef\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+      "%s"
+      "  %%p = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %%i\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  %%q = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %%t\n"
+      "  %%v = load i32, ptr addrspace(3) %%q\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      index_ir);
+}
+
+static aucs_static_proof proof_of_ir(const char *ir, const char *fn,
+                                     aucs_static_counts *c) {
+  LLVMModuleRef m = support_parse(ir);
+  aucs_static *s = aucs_static_analyze(support_fn(m, fn), NULL);
+  aucs_static_proof p = aucs_static_proof_of(s);
+  if (c)
+    *c = aucs_static_counts_of(s);
+  aucs_static_free(s);
+  support_free(m);
+  return p;
+}
+
+static aucs_static_proof proof_of_index(const char *index_ir) {
+  char *ir = indexed(index_ir);
+  aucs_static_proof p = proof_of_ir(ir, "k", NULL);
+  free(ir);
+  return p;
+}
+
+static void test_static_affine_indices(void **state) {
+  (void)state;
+  /* s[tid]: each thread its own slot; read s[tid] too */
+  assert_int_equal(proof_of_index("  %i = add i32 %t, 0\n"),
+                   AUCS_PROOF_RACE_FREE);
+  /* s[tid + 1] written, s[tid] read: thread t+1 reads what t writes */
+  assert_int_equal(proof_of_index("  %i = add i32 %t, 1\n"),
+                   AUCS_PROOF_PARTIAL);
+  /* s[tid ^ 1]: neighbours swap */
+  assert_int_equal(proof_of_index("  %i = xor i32 %t, 1\n"),
+                   AUCS_PROOF_PARTIAL);
+  /* s[tid + blockDim * 1]: beyond every thread's read */
+  assert_int_equal(proof_of_index("  %i = add nuw i32 %t, %n\n"),
+                   AUCS_PROOF_RACE_FREE);
+}
+
+static void test_static_two_tid_is_race_free_but_reads_race(void **state) {
+  (void)state;
+  /* s[2 tid] written by each thread once: no write/write race, but thread
+   * 2t reads it */
+  aucs_static_counts c;
+  char *ir = indexed("  %i = mul nuw i32 %t, 2\n");
+  assert_int_equal(proof_of_ir(ir, "k", &c), AUCS_PROOF_PARTIAL);
+  assert_int_equal(c.total, 2); /* write/write, write/read */
+  assert_int_equal(c.unsat, 1);
+  assert_int_equal(c.sat, 1);
+  free(ir);
+}
+
+static const char *guarded =
+    "@s = internal addrspace(3) global [64 x i32] undef\n"
+    "define ptx_kernel void @k(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %c = icmp eq i32 %t, 0\n"
+    "  br i1 %c, label %then, label %done\n"
+    "then:\n"
+    "  store i32 1, ptr addrspace(3) @s\n"
+    "  br label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n" DECLS;
+
+static void test_static_guarded_access(void **state) {
+  (void)state;
+  /* only thread 0 writes s[0] */
+  assert_int_equal(proof_of_ir(guarded, "k", NULL), AUCS_PROOF_RACE_FREE);
+}
+
+/* A strided loop over out: i = tid + k * 1024, i < n (1024 threads at
+ * most). A stride of blockDim is non-linear for the solver: it answers
+ * unknown within the default timeout (the dynamic result stands). */
+static const char *stride =
+    "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %d = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "  br label %head\n"
+    "head:\n"
+    "  %i = phi i32 [ %t, %entry ], [ %next, %body ]\n"
+    "  %c = icmp slt i32 %i, %n\n"
+    "  br i1 %c, label %body, label %done\n"
+    "body:\n"
+    "  %x = sext i32 %i to i64\n"
+    "  %p = getelementptr i32, ptr %out, i64 %x\n"
+    "  store i32 0, ptr %p\n"
+    "  %next = add nsw i32 %i, 1024\n"
+    "  br label %head\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n" DECLS;
+
+static void test_static_loop_with_affine_induction(void **state) {
+  (void)state;
+  aucs_static_counts c;
+  LLVMModuleRef m = support_parse(stride);
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), NULL);
+  c = aucs_static_counts_of(s);
+  assert_int_equal(c.total, 2);
+  for (size_t i = 0; i < c.total; i++) {
+    const aucs_static_pair *p = aucs_static_pair_at(s, i);
+    /* threads of one block never meet; two blocks run the same loop */
+    assert_int_equal(p->verdict,
+                     p->inter_block ? AUCS_STATIC_SAT : AUCS_STATIC_UNSAT);
+  }
+  aucs_static_free(s);
+  support_free(m);
+}
+
+/* as[ty][tx] of a 16 x 16 tile, with the block fixed to 16 x 16. */
+static const char *tile =
+    "@as = internal addrspace(3) global [16 x [16 x float]] undef\n"
+    "define ptx_kernel void @k(ptr %out) {\n"
+    "entry:\n"
+    "  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %y = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()\n"
+    "  %p = getelementptr [16 x [16 x float]], ptr addrspace(3) @as, i32 0, "
+    "i32 %y, i32 %x\n"
+    "  store float 1.0, ptr addrspace(3) %p\n"
+    "  ret void\n"
+    "}\n" DECLS;
+
+static void test_static_2d_indexing(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(tile);
+  aucs_static_options o = {.fixed_block = 1,
+                           .launch = {.grid = {1, 1, 1}, .block = {16, 16, 1}}};
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &o);
+  assert_int_equal(aucs_static_proof_of(s), AUCS_PROOF_RACE_FREE);
+  aucs_static_free(s);
+  /* a 32-wide block overflows a row into the next: (16,0) meets (0,1) */
+  o.launch.block = (aucs_dim3){32, 16, 1};
+  s = aucs_static_analyze(support_fn(m, "k"), &o);
+  assert_int_equal(aucs_static_proof_of(s), AUCS_PROOF_NONE);
+  aucs_static_free(s);
+  support_free(m);
+}
+
+/* An i32 store to word tid and a byte load from byte 4 tid + OFF. */
+static char *widths(int off) {
+  return aucs_xasprintf(
+      "@s = internal addrspace(3) global [1024 x i32] undef\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%p = getelementptr [1024 x i32], ptr addrspace(3) @s, i32 0, i32 "
+      "%%t\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  %%q = getelementptr i8, ptr addrspace(3) %%p, i32 %d\n"
+      "  %%v = load i8, ptr addrspace(3) %%q\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      off);
+}
+
+static void test_static_overlapping_widths(void **state) {
+  (void)state;
+  char *own = widths(3), *next = widths(4);
+  /* byte 3 of its own word: no other thread's bytes */
+  assert_int_equal(proof_of_ir(own, "k", NULL), AUCS_PROOF_RACE_FREE);
+  /* byte 0 of the next thread's word */
+  assert_int_equal(proof_of_ir(next, "k", NULL), AUCS_PROOF_PARTIAL);
+  free(own);
+  free(next);
+}
+
+static void test_static_data_dependent_index_never_proven(void **state) {
+  (void)state;
+  const char *ir =
+      "@s = internal addrspace(3) global [64 x i32] undef\n"
+      "define ptx_kernel void @k(ptr noalias %idx) {\n"
+      "entry:\n"
+      "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %a = getelementptr i32, ptr %idx, i32 %t\n"
+      "  %j = load i32, ptr %a\n"
+      "  %p = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %j\n"
+      "  store i32 1, ptr addrspace(3) %p\n"
+      "  ret void\n"
+      "}\n" DECLS;
+  assert_int_not_equal(proof_of_ir(ir, "k", NULL), AUCS_PROOF_RACE_FREE);
+}
+
+static void test_static_distinct_arguments_may_alias(void **state) {
+  (void)state;
+  const char *ir = "define ptx_kernel void @k(ptr %a, ptr %b) {\n"
+                   "entry:\n"
+                   "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                   "  %p = getelementptr i32, ptr %a, i32 %t\n"
+                   "  store i32 1, ptr %p\n"
+                   "  %q = getelementptr i32, ptr %b, i32 %t\n"
+                   "  %v = load i32, ptr %q\n"
+                   "  ret void\n"
+                   "}\n" DECLS;
+  assert_int_not_equal(proof_of_ir(ir, "k", NULL), AUCS_PROOF_RACE_FREE);
+  const char *noalias = "define ptx_kernel void @k(ptr noalias %a, ptr %b) {\n"
+                        "entry:\n"
+                        "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                        "  %p = getelementptr i32, ptr %a, i32 %t\n"
+                        "  store i32 1, ptr %p\n"
+                        "  %q = getelementptr i32, ptr %b, i32 %t\n"
+                        "  %v = load i32, ptr %q\n"
+                        "  ret void\n"
+                        "}\n" DECLS;
+  aucs_static_counts with, without;
+  proof_of_ir(ir, "k", &with);
+  proof_of_ir(noalias, "k", &without);
+  /* the store through a and the load through b pair only without noalias
+   * (what remains is a[t] written by every block: an inter-block race) */
+  assert_int_equal(with.total, without.total + 2);
+  assert_int_equal(without.sat, 1);
+}
+
+/* s[tid] = ..; barrier; .. = s[tid + 1]; barrier (orders nothing). */
+static const char *barriers =
+    "@s = internal addrspace(3) global [1025 x i32] undef\n"
+    "define ptx_kernel void @k(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr [1025 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+    "  store i32 1, ptr addrspace(3) %p\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  %u = add i32 %t, 1\n"
+    "  %q = getelementptr [1025 x i32], ptr addrspace(3) @s, i32 0, i32 %u\n"
+    "  %v = load i32, ptr addrspace(3) %q\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  ret void\n"
+    "}\n" DECLS;
+
+static void test_static_barrier_redundancy(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(barriers);
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), NULL);
+  assert_int_equal(aucs_static_nbarriers(s), 2);
+  assert_int_equal(aucs_static_proof_of(s), AUCS_PROOF_RACE_FREE);
+  /* the first orders s[t] before s[t + 1]; the second orders nothing */
+  assert_false(aucs_static_barrier_redundant(s, aucs_static_barrier(s, 0)));
+  assert_true(aucs_static_barrier_redundant(s, aucs_static_barrier(s, 1)));
+  assert_true(aucs_static_prove_redundant(support_fn(m, "k"),
+                                          aucs_static_barrier(s, 1), NULL));
+  aucs_static_free(s);
+  support_free(m);
+}
+
+static void test_static_witness_replays_as_confirmed_race(void **state) {
+  (void)state;
+  char *ir = indexed("  %i = add i32 %t, 1\n");
+  LLVMModuleRef m = support_parse(ir);
+  LLVMValueRef k = support_fn(m, "k");
+  aucs_detect_options o = {.static_only = 1};
+  aucs_report r;
+  char *err = NULL;
+  assert_int_equal(aucs_detect_run(m, &k, 1, &o, &r, &err), 0);
+  const aucs_report_kernel *rk = &r.kernels[0];
+  assert_true(rk->st.ran);
+  assert_string_equal(rk->st.proof, "partial");
+  assert_int_equal(rk->findings.n, 1);
+  assert_int_equal(rk->findings.v[0].kind, AUCS_FINDING_RACE);
+  assert_non_null(rk->st.witness[0]); /* confirmed by its witness */
+  assert_int_equal(rk->st.possible.n, 0);
+  assert_true(rk->runs >= 1);
+  aucs_detect_report_free(&r);
+  support_free(m);
+  free(ir);
+}
+
+static void test_static_unconfirmed_witness_is_possible(void **state) {
+  (void)state;
+  /* a and b alias only when the host passes overlapping buffers: the
+   * interpreter gives each its own, so the witness cannot replay */
+  const char *ir = "define ptx_kernel void @k(ptr %a, ptr %b) {\n"
+                   "entry:\n"
+                   "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                   "  %p = getelementptr i32, ptr %a, i32 %t\n"
+                   "  store i32 1, ptr %p\n"
+                   "  %q = getelementptr i32, ptr %b, i32 %t\n"
+                   "  %v = load i32, ptr %q\n"
+                   "  ret void\n"
+                   "}\n" DECLS;
+  LLVMModuleRef m = support_parse(ir);
+  LLVMValueRef k = support_fn(m, "k");
+  aucs_detect_options o = {.static_only = 1};
+  aucs_report r;
+  char *err = NULL;
+  assert_int_equal(aucs_detect_run(m, &k, 1, &o, &r, &err), 0);
+  /* a[t] written by every block replays; the aliasing pair cannot */
+  for (size_t i = 0; i < r.kernels[0].findings.n; i++)
+    assert_int_equal(r.kernels[0].findings.v[i].kind,
+                     AUCS_FINDING_INTER_BLOCK_RACE);
+  assert_true(r.kernels[0].st.possible.n > 0);
+  assert_int_equal(r.kernels[0].st.possible.v[0].kind, AUCS_FINDING_RACE);
+  aucs_detect_report_free(&r);
+  support_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_static_affine_indices),
+      cmocka_unit_test(test_static_two_tid_is_race_free_but_reads_race),
+      cmocka_unit_test(test_static_guarded_access),
+      cmocka_unit_test(test_static_loop_with_affine_induction),
+      cmocka_unit_test(test_static_2d_indexing),
+      cmocka_unit_test(test_static_overlapping_widths),
+      cmocka_unit_test(test_static_data_dependent_index_never_proven),
+      cmocka_unit_test(test_static_distinct_arguments_may_alias),
+      cmocka_unit_test(test_static_barrier_redundancy),
+      cmocka_unit_test(test_static_witness_replays_as_confirmed_race),
+      cmocka_unit_test(test_static_unconfirmed_witness_is_possible),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
