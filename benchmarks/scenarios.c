@@ -137,9 +137,9 @@ static void scenario(const char *path) {
   size_t left = failed ? 0 : detect(m, &o.detect);
   const char *got = failed ? "error" : outcome(&r);
   printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.0f | %.0f |\n",
-         base(path), bug, found, got,
-         strcmp(got, expect) ? "no" : "yes", failed ? 0 : r.log.n, left,
-         bad ? "no" : "yes", (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+         base(path), bug, found, got, strcmp(got, expect) ? "no" : "yes",
+         failed ? 0 : r.log.n, left, bad ? "no" : "yes", (t1 - t0) * 1e3,
+         (t2 - t1) * 1e3);
   fflush(stdout);
   if (!failed)
     aucs_repair_result_free(&r);

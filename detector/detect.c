@@ -585,10 +585,10 @@ static void run_failed(kstate *s, const aucs_run_result *res,
     return;
   char *g = dim_arg(c->launch.grid), *b = dim_arg(c->launch.block);
   char *cmd = reproduce(s, c);
-  s->failure = aucs_xasprintf(
-      "%s (run: grid (%s) block (%s)%s%s; reproduce with: %s)",
-      res->error ? res->error : status_text(res->status), g, b,
-      *args ? " " : "", args, cmd);
+  s->failure =
+      aucs_xasprintf("%s (run: grid (%s) block (%s)%s%s; reproduce with: %s)",
+                     res->error ? res->error : status_text(res->status), g, b,
+                     *args ? " " : "", args, cmd);
   free(g);
   free(b);
   free(cmd);

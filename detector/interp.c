@@ -22,8 +22,8 @@
  * offset before the object's start keeps the object and is out of bounds.
  * Objects are the program's (module globals, parameter buffers with sparse
  * 1 KiB pages, 512 GiB either side of the argument) and one private stack
- * per thread for allocas (not tracked). Uninitialised bytes read as the run's fill (interp.h), a
- * hash of (seed, object, offset).
+ * per thread for allocas (not tracked). Uninitialised bytes read as the run's
+ * fill (interp.h), a hash of (seed, object, offset).
  * Grids above max_threads run their first blocks and their last block.
  *
  * Limitation: one schedule; warp collectives ignore their member mask (the

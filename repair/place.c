@@ -104,8 +104,8 @@ int aucs_place_is_barrier(LLVMValueRef I) {
  * block's start, to NULL: its end. */
 static int barrier_between(LLVMBasicBlockRef bb, LLVMValueRef from,
                            LLVMValueRef to) {
-  LLVMValueRef I = from ? LLVMGetNextInstruction(from)
-                        : LLVMGetFirstInstruction(bb);
+  LLVMValueRef I =
+      from ? LLVMGetNextInstruction(from) : LLVMGetFirstInstruction(bb);
   for (; I && I != to; I = LLVMGetNextInstruction(I))
     if (aucs_place_is_barrier(I))
       return 1;
@@ -323,13 +323,14 @@ static int nearest_cut(ctx *c, int ba, int bb) {
 static void region(ctx *c, int a, int b, int *entry, int *exit) {
   const aucs_cfg *g = c->cfg;
   int x = a;
-  while (x >= 0 && !(aucs_cfg_dominates(g, x, b) && aucs_uniform_block(c->u, x)))
+  while (x >= 0 &&
+         !(aucs_cfg_dominates(g, x, b) && aucs_uniform_block(c->u, x)))
     x = g->idom[x];
   *entry = x < 0 ? 0 : x;
   int y = g->ipdom[*entry];
-  while (y >= 0 && !(aucs_uniform_block(c->u, y) &&
-                     aucs_cfg_postdominates(g, y, a) &&
-                     aucs_cfg_postdominates(g, y, b)))
+  while (y >= 0 &&
+         !(aucs_uniform_block(c->u, y) && aucs_cfg_postdominates(g, y, a) &&
+           aucs_cfg_postdominates(g, y, b)))
     y = g->ipdom[y];
   *exit = y >= 0 ? y : AUCS_CFG_EXIT;
 }
@@ -376,9 +377,9 @@ static aucs_place_status candidates(ctx *c, LLVMValueRef a, LLVMValueRef b,
   return n ? found(out, 2, pts[0]) : no_point(c, ba, bb, out);
 }
 
-aucs_place_status aucs_place_find(const aucs_cfg *cfg,
-                                  const aucs_uniformity *u, LLVMValueRef a,
-                                  LLVMValueRef b, aucs_place *out) {
+aucs_place_status aucs_place_find(const aucs_cfg *cfg, const aucs_uniformity *u,
+                                  LLVMValueRef a, LLVMValueRef b,
+                                  aucs_place *out) {
   ctx c;
   ctx_init(&c, cfg, u);
   memset(out, 0, sizeof(*out));
@@ -397,8 +398,8 @@ aucs_place_status aucs_place_find(const aucs_cfg *cfg,
     int later = cfg->topo_index[bb] < cfg->topo_index[ba];
     out->first = later ? b : a;
     out->second = later ? a : b;
-    st = linked ? (out->status = AUCS_PLACE_NO_PATH)
-                : no_point(&c, ba, bb, out);
+    st =
+        linked ? (out->status = AUCS_PLACE_NO_PATH) : no_point(&c, ba, bb, out);
   }
   ctx_free(&c);
   return st;
@@ -499,8 +500,7 @@ static size_t strip_alwaysinline(LLVMModuleRef m, unsigned kind,
                                  LLVMValueRef **fs) {
   size_t n = 0;
   *fs = NULL;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
-       f = LLVMGetNextFunction(f))
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind)) {
       *fs = aucs_xrealloc(*fs, (n + 1) * sizeof(**fs));
       (*fs)[n++] = f;
@@ -511,8 +511,7 @@ static size_t strip_alwaysinline(LLVMModuleRef m, unsigned kind,
 
 int aucs_place_inline(LLVMValueRef call, char **err) {
   LLVMValueRef target = callee(call);
-  LLVMValueRef caller =
-      LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   LLVMModuleRef m = LLVMGetGlobalParent(caller);
   LLVMContextRef cx = LLVMGetModuleContext(m);
   unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
@@ -626,7 +625,8 @@ static LLVMValueRef prev_located(LLVMValueRef I) {
           if (LLVMGetSuccessor(t, i) == bb)
             preds++, only = x;
       }
-      if (preds != 1 || LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(only)) != 1)
+      if (preds != 1 ||
+          LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(only)) != 1)
         return NULL;
       p = LLVMGetBasicBlockTerminator(only);
     }

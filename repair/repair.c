@@ -68,8 +68,7 @@ unsigned aucs_repair_id(LLVMValueRef I) {
     return 0;
   LLVMValueRef v = NULL;
   LLVMGetMDNodeOperands(md, &v);
-  return v && LLVMIsAConstantInt(v) ? (unsigned)LLVMConstIntGetZExtValue(v)
-                                    : 0;
+  return v && LLVMIsAConstantInt(v) ? (unsigned)LLVMConstIntGetZExtValue(v) : 0;
 }
 
 static void set_id(LLVMValueRef I, unsigned id) {
@@ -207,8 +206,7 @@ static LLVMValueRef flatten_op(LLVMModuleRef m, const op *o, char **err) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(at_pos(m, o->at));
   LLVMBasicBlockRef b2 = LLVMGetInstructionParent(at_pos(m, o->at2));
   aucs_flatten_result res = {0};
-  if (aucs_flatten_region(LLVMGetBasicBlockParent(bb), o->u1, o->u2, &res,
-                          err))
+  if (aucs_flatten_region(LLVMGetBasicBlockParent(bb), o->u1, o->u2, &res, err))
     return NULL;
   if (node_index(&res, b2) > node_index(&res, bb))
     bb = b2;
@@ -402,8 +400,8 @@ static LLVMValueRef insert(state *s, trial *t, LLVMValueRef before,
   LLVMValueRef fn = fn_of(before);
   aucs_edit e = {.kind = AUCS_EDIT_INSERT_BARRIER};
   e.where = where(before, ", before");
-  LLVMValueRef bar =
-      trial_op(t, (op){OP_INSERT, pos_of(before), ++t->next_id, 0, 0, {0, 0, 0}});
+  LLVMValueRef bar = trial_op(
+      t, (op){OP_INSERT, pos_of(before), ++t->next_id, 0, 0, {0, 0, 0}});
   e.id = t->next_id;
   e.source = aucs_srcloc_format(bar);
   e.source_edit = aucs_place_source_edit(bar, &e.why);
@@ -415,7 +413,7 @@ static LLVMValueRef insert(state *s, trial *t, LLVMValueRef before,
   return bar;
 }
 
-static void delete(state *s, trial *t, LLVMValueRef bar, const char *why) {
+static void delete (state *s, trial *t, LLVMValueRef bar, const char *why) {
   LLVMValueRef fn = fn_of(bar);
   aucs_edit e = {.kind = AUCS_EDIT_DELETE_BARRIER, .id = aucs_repair_id(bar)};
   e.where = where(bar, ":");
@@ -554,16 +552,16 @@ static int flatten_place(state *s, trial *t, const aucs_place *p) {
   }
   aucs_cfg *g = aucs_cfg_build(fn);
   aucs_uniformity *u = aucs_uniform_compute(g);
-  int u1, u2, bad = aucs_flatten_find_region(
-                      g, u, aucs_cfg_index(g, LLVMGetInstructionParent(second)),
-                      &u1, &u2);
+  int u1, u2,
+      bad = aucs_flatten_find_region(
+          g, u, aucs_cfg_index(g, LLVMGetInstructionParent(second)), &u1, &u2);
   aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_REGION,
                  .id = aucs_repair_id(second)};
   if (!bad) {
     aucs_names *n = aucs_names_build(fn);
-    e.where = aucs_xasprintf("region %s .. %s",
-                             aucs_names_block(n, g->blocks[u1]),
-                             aucs_names_block(n, g->blocks[u2]));
+    e.where =
+        aucs_xasprintf("region %s .. %s", aucs_names_block(n, g->blocks[u1]),
+                       aucs_names_block(n, g->blocks[u2]));
     aucs_names_free(n);
   }
   aucs_uniform_free(u);
@@ -583,9 +581,8 @@ static int flatten_place(state *s, trial *t, const aucs_place *p) {
       "condition, every guard run by all threads)",
       what);
   log_edit(s, t, e, fn);
-  LLVMValueRef term =
-      trial_op(t, (op){OP_FLATTEN, pos_of(second), 0, u1, u2,
-                       pos_of(p->first)});
+  LLVMValueRef term = trial_op(
+      t, (op){OP_FLATTEN, pos_of(second), 0, u1, u2, pos_of(p->first)});
   if (!term) {
     free(what);
     return 1;
@@ -732,17 +729,20 @@ static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
       t->why = aucs_xstrdup("no uniform block post-dominates the barrier");
       return 1;
     }
-    insert(s, t, to, "moved here from a divergent block: the nearest point "
-                     "after it that every thread reaches");
+    insert(s, t, to,
+           "moved here from a divergent block: the nearest point "
+           "after it that every thread reaches");
     for (int i = 0; i < n; i++)
-      delete(s, t, bars[i], "only some threads reach it (barrier "
-                            "divergence); it moved to the nearest uniform "
-                            "point after it");
+      delete (s, t, bars[i],
+              "only some threads reach it (barrier "
+              "divergence); it moved to the nearest uniform "
+              "point after it");
     return 0;
   }
   for (int i = 0; i < n; i++)
-    delete(s, t, bars[i], "only some threads reach it (barrier divergence); "
-                          "the races it ordered get barriers of their own");
+    delete (s, t, bars[i],
+            "only some threads reach it (barrier divergence); "
+            "the races it ordered get barriers of their own");
   return repair_left(s, t);
 }
 
@@ -770,7 +770,7 @@ static int plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                           "deletes it on that)");
     return 1;
   }
-  delete(s, t, bar, why);
+  delete (s, t, bar, why);
   return 0;
 }
 
@@ -818,8 +818,8 @@ static int accepted(state *s, trial *t, const aucs_report *after) {
           !new_key(s, after->kernels[i].name, f))
         continue;
       char *h = aucs_report_headline(f), *l = aucs_srcloc_format(f->a.instr);
-      t->why = aucs_xasprintf("the edit made a new finding appear (%s: %s)",
-                              l, h);
+      t->why =
+          aucs_xasprintf("the edit made a new finding appear (%s: %s)", l, h);
       free(h);
       free(l);
       return 0;
@@ -877,8 +877,11 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
              !detect(s, t.c, &after) && accepted(s, &t, &after);
   if (tracing()) {
     char *ir = LLVMPrintModuleToString(t.c);
-    fprintf(stderr, "aucs: repair: item %d variant %d: %s\n%s\n", item,
-            variant, kept ? "kept" : t.why ? t.why : "rejected", ir);
+    fprintf(stderr, "aucs: repair: item %d variant %d: %s\n%s\n", item, variant,
+            kept    ? "kept"
+            : t.why ? t.why
+                    : "rejected",
+            ir);
     LLVMDisposeMessage(ir);
   }
   if (kept)

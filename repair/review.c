@@ -204,8 +204,8 @@ static int on_line(const git_diff_delta *d, const git_diff_hunk *h,
   char origin = l->origin;
   if (origin != ' ' && origin != '+' && origin != '-')
     return 0;
-  aucs_buf_printf(&hs->v[hs->n - 1].body, "%c%.*s", origin,
-                  (int)l->content_len, l->content);
+  aucs_buf_printf(&hs->v[hs->n - 1].body, "%c%.*s", origin, (int)l->content_len,
+                  l->content);
   return 0;
 }
 
@@ -213,16 +213,16 @@ static void diff(const fn_text *a, const fn_text *b, hunks *out) {
   git_diff_options o;
   git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
   o.context_lines = 3;
-  git_diff_buffers(a->text, strlen(a->text), "a", b->text, strlen(b->text),
-                   "b", &o, NULL, NULL, on_hunk, on_line, out);
+  git_diff_buffers(a->text, strlen(a->text), "a", b->text, strlen(b->text), "b",
+                   &o, NULL, NULL, on_hunk, on_line, out);
 }
 
 /* ---- annotations --------------------------------------------------------*/
 
 static int in_hunk(const hunk *h, const fn_text *a, const fn_text *b,
                    const aucs_edit *e) {
-  int before = e->kind == AUCS_EDIT_DELETE_BARRIER ||
-               e->kind == AUCS_EDIT_INLINE_CALL;
+  int before =
+      e->kind == AUCS_EDIT_DELETE_BARRIER || e->kind == AUCS_EDIT_INLINE_CALL;
   int line = before ? line_of_id(a, e->id) : line_of_id(b, e->id);
   if (!line)
     return 0;

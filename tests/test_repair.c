@@ -52,29 +52,29 @@ static const char clean_ir[] =
 
 /* Odd threads read s[t-1], even ones s[t+1], in the two arms of one if,
  * each writing s[t]: the GKLEE example. */
-static const char arms_ir[] =
-    HEAD "define ptx_kernel void @k(ptr %out) {\n"
-         "entry:\n"
-         "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
-         "  %odd = and i32 %t, 1\n"
-         "  %c = icmp ne i32 %odd, 0\n"
-         "  %p = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
-         "  br i1 %c, label %then, label %else\n"
-         "then:\n"
-         "  %tm = sub i32 %t, 1\n"
-         "  %pm = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %tm\n"
-         "  %a = load i32, ptr addrspace(3) %pm\n"
-         "  store i32 %a, ptr addrspace(3) %p\n"
-         "  br label %join\n"
-         "else:\n"
-         "  %tp = add i32 %t, 1\n"
-         "  %pp = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %tp\n"
-         "  %b = load i32, ptr addrspace(3) %pp\n"
-         "  store i32 %b, ptr addrspace(3) %p\n"
-         "  br label %join\n"
-         "join:\n"
-         "  ret void\n"
-         "}\n";
+static const char arms_ir[] = HEAD
+    "define ptx_kernel void @k(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %odd = and i32 %t, 1\n"
+    "  %c = icmp ne i32 %odd, 0\n"
+    "  %p = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+    "  br i1 %c, label %then, label %else\n"
+    "then:\n"
+    "  %tm = sub i32 %t, 1\n"
+    "  %pm = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %tm\n"
+    "  %a = load i32, ptr addrspace(3) %pm\n"
+    "  store i32 %a, ptr addrspace(3) %p\n"
+    "  br label %join\n"
+    "else:\n"
+    "  %tp = add i32 %t, 1\n"
+    "  %pp = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %tp\n"
+    "  %b = load i32, ptr addrspace(3) %pp\n"
+    "  store i32 %b, ptr addrspace(3) %p\n"
+    "  br label %join\n"
+    "join:\n"
+    "  ret void\n"
+    "}\n";
 
 /* A race inside a loop whose trip count is the thread id. */
 static const char loop_ir[] =
@@ -289,8 +289,8 @@ static void test_place_unfixable_kinds(void **state) {
   aucs_finding f = {.kind = AUCS_FINDING_INTER_BLOCK_RACE};
   assert_non_null(aucs_place_unfixable(&f, &sugg));
   assert_non_null(strstr(sugg, "grid"));
-  f = (aucs_finding){.kind = AUCS_FINDING_RACE, .a = {.instr = st},
-                     .b = {.instr = st}};
+  f = (aucs_finding){
+      .kind = AUCS_FINDING_RACE, .a = {.instr = st}, .b = {.instr = st}};
   assert_non_null(strstr(aucs_place_unfixable(&f, &sugg), "with itself"));
   assert_non_null(strstr(sugg, "atomic"));
   f.b.instr = find(support_fn(m, "k"), LLVMLoad, 0);

@@ -46,7 +46,7 @@ typedef struct aucs_detect_options {
   int has_grid, has_block, has_seed, has_fill;
   aucs_dim3 grid, block;
   uint64_t seed;
-  aucs_fill fill; /* with has_fill: every run's fill; else searched */
+  aucs_fill fill;        /* with has_fill: every run's fill; else searched */
   aucs_detect_arg *args; /* owned array */
   size_t nargs;
   uint64_t step_budget; /* 0: AUCS_INTERP_STEP_BUDGET */

@@ -48,8 +48,7 @@ typedef struct aucs_finding {
   aucs_finding_kind kind;
   aucs_memspace memory;
   char *object;    /* the memory object's name ("s_tile", "in"), or NULL */
-  uint64_t offset; /* byte offset of the first conflicting byte; an access
-                      before the object's start has it negative (as int64_t) */
+  uint64_t offset; /* the first conflicting byte; < 0 as int64_t: before */
   aucs_access a, b;
   unsigned epoch;  /* barrier interval (number of barriers passed) */
   aucs_launch launch;

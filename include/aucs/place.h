@@ -41,22 +41,22 @@ typedef enum aucs_place_status {
 
 typedef struct aucs_place {
   aucs_place_status status;
-  int step;              /* 1 or 2 for FOUND, 3 for FLATTEN */
-  LLVMValueRef before;   /* FOUND: the barrier goes right before it */
+  int step;                   /* 1 or 2 for FOUND, 3 for FLATTEN */
+  LLVMValueRef before;        /* FOUND: the barrier goes right before it */
   LLVMValueRef first, second; /* the race's accesses in program order */
-  int entry, exit;       /* FLATTEN: uniform blocks bounding the region
-                            (exit may be AUCS_CFG_EXIT) */
-  int split;             /* FLATTEN: A and B share a block, which must be
-                            split before `second` first */
+  int entry, exit;            /* FLATTEN: uniform blocks bounding the region
+                                 (exit may be AUCS_CFG_EXIT) */
+  int split;                  /* FLATTEN: A and B share a block, which must be
+                                 split before `second` first */
 } aucs_place;
 
 /* Where to put a barrier ordering a before b, two instructions of cfg's
  * function. When a does not reach b barrier-free: FLATTEN if neither
  * reaches the other at all (exclusive arms; out->first is the one earlier
  * in topological order), else NO_PATH. */
-aucs_place_status aucs_place_find(const aucs_cfg *cfg,
-                                  const aucs_uniformity *u, LLVMValueRef a,
-                                  LLVMValueRef b, aucs_place *out);
+aucs_place_status aucs_place_find(const aucs_cfg *cfg, const aucs_uniformity *u,
+                                  LLVMValueRef a, LLVMValueRef b,
+                                  aucs_place *out);
 /* 1 when a path from right after a reaches b with no barrier on it. */
 int aucs_place_reaches(const aucs_cfg *cfg, LLVMValueRef a, LLVMValueRef b);
 /* 1 when I is a block-wide barrier or a call to a function that (through

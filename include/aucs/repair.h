@@ -38,7 +38,7 @@
 
 typedef struct aucs_repair_options {
   const aucs_detect_options *detect; /* NULL: the detector's defaults */
-  int trust_dynamic; /* delete redundant barriers on dynamic evidence */
+  int trust_dynamic;   /* delete redundant barriers on dynamic evidence */
   unsigned max_rounds; /* 0: AUCS_REPAIR_ROUNDS */
 } aucs_repair_options;
 
@@ -52,13 +52,13 @@ typedef enum aucs_outcome {
  * behind), and what became of it. Owns its strings. */
 typedef struct aucs_repair_item {
   aucs_finding_kind kind;
-  char *kernel;     /* the kernel's (mangled) name */
-  char *location;   /* "k.cu:17:10" of its first access */
-  char *headline;   /* "data race on 'buf[2]' (shared)" */
+  char *kernel;   /* the kernel's (mangled) name */
+  char *location; /* "k.cu:17:10" of its first access */
+  char *headline; /* "data race on 'buf[2]' (shared)" */
   aucs_outcome outcome;
-  char *how;        /* FIXED: the edits; otherwise the reason */
-  char *suggestion; /* UNFIXABLE: what the user can do; else NULL */
-  int introduced;   /* left behind by an edit, not in the first detection */
+  char *how;         /* FIXED: the edits; otherwise the reason */
+  char *suggestion;  /* UNFIXABLE: what the user can do; else NULL */
+  int introduced;    /* left behind by an edit, not in the first detection */
   unsigned ida, idb; /* stable ids of its two sides */
 } aucs_repair_item;
 

@@ -21,6 +21,10 @@ __global__ void prefix(int *out, const int *in, const int *count, int n) {
 // Detection, one block, n = 64: every thread with count[tid] > j stores
 // into out[2n + j] (a write/write race of line 18 with itself), which is
 // also where thread 1 stores its prefix sums (out[n + n + k], k <= 1).
-// AUCS-LAUNCH: --grid 1 --block 64 --arg n=64
+// count[] holds small values (--fill small): random 32-bit counts would make
+// the loop run for billions of steps. The final barrier has nothing after
+// it, so it orders nothing: redundant.
+// AUCS-LAUNCH: --grid 1 --block 64 --arg n=64 --fill small
 // AUCS-EXPECT: race 18 18
 // AUCS-EXPECT: race 13 18
+// AUCS-EXPECT: redundant-barrier 19
