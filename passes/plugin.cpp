@@ -27,6 +27,7 @@
 #include "llvm/Passes/PassPlugin.h"
 #endif
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 #include <cstdlib>
 
 extern "C" {
@@ -42,10 +43,14 @@ using Entry = aucs_exit (*)(LLVMModuleRef, aucs_buf *, aucs_buf *);
 struct AucsPass : PassInfoMixin<AucsPass> {
   Entry Run;
   bool Edits;
+  bool DeviceOnly; // inside clang: leave the host module alone
 
-  AucsPass(Entry Run, bool Edits) : Run(Run), Edits(Edits) {}
+  AucsPass(Entry Run, bool Edits, bool DeviceOnly = false)
+      : Run(Run), Edits(Edits), DeviceOnly(DeviceOnly) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (DeviceOnly && !Triple(M.getTargetTriple()).isNVPTX())
+      return PreservedAnalyses::all();
     aucs_buf Out = {}, Diag = {};
     Run(wrap(&M), &Out, &Diag);
     if (Out.len)
@@ -84,9 +89,30 @@ bool addPass(StringRef Name, ModulePassManager &MPM,
   return true;
 }
 
+// Inside clang (-fpass-plugin=AuCS.so), $AUCS_MODE=detect|fix runs that
+// mode on the device module at the start of its pipeline, where the IR is
+// closest to the source; the host module is left alone.
+void addClangPass(ModulePassManager &MPM, OptimizationLevel) {
+  const char *Mode = getenv("AUCS_MODE");
+  if (!Mode)
+    return;
+  StringRef M(Mode);
+  if (M == "detect")
+    MPM.addPass(AucsPass(detectWithEnvOptions, false, true));
+  else if (M == "fix")
+    MPM.addPass(AucsPass(fixWithEnvOptions, true, true));
+  else
+    errs() << "aucs: error: AUCS_MODE must be 'detect' or 'fix', not '" << M
+           << "'\n";
+}
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(addPass);
+  PB.registerPipelineStartEPCallback(addClangPass);
+}
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "AuCS", AUCS_VERSION,
-          [](PassBuilder &PB) { PB.registerPipelineParsingCallback(addPass); }};
+  return {LLVM_PLUGIN_API_VERSION, "AuCS", AUCS_VERSION, registerCallbacks};
 }
