@@ -20,7 +20,9 @@
  *   3. Encode each query over two symbolic threads (step 4) and ask Z3
  *      (smt.h) within the per-query timeout and the kernel's budget. A SAT
  *      query is asked again under the interpreter's limits (small grid,
- *      arguments in range, one object) for a witness it can replay.
+ *      arguments in range, one object) for a witness it can replay, with
+ *      a quarter of the timeout. Two threads of one block read one set of
+ *      ctaid symbols, so blockIdx * blockDim is one term for both.
  *   4. Values: integers and pointers as bit-vectors (pointers 64-bit: an
  *      object's base symbol plus the GEP offset), i1 as Booleans; the
  *      thread's special registers as symbols bounded by the launch; a
@@ -64,7 +66,12 @@ enum {
 };
 enum { M_FREE, M_START, M_SHARED }; /* how a side sees a loop's phis */
 enum { SP_SHARED = 1, SP_GLOBAL = 2, SP_ANY = 3 };
-enum { MAX_DEPTH = 4, NWIT = 18 };
+/* WITNESS_SHARE: a SAT pair's second query, for a witness the interpreter
+ * can replay, gets this fraction of the query timeout: the verdict is
+ * known already, and under the replay limits the overlap is often UNSAT
+ * only through products of symbols (blockIdx.x * blockDim.x wrapping
+ * around with a huge grid), which the solver proves slowly. */
+enum { MAX_DEPTH = 4, NWIT = 18, WITNESS_SHARE = 4 };
 
 typedef struct frame {
   LLVMValueRef fn, call; /* call: the call site in parent; NULL: kernel */
@@ -477,6 +484,7 @@ typedef struct enc {
   aucs_static *S;
   Z3_context z;
   int side;
+  int block; /* whose ctaid: side, or 0 when both threads share a block */
   const unsigned char *modes;
   aucs_ptrmap *memo, *ecmemo; /* per frame */
   aucs_ptrmap *shared;        /* uniform phis, both sides */
@@ -676,19 +684,31 @@ static Z3_ast minmax(enc *e, frame *f, LLVMValueRef v, const char *name) {
                                     : Z3_mk_ite(z, lt, b, a);
 }
 
+/* %laneid: the thread's linear index in its block modulo 32 (a warp is 32
+ * threads of consecutive linear indices). */
+static Z3_ast lane_id(enc *e) {
+  Z3_context z = e->z;
+  Z3_ast *t = e->S->tid[e->side], *n = e->S->ntid;
+  Z3_ast yz = Z3_mk_bvadd(z, t[1], Z3_mk_bvmul(z, n[1], t[2]));
+  Z3_ast linear = Z3_mk_bvadd(z, t[0], Z3_mk_bvmul(z, n[0], yz));
+  return Z3_mk_bvand(z, linear, bv(z, 31, 32));
+}
+
 static Z3_ast sreg(enc *e, LLVMValueRef v, const char *name) {
   static const char *const regs[] = {"tid.", "ctaid.", "ntid.", "nctaid."};
   const char *r = name + strlen("llvm.nvvm.read.ptx.sreg.");
+  Z3_sort s = sort_of(e->z, LLVMTypeOf(v));
+  if (!strcmp(r, "laneid") && s && Z3_get_sort_kind(e->z, s) == Z3_BV_SORT)
+    return resize(e->z, lane_id(e), Z3_get_bv_sort_size(e->z, s), 0);
   for (int k = 0; k < 4; k++) {
     size_t n = strlen(regs[k]);
     if (strncmp(r, regs[k], n) || !r[n] || r[n + 1] || r[n] < 'x')
       continue;
     int d = r[n] - 'x';
     Z3_ast t = k == 0   ? e->S->tid[e->side][d]
-               : k == 1 ? e->S->ctaid[e->side][d]
+               : k == 1 ? e->S->ctaid[e->block][d]
                : k == 2 ? e->S->ntid[d]
                         : e->S->nctaid[d];
-    Z3_sort s = sort_of(e->z, LLVMTypeOf(v));
     return s && Z3_get_sort_kind(e->z, s) == Z3_BV_SORT
                ? resize(e->z, t, Z3_get_bv_sort_size(e->z, s), 0)
                : NULL;
@@ -1275,7 +1295,7 @@ static void encode(aucs_static *S, const query *q, qbuild *out) {
     push_ast(&out->v, &out->n, S->launch[i]);
   for (int side = 0; side < 2; side++) {
     const acc *a = &S->accs[side ? q->b : q->a];
-    enc e = {.S = S, .z = z, .side = side,
+    enc e = {.S = S, .z = z, .side = side, .block = q->inter ? side : 0,
              .modes = q->modes + (side ? S->cfg->nloops : 0),
              .memo = maps + (size_t)nf * (size_t)(2 * side),
              .ecmemo = maps + (size_t)nf * (size_t)(2 * side + 1),
@@ -1386,12 +1406,13 @@ static unsigned budget_left(const aucs_static *S) {
   return left < 1 ? 0 : (unsigned)left;
 }
 
+/* One query within min(timeout_ms, what is left of the budget). */
 static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
-                           uint64_t *vals, size_t nvals) {
+                           uint64_t *vals, size_t nvals, unsigned timeout_ms) {
   unsigned left = budget_left(S);
   if (!left)
     return AUCS_SMT_UNKNOWN;
-  aucs_smt_set_timeout(S->smt, left < S->o.timeout_ms ? left : S->o.timeout_ms);
+  aucs_smt_set_timeout(S->smt, left < timeout_ms ? left : timeout_ms);
   return aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
 }
 
@@ -1418,7 +1439,7 @@ static void solve(aucs_static *S, query *q) {
   for (unsigned i = 0; i < S->nparams; i++)
     terms[NWIT + i] = S->params[i];
   terms[nt - 1] = b.offset;
-  aucs_smt_result r = ask(S, &b, terms, vals, nt);
+  aucs_smt_result r = ask(S, &b, terms, vals, nt, S->o.timeout_ms);
   q->verdict = r == AUCS_SMT_UNSAT ? AUCS_STATIC_UNSAT
                : r == AUCS_SMT_SAT ? AUCS_STATIC_SAT
                                    : AUCS_STATIC_UNKNOWN;
@@ -1426,7 +1447,8 @@ static void solve(aucs_static *S, query *q) {
     read_witness(S, vals, &q->w);
     q->w.replayable = fits(S, q);
     if (!q->w.replayable && replay_limits(S, q, &b) &&
-        ask(S, &b, terms, vals, nt) == AUCS_SMT_SAT) {
+        ask(S, &b, terms, vals, nt, S->o.timeout_ms / WITNESS_SHARE) ==
+            AUCS_SMT_SAT) {
       read_witness(S, vals, &q->w);
       q->w.replayable = 1;
     }

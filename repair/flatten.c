@@ -6,8 +6,11 @@
  *   1. The region R: every block reachable from u1 without passing u2. It
  *      must be entered only from u1, hold no return, and leave only to u2.
  *      A loop whose header is in R must lie wholly in R and is one node,
- *      kept whole; it must exit to a single block. An irreducible cycle in
- *      R is first made reducible (LLVM's fix-irreducible), or reported.
+ *      kept whole; it must exit to a single block, else its exits are
+ *      first merged (LLVM's unify-loop-exits: one new exit block whose
+ *      phis say which target to take and carry the values). An
+ *      irreducible cycle in R is first made reducible (LLVM's
+ *      fix-irreducible), or reported.
  *   2. Entry conditions relative to u1 (cond.h: EC(u1) = true).
  *   3. Lay the nodes N0..Nn-1 out in topological order. Before each Ni put
  *      a guard Gi: `br EC(Ni), Ni, Gi+1`; before u2 a final guard Gn:
@@ -50,11 +53,11 @@
  * The transform is first made on a clone of the module and verified there;
  * the function itself is edited only when the clone verified.
  *
- * Limitation: a loop in the region that exits to two different blocks is
- * rejected (unsupported; unify its exits first), as are terminators other
- * than br, switch and unreachable, and regions entered other than at u1.
- * fix-irreducible runs on the whole function, so it also rewrites other
- * irreducible cycles of it.
+ * Limitation: terminators other than br, switch and unreachable, and
+ * regions entered other than at u1, are rejected. fix-irreducible and
+ * unify-loop-exits run on the whole function (the C API runs no pass on one
+ * loop), so they also rewrite its other irreducible cycles and other loops
+ * with several exit blocks; they run only when the region needs them.
  */
 #include "aucs/flatten.h"
 
@@ -69,7 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NEEDS_REDUCIBLE = 100 };
+enum { NEEDS_REDUCIBLE = 100, NEEDS_ONE_EXIT };
 
 /* AUCS_DEBUG=flatten: each region, its nodes and their guards' conditions
  * (on the real function, not the trial clone), on stderr. */
@@ -87,6 +90,7 @@ typedef struct region {
   int *nodes;        /* entry block of each node, layout order */
   int *loop;         /* per node: the loop kept whole, or -1 */
   int n;
+  int split[3]; /* a loop with two exit blocks: header, exits; or -1 */
   aucs_arena *arena;
 } region;
 
@@ -184,12 +188,13 @@ static aucs_flatten_status check_loop(region *r, int l, char **err) {
       int s = cfg->succ[b][k];
       if (aucs_cfg_in_loop(cfg, l, s) || s == target)
         continue;
-      if (target >= 0)
-        return fail(err, AUCS_FLATTEN_UNSUPPORTED,
-                    "unsupported: loop %%%s exits to both %%%s and %%%s "
-                    "(unify its exits first)",
-                    bname(cfg, lp->header), bname(cfg, target), bname(cfg, s));
-      target = s;
+      if (target >= 0 && r->split[0] < 0) {
+        r->split[0] = lp->header;
+        r->split[1] = target;
+        r->split[2] = s;
+      }
+      if (target < 0)
+        target = s;
     }
   }
   return AUCS_FLATTEN_OK;
@@ -273,7 +278,8 @@ static int touches_cycle(const region *r) {
   return 0;
 }
 
-/* Fill r for (u1, u2) of cfg. 0, a status with *err, or NEEDS_REDUCIBLE.
+/* Fill r for (u1, u2) of cfg. 0, a status with *err, NEEDS_REDUCIBLE or
+ * NEEDS_ONE_EXIT (r filled, r->split names the loop).
  * r->arena is the caller's. */
 static int collect(region *r, const aucs_cfg *cfg, int u1, int u2, char **err) {
   int nb = cfg->nblocks;
@@ -286,6 +292,7 @@ static int collect(region *r, const aucs_cfg *cfg, int u1, int u2, char **err) {
                 AUCS_ANEW(a, int, nb),
                 AUCS_ANEW(a, int, nb),
                 0,
+                {-1, -1, -1},
                 a};
   if (u1 < 0 || u1 >= nb || u2 < 0 || u2 >= nb || u1 == u2 ||
       !cfg->reachable[u1])
@@ -299,7 +306,9 @@ static int collect(region *r, const aucs_cfg *cfg, int u1, int u2, char **err) {
   if (touches_cycle(r))
     return NEEDS_REDUCIBLE;
   int st = (int)check_blocks(r, err);
-  return st ? st : (int)make_nodes(r, err);
+  if (!st)
+    st = (int)make_nodes(r, err);
+  return !st && r->split[0] >= 0 ? NEEDS_ONE_EXIT : st;
 }
 
 /* ---- 3. guards ---- */
@@ -627,41 +636,64 @@ static void repair_ssa(flat *f) {
 
 /* ---- driver ---- */
 
-static int make_reducible(LLVMValueRef fn, char **err) {
+/* Run LLVM pass `pass` on fn; nonzero with *err when it failed. */
+static int run_pass(LLVMValueRef fn, const char *pass, const char *why,
+                    char **err) {
   LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef e = LLVMRunPassesOnFunction(fn, "fix-irreducible", NULL, o);
+  LLVMErrorRef e = LLVMRunPassesOnFunction(fn, pass, NULL, o);
   LLVMDisposePassBuilderOptions(o);
   if (!e)
     return 0;
   char *msg = LLVMGetErrorMessage(e);
-  *err = aucs_xasprintf("unsupported: irreducible region (fix-irreducible: "
-                        "%s)",
-                        msg);
+  *err = aucs_xasprintf("unsupported: %s (%s: %s)", why, pass, msg);
   LLVMDisposeErrorMessage(msg);
   return 1;
 }
 
-/* Find the region of (u1, u2), making fn reducible once if needed; on
- * success *cfg is the cfg r refers to. */
+/* Make fn reducible, or give its loops single exits, as st asks. */
+static int reshape(LLVMValueRef fn, int st, int *fixed, char **err) {
+  if (st == NEEDS_ONE_EXIT)
+    return run_pass(fn, "unify-loop-exits", "a loop with several exits", err);
+  *fixed = 1;
+  return run_pass(fn, "fix-irreducible", "irreducible region", err);
+}
+
+static int still(const region *r, int st, char **err) {
+  if (st == NEEDS_REDUCIBLE)
+    return fail(err, AUCS_FLATTEN_UNSUPPORTED,
+                "unsupported: the region stays irreducible");
+  if (st == NEEDS_ONE_EXIT)
+    return fail(err, AUCS_FLATTEN_UNSUPPORTED,
+                "unsupported: loop %%%s exits to both %%%s and %%%s "
+                "after unify-loop-exits",
+                bname(r->cfg, r->split[0]), bname(r->cfg, r->split[1]),
+                bname(r->cfg, r->split[2]));
+  return st;
+}
+
+/* Find the region of (u1, u2), first making fn reducible and then merging
+ * the exits of its loops, each once and only if needed; on success *cfg is
+ * the cfg r refers to. */
 static int prepare(LLVMValueRef fn, int u1, int u2, region *r, aucs_cfg **cfg,
                    int *fixed, char **err) {
   *cfg = aucs_cfg_build(fn);
-  int st = collect(r, *cfg, u1, u2, err);
-  if (st != NEEDS_REDUCIBLE)
-    return st;
-  LLVMBasicBlockRef b1 = (*cfg)->blocks[u1], b2 = (*cfg)->blocks[u2];
-  aucs_cfg_free(*cfg);
-  *cfg = NULL;
-  if (make_reducible(fn, err))
-    return AUCS_FLATTEN_UNSUPPORTED;
-  *fixed = 1;
-  *cfg = aucs_cfg_build(fn);
-  st =
-      collect(r, *cfg, aucs_cfg_index(*cfg, b1), aucs_cfg_index(*cfg, b2), err);
-  if (st == NEEDS_REDUCIBLE)
-    st = fail(err, AUCS_FLATTEN_UNSUPPORTED,
-              "unsupported: the region stays irreducible");
-  return st;
+  int st = collect(r, *cfg, u1, u2, err), ran = 0;
+  while (st == NEEDS_REDUCIBLE || st == NEEDS_ONE_EXIT) {
+    int pass = st == NEEDS_ONE_EXIT ? 2 : 1;
+    if (ran & pass)
+      break;
+    ran |= pass;
+    LLVMBasicBlockRef b1 = (*cfg)->blocks[u1], b2 = (*cfg)->blocks[u2];
+    aucs_cfg_free(*cfg);
+    *cfg = NULL;
+    if (reshape(fn, st, fixed, err))
+      return AUCS_FLATTEN_UNSUPPORTED;
+    *cfg = aucs_cfg_build(fn);
+    u1 = aucs_cfg_index(*cfg, b1);
+    u2 = aucs_cfg_index(*cfg, b2);
+    st = collect(r, *cfg, u1, u2, err);
+  }
+  return still(r, st, err);
 }
 
 static void index_nodes(flat *f) {
@@ -799,7 +831,7 @@ int aucs_flatten_find_region(const aucs_cfg *cfg, const aucs_uniformity *uni,
     free(err);
     if (st == NEEDS_REDUCIBLE)
       found = r.in[block]; /* flatten makes it reducible, then decides */
-    else if (!st)
+    else if (!st || st == NEEDS_ONE_EXIT) /* exits merged: nodes stay */
       found = r.node_of[block] >= 0 && r.nodes[r.node_of[block]] == block;
     if (found) {
       *u1 = d;

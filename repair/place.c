@@ -13,8 +13,9 @@
  *   4. The first candidate in a uniform block, in no loop that holds
  *      neither A nor B, wins. Its point moves up over the address
  *      arithmetic of B's statement so it lands on a statement boundary.
- *   5. None: LOOP when A or B is in a loop with a divergent exit, else
- *      FLATTEN the region between the nearest uniform block dominating both
+ *   5. None: LOOP when A or B is in a loop with a divergent exit, or both
+ *      in one loop whose header is not uniform (the outermost such loop is
+ *      named, to be uniformized), else FLATTEN the region between the nearest uniform block dominating both
  *      and the nearest uniform block post-dominating both.
  *
  * Splitting a block before `at` (for flattening a region where A and B
@@ -339,9 +340,32 @@ static int in_divergent_loop(ctx *c, int b) {
   return aucs_uniform_why(c->u, b, NULL, NULL) == AUCS_WHY_LOOP;
 }
 
+/* The outermost loop holding block x whose header is not uniform, or -1. */
+static int nonuniform_loop(ctx *c, int x) {
+  int best = -1;
+  for (int l = c->cfg->loop_of[x]; l >= 0; l = c->cfg->loops[l].parent)
+    if (!aucs_uniform_block(c->u, c->cfg->loops[l].header))
+      best = l;
+  return best;
+}
+
+/* The loop to uniformize before a barrier can order A and B, or -1. */
+static int loop_to_uniformize(ctx *c, int ba, int bb) {
+  int la = nonuniform_loop(c, ba), lb = nonuniform_loop(c, bb);
+  if (in_divergent_loop(c, bb))
+    return lb;
+  if (in_divergent_loop(c, ba))
+    return la;
+  return la >= 0 && la == lb ? la : -1;
+}
+
 static aucs_place_status no_point(ctx *c, int ba, int bb, aucs_place *out) {
-  if (in_divergent_loop(c, ba) || in_divergent_loop(c, bb))
+  int l = loop_to_uniformize(c, ba, bb);
+  if (l >= 0) {
+    out->loop = c->cfg->loops[l].header;
+    out->step = 4;
     return out->status = AUCS_PLACE_LOOP;
+  }
   region(c, ba, bb, &out->entry, &out->exit);
   out->step = 3;
   return out->status = AUCS_PLACE_FLATTEN;
@@ -384,6 +408,7 @@ aucs_place_status aucs_place_find(const aucs_cfg *cfg, const aucs_uniformity *u,
   ctx_init(&c, cfg, u);
   memset(out, 0, sizeof(*out));
   out->entry = out->exit = AUCS_CFG_NONE;
+  out->loop = -1;
   out->first = a;
   out->second = b;
   aucs_place_status st;

@@ -10,7 +10,8 @@
  *           by position (function, block, instruction index);
  *        b. inline into the kernel every call leading to a helper that holds
  *           one of them, and detect the clone again to see them there;
- *        c. plan and make the edits on the clone (place.h), recording each
+ *        c. plan and make the edits on the clone (place.h; a loop in the way
+ *           is uniformized first, uniformize.h), recording each
  *           as an op with positions, and as an edit of the log;
  *        d. verify the clone and detect it: keep the trial when the finding
  *           is gone and no new one came (redundant barriers aside; races
@@ -37,6 +38,7 @@
 #include "aucs/srcloc.h"
 #include "aucs/static.h"
 #include "aucs/uniform.h"
+#include "aucs/uniformize.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -181,14 +183,15 @@ typedef enum op_kind {
   OP_DELETE,
   OP_SPLIT,
   OP_INLINE,
-  OP_FLATTEN
+  OP_FLATTEN,
+  OP_UNIFORMIZE
 } op_kind;
 
 typedef struct op {
   op_kind kind;
   pos at;
   unsigned id; /* OP_INSERT: the new barrier's id */
-  int u1, u2;  /* OP_FLATTEN: the region */
+  int u1, u2;  /* OP_FLATTEN: the region; OP_UNIFORMIZE: u1 = absorb */
   pos at2;     /* OP_FLATTEN: the op returns the guard before whichever of
                   the blocks of `at` and `at2` the layout puts later */
 } op;
@@ -218,6 +221,36 @@ static LLVMValueRef flatten_op(LLVMModuleRef m, const op *o, char **err) {
   return guard ? LLVMGetBasicBlockTerminator(guard) : NULL;
 }
 
+/* Uniformize the loop whose header ends in o->at (with absorb, flatten the
+ * region holding the loop as one node first); the or-barrier. */
+static LLVMValueRef uniformize_op(LLVMModuleRef m, const op *o, char **err) {
+  LLVMBasicBlockRef H = LLVMGetInstructionParent(at_pos(m, o->at));
+  LLVMValueRef fn = LLVMGetBasicBlockParent(H);
+  if (o->u1) {
+    aucs_cfg *g = aucs_cfg_build(fn);
+    aucs_uniformity *u = aucs_uniform_compute(g);
+    int u1, u2, bad = aucs_flatten_find_region(g, u, aucs_cfg_index(g, H),
+                                               &u1, &u2);
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    if (bad) {
+      *err = aucs_xstrdup("the loop sits in a divergent region that cannot "
+                          "be flattened with the loop as one node");
+      return NULL;
+    }
+    if (aucs_flatten_region(fn, u1, u2, NULL, err))
+      return NULL;
+  }
+  aucs_cfg *g = aucs_cfg_build(fn);
+  int h = aucs_cfg_index(g, H);
+  aucs_cfg_free(g);
+  aucs_uniformize_result r;
+  if (aucs_uniformize_loop(fn, h, o->u1, &r, err))
+    return NULL;
+  set_id(r.any, o->id);
+  return r.any;
+}
+
 /* Make o on m; the new barrier for OP_INSERT, NULL on failure. */
 static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
   LLVMValueRef I = at_pos(m, o->at), bar;
@@ -236,6 +269,8 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     return aucs_place_inline(I, err) ? NULL : I;
   case OP_FLATTEN:
     return flatten_op(m, o, err);
+  case OP_UNIFORMIZE:
+    return uniformize_op(m, o, err);
   }
   return NULL;
 }
@@ -519,9 +554,8 @@ static char *no_place_why(aucs_place_status st) {
   switch (st) {
   case AUCS_PLACE_LOOP:
     return aucs_xstrdup("the accesses sit in a loop whose trip count differs "
-                        "between threads: a barrier needs loop "
-                        "uniformization (DESIGN.md 6.3 step 4), which aucs "
-                        "does not do yet");
+                        "between threads, and uniformizing it (DESIGN.md 6.3 "
+                        "step 4) did not give a point every thread reaches");
   default:
     return aucs_xstrdup("no barrier-free path joins the two accesses, yet "
                         "they race (a barrier between them is divergent?)");
@@ -598,15 +632,97 @@ static int flatten_place(state *s, trial *t, const aucs_place *p) {
   return 0;
 }
 
+/* A preheader of loop l (an outside predecessor of its header) is not
+ * uniform or branches divergently into it: the loop sits in a divergent
+ * region. */
+static int in_divergent_region(const aucs_cfg *g, const aucs_uniformity *u,
+                               int l) {
+  int h = g->loops[l].header;
+  for (int i = 0; i < g->npred[h]; i++) {
+    int p = g->pred[h][i];
+    if (!aucs_cfg_in_loop(g, l, p) &&
+        (!aucs_uniform_block(u, p) || aucs_uniform_branch_divergent(u, p)))
+      return 1;
+  }
+  return 0;
+}
+
+static int loop_index(const aucs_cfg *g, int header) {
+  for (int l = 0; l < g->nloops; l++)
+    if (g->loops[l].header == header)
+      return l;
+  return -1;
+}
+
+/* Step 4: uniformize the loop at block `header` of g's function (absorbing
+ * the divergent branch into it when the loop sits in a divergent region).
+ * 0 on success. */
+static int uniformize(state *s, trial *t, const aucs_cfg *g,
+                      const aucs_uniformity *u, int header) {
+  int l = loop_index(g, header);
+  int absorb = l >= 0 && in_divergent_region(g, u, l);
+  char *why = l < 0 ? aucs_xstrdup("no loop") : aucs_uniformize_check(g, l, 0);
+  if (why) {
+    free(t->why);
+    t->why = aucs_xasprintf("the accesses sit in a loop whose trip count "
+                            "differs between threads, which cannot be "
+                            "uniformized: %s",
+                            why);
+    free(why);
+    return 1;
+  }
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[header]);
+  LLVMValueRef fn = g->fn;
+  aucs_names *n = aucs_names_build(fn);
+  char *loc = aucs_srcloc_format(term);
+  aucs_edit e = {.kind = AUCS_EDIT_UNIFORMIZE_LOOP, .id = ++t->next_id};
+  e.where = aucs_xasprintf("loop %s (%s)", aucs_names_block(n, g->blocks[header]),
+                           loc);
+  aucs_names_free(n);
+  e.source = loc;
+  e.source_edit = aucs_uniformize_source(term, absorb);
+  e.why = aucs_xasprintf(
+      "the loop at %s %s, so no point in it is reached by every thread "
+      "together: it now runs while any thread of the block is active "
+      "(__syncthreads_or(active)), each thread's iterations under its own "
+      "`active`%s, and an exit only clears `active` until the whole block "
+      "leaves",
+      loc,
+      absorb ? "runs only in some threads (it sits in a divergent if)"
+             : "runs a different number of iterations in different threads",
+      absorb ? " (initially the if's condition; the if is flattened around "
+               "the loop)"
+             : "");
+  log_edit(s, t, e, fn);
+  return !trial_op(
+      t, (op){OP_UNIFORMIZE, pos_of(term), t->next_id, absorb, 0, {0, 0, 0}});
+}
+
 /* A barrier ordering first before second; 0 on success. quiet: fail
- * without a reason when first does not reach second barrier-free. */
+ * without a reason when first does not reach second barrier-free. Loops in
+ * the way are uniformized first (a few, outermost first). */
 static int place_one(state *s, trial *t, LLVMValueRef first,
                      LLVMValueRef second, int quiet) {
   aucs_cfg *g = aucs_cfg_build(fn_of(first));
   aucs_uniformity *u = aucs_uniform_compute(g);
   aucs_place p;
   aucs_place_status st = aucs_place_find(g, u, first, second, &p);
-  if (st == AUCS_PLACE_FOUND)
+  int uniformized = 0;
+  for (int k = 0; st == AUCS_PLACE_LOOP && k < 4; k++, uniformized = 1) {
+    if (uniformize(s, t, g, u, p.loop)) {
+      aucs_uniform_free(u);
+      aucs_cfg_free(g);
+      return 1;
+    }
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    g = aucs_cfg_build(fn_of(first));
+    u = aucs_uniform_compute(g);
+    st = aucs_place_find(g, u, first, second, &p);
+  }
+  if (st == AUCS_PLACE_NO_PATH && uniformized)
+    st = AUCS_PLACE_FOUND; /* the or-barrier orders them now */
+  else if (st == AUCS_PLACE_FOUND)
     insert(s, t, p.before, NULL);
   else if (st == AUCS_PLACE_FLATTEN) {
     aucs_uniform_free(u);
@@ -714,10 +830,69 @@ static int repair_left(state *s, trial *t) {
   return 0;
 }
 
+/* The outermost non-uniform loop around a divergent barrier of f that sits
+ * in a loop with a divergent exit: its header block, or -1. */
+static int loop_around(const aucs_cfg *g, const aucs_uniformity *u,
+                       LLVMValueRef kernel, const aucs_finding *f) {
+  LLVMValueRef sides[2] = {f->a.instr, f->b.instr};
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef I = sides[i];
+    if (!I || !aucs_place_is_barrier_call(I) || fn_of(I) != kernel)
+      continue;
+    int b = aucs_cfg_index(g, LLVMGetInstructionParent(I)), best = -1;
+    if (aucs_uniform_why(u, b, NULL, NULL) != AUCS_WHY_LOOP)
+      continue;
+    for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
+      if (!aucs_uniform_block(u, g->loops[l].header))
+        best = g->loops[l].header;
+    return best;
+  }
+  return -1;
+}
+
+/* A barrier in a loop whose trip count differs between threads: uniformize
+ * the loop first, so that a uniform point exists after the barrier inside
+ * the loop. 0 on success (also when there is nothing to do). */
+static int uniformize_around(state *s, trial *t, LLVMValueRef kernel,
+                             const aucs_finding *f) {
+  for (int k = 0; k < 4; k++) {
+    aucs_cfg *g = aucs_cfg_build(kernel);
+    aucs_uniformity *u = aucs_uniform_compute(g);
+    int h = loop_around(g, u, kernel, f);
+    int bad = h >= 0 && uniformize(s, t, g, u, h);
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    if (h < 0 || bad)
+      return bad;
+  }
+  return 0;
+}
+
+/* After a uniformization: every barrier call of kernel in a block that is
+ * not uniform (the other barriers of the uniformized loop too), up to 8. */
+static int all_divergent_barriers(LLVMValueRef kernel, LLVMValueRef out[8]) {
+  aucs_cfg *g = aucs_cfg_build(kernel);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int n = 0;
+  for (int b = 0; b < g->nblocks; b++)
+    for (LLVMValueRef I = LLVMGetFirstInstruction(g->blocks[b]); I && n < 8;
+         I = LLVMGetNextInstruction(I))
+      if (g->reachable[b] && !aucs_uniform_block(u, b) &&
+          aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) == NULL)
+        out[n++] = I;
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return n;
+}
+
 static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
                            const aucs_finding *f, int variant) {
-  LLVMValueRef bars[2];
-  int n = divergent_barriers(kernel, f, bars);
+  LLVMValueRef bars[8];
+  size_t before = t->edits.n;
+  if (uniformize_around(s, t, kernel, f))
+    return 1;
+  int n = t->edits.n > before ? all_divergent_barriers(kernel, bars)
+                              : divergent_barriers(kernel, f, bars);
   if (!n) {
     t->why = aucs_xstrdup("neither side is a barrier of the kernel in a "
                           "divergent block");

@@ -22,6 +22,10 @@
  *      be matched by a finding: exact-set semantics, so an unexpected
  *      finding, a missed one and a kernel the detector could not check are
  *      all failures.
+ *   5. Static (only when the file has AUCS-EXPECT-STATIC lines at this
+ *      level): detect again with --static under the same options; check
+ *      each kernel's proof, and that the races replayed from solver
+ *      witnesses are exactly the `confirmed` ones.
  * Prints one line per failure, then `N passed, M failed`. Exit 0 when
  * nothing failed and something was checked, 1 otherwise (including any
  * malformed expectation or a file without uniformity or detection
@@ -37,6 +41,7 @@
 #include "aucs/names.h"
 #include "aucs/nvvm.h"
 #include "aucs/srcloc.h"
+#include "aucs/static.h"
 #include "aucs/uniform.h"
 #include "aucs/util.h"
 
@@ -48,7 +53,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LEVEL_ANY = -1, SEED = 1 };
+/* STATIC_BUDGET_MS: the checker's time per kernel in the --static run,
+ * unless the file's AUCS-LAUNCH sets --static-budget. */
+enum { LEVEL_ANY = -1, SEED = 1, STATIC_BUDGET_MS = 10000 };
 
 /* Expectation kinds: two about uniformity, then the detector's finding kinds
  * (by their names in finding.def, unsupported excluded), then clean. */
@@ -56,13 +63,17 @@ typedef enum kind {
   KIND_UNIFORM,
   KIND_DIVERGENT,
   KIND_FINDING,
-  KIND_CLEAN
+  KIND_CLEAN,
+  KIND_PROOF,        /* AUCS-EXPECT-STATIC: proof race-free|partial|none */
+  KIND_NEVER_PROVEN, /* AUCS-EXPECT-STATIC: never-proven */
+  KIND_CONFIRMED     /* AUCS-EXPECT-STATIC: confirmed A B */
 } kind;
 
 typedef struct expect {
   unsigned at; /* line of the comment */
   kind kind;
   aucs_finding_kind finding; /* KIND_FINDING */
+  const char *proof;         /* KIND_PROOF: aucs_static_proof_name's */
   unsigned line[2];          /* asserted source lines */
   unsigned nline;
   int matched;
@@ -72,6 +83,7 @@ typedef struct expects {
   expect *v;
   int n, cap;
   int uniformity, detection; /* at every level, for "no expectation" */
+  int nstatic;               /* static expectations at this level */
 } expects;
 
 /* One analysed kernel. */
@@ -267,6 +279,78 @@ static int parse_expect(corpus *c, const char *s, const char *end, unsigned at,
   return parse_lines(c, s, end, x, nlines, keep);
 }
 
+/* ---- parsing: static expectations --------------------------------------- */
+
+/* The next blank-separated word in [*s, end): its start, length in *len. */
+static const char *next_word(const char **s, const char *end, size_t *len) {
+  while (*s < end && isspace((unsigned char)**s))
+    (*s)++;
+  const char *w = *s;
+  while (*s < end && !isspace((unsigned char)**s))
+    (*s)++;
+  *len = (size_t)(*s - w);
+  return w;
+}
+
+static int parse_proof(const corpus *c, const char **s, const char *end,
+                       expect *x) {
+  size_t len;
+  const char *w = next_word(s, end, &len);
+  for (int p = AUCS_PROOF_NONE; p <= AUCS_PROOF_RACE_FREE; p++)
+    if (word_is(w, len, aucs_static_proof_name((aucs_static_proof)p))) {
+      x->proof = aucs_static_proof_name((aucs_static_proof)p);
+      return 0;
+    }
+  return bad(c, x->at, "proof takes race-free, partial or none, not '%.*s'",
+             (int)len, w);
+}
+
+static int parse_confirmed(const corpus *c, const char **s, const char *end,
+                           expect *x, unsigned nlines) {
+  for (x->nline = 0; x->nline < 2; x->nline++) {
+    size_t len;
+    const char *w = next_word(s, end, &len);
+    char *stop;
+    unsigned long line = len ? strtoul(w, &stop, 10) : 0;
+    if (!len || stop != w + len)
+      return bad(c, x->at, "confirmed takes 2 source line numbers");
+    if (line == 0 || line > nlines)
+      return bad(c, x->at, "line number outside the file");
+    x->line[x->nline] = (unsigned)line;
+  }
+  return 0;
+}
+
+/* `AUCS-EXPECT-STATIC[-O0|-O2]: proof P | never-proven | confirmed A B`. */
+static int parse_static(corpus *c, const char *s, const char *end, unsigned at,
+                        unsigned nlines) {
+  int level;
+  expect x = {.at = at};
+  size_t len;
+  s = parse_level(s, &level);
+  if (!s)
+    return bad(c, at, "malformed AUCS-EXPECT-STATIC (want -O0:, -O2: or :)");
+  const char *w = next_word(&s, end, &len);
+  int rc = 0;
+  if (word_is(w, len, "proof"))
+    x.kind = KIND_PROOF, rc = parse_proof(c, &s, end, &x);
+  else if (word_is(w, len, "never-proven"))
+    x.kind = KIND_NEVER_PROVEN;
+  else if (word_is(w, len, "confirmed"))
+    x.kind = KIND_CONFIRMED, rc = parse_confirmed(c, &s, end, &x, nlines);
+  else
+    return bad(c, at, "unknown static expectation '%.*s'", (int)len, w);
+  if (rc)
+    return 1;
+  if (next_word(&s, end, &len), len)
+    return bad(c, at, "trailing text after the static expectation");
+  if (level == LEVEL_ANY || level == c->level) {
+    push(&c->ex, x);
+    c->ex.nstatic++;
+  }
+  return 0;
+}
+
 static int parse_launch(corpus *c, const char *s, const char *end,
                         unsigned at) {
   int level;
@@ -299,7 +383,11 @@ static unsigned count_lines(const char *text) {
 static int parse_line(corpus *c, const char *s, const char *end, unsigned at,
                       unsigned nlines) {
   static const char expect_tag[] = "AUCS-EXPECT", launch_tag[] = "AUCS-LAUNCH";
-  const char *t = strstr(s, expect_tag);
+  static const char static_tag[] = "AUCS-EXPECT-STATIC";
+  const char *t = strstr(s, static_tag);
+  if (t && t < end)
+    return parse_static(c, t + sizeof static_tag - 1, end, at, nlines);
+  t = strstr(s, expect_tag);
   if (t && t < end)
     return parse_expect(c, t + sizeof expect_tag - 1, end, at, nlines);
   t = strstr(s, launch_tag);
@@ -611,6 +699,97 @@ static void detect(corpus *c, LLVMModuleRef m) {
   aucs_detect_report_free(&r);
 }
 
+/* ---- static expectations ------------------------------------------------ */
+
+static int is_race(const aucs_finding *f) {
+  return f->kind == AUCS_FINDING_RACE ||
+         f->kind == AUCS_FINDING_INTER_BLOCK_RACE;
+}
+
+/* Races of k that a solver witness replayed: each must match a `confirmed`
+ * expectation (marking it) or is a failure. */
+static void match_confirmed(corpus *c, const aucs_report_kernel *k) {
+  for (size_t i = 0; k->st.witness && i < k->findings.n; i++) {
+    const aucs_finding *f = &k->findings.v[i];
+    if (!is_race(f) || !k->st.witness[i])
+      continue;
+    unsigned lines[2] = {0, 0};
+    finding_lines(c, f, lines);
+    int hit = 0;
+    for (int e = 0; e < c->ex.n; e++) {
+      expect *x = &c->ex.v[e];
+      unsigned lo = x->line[0] < x->line[1] ? x->line[0] : x->line[1];
+      unsigned hi = x->line[0] ^ x->line[1] ^ lo;
+      if (x->kind == KIND_CONFIRMED && lo == lines[0] && hi == lines[1])
+        hit = x->matched = 1;
+    }
+    if (!hit) {
+      printf("%s:%u: unexpected confirmed race %u %u in %s at -O%d (the "
+             "solver's witness replays it; reproduce with: %s)\n",
+             c->path, lines[0], lines[0], lines[1], k->demangled, c->level,
+             k->reproduce[i] ? k->reproduce[i] : "-");
+      c->failed++;
+    }
+  }
+}
+
+/* A proof or never-proven expectation against one kernel; 0 when it holds. */
+static int check_proof(const corpus *c, const expect *x,
+                       const aucs_report_kernel *k) {
+  const aucs_report_static *st = &k->st;
+  int ok =
+      st->ran && (x->kind == KIND_PROOF ? !strcmp(st->proof, x->proof)
+                                        : strcmp(st->proof, "race-free") != 0);
+  if (!ok)
+    printf("%s:%u: expected %s%s at -O%d, kernel %s has proof %s (%zu pairs: "
+           "%zu unsat, %zu sat, %zu unknown; %.2f s in the solver)\n",
+           c->path, x->at, x->kind == KIND_PROOF ? "proof " : "never-proven",
+           x->kind == KIND_PROOF ? x->proof : "", c->level, k->demangled,
+           st->ran ? st->proof : "(not run)", st->pairs, st->unsat, st->sat,
+           st->unknown, st->seconds);
+  return !ok;
+}
+
+static void count_static(corpus *c, const aucs_report *r, const expect *x) {
+  int failed = 0;
+  if (x->kind == KIND_CONFIRMED) {
+    failed = !x->matched;
+    if (failed)
+      printf("%s:%u: missed confirmed %u %u at -O%d: no race on those lines "
+             "replayed from a solver witness (expectation at line %u)\n",
+             c->path, x->line[0], x->line[0], x->line[1], c->level, x->at);
+  }
+  for (size_t i = 0; x->kind != KIND_CONFIRMED && i < r->nkernels; i++)
+    failed |= check_proof(c, x, &r->kernels[i]);
+  failed ? c->failed++ : c->passed++;
+}
+
+/* Detect again with --static (the checker alone, its witnesses replayed)
+ * under the same launch options, and check the static expectations. */
+static void check_static(corpus *c, LLVMModuleRef m) {
+  if (!c->ex.nstatic)
+    return;
+  aucs_detect_options o = c->opts;
+  o.static_only = 1, o.no_static = 0;
+  if (!o.static_budget)
+    o.static_budget = STATIC_BUDGET_MS;
+  aucs_report r;
+  char *err = NULL;
+  if (aucs_detect_run(m, c->fns, c->nk, &o, &r, &err)) {
+    printf("%s:%u: the detector refused the launch options: %s\n", c->path,
+           c->launch_at, err);
+    free(err);
+    c->failed++;
+    return;
+  }
+  for (size_t i = 0; i < r.nkernels; i++)
+    match_confirmed(c, &r.kernels[i]);
+  for (int e = 0; e < c->ex.n; e++)
+    if (c->ex.v[e].kind >= KIND_PROOF)
+      count_static(c, &r, &c->ex.v[e]);
+  aucs_detect_report_free(&r);
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 static int load(corpus *c, aucs_module **m) {
@@ -636,7 +815,8 @@ static int parse_args(corpus *c, int argc, char **argv) {
 
 static int has_kind(const corpus *c, int detection) {
   for (int i = 0; i < c->ex.n; i++)
-    if ((c->ex.v[i].kind >= KIND_FINDING) == detection)
+    if ((c->ex.v[i].kind == KIND_FINDING || c->ex.v[i].kind == KIND_CLEAN) ==
+        detection)
       return 1;
   return 0;
 }
@@ -665,9 +845,10 @@ int main(int argc, char **argv) {
   }
   analyse(&c, aucs_module_llvm(m));
   for (int i = 0; i < c.ex.n; i++)
-    if (c.ex.v[i].kind < KIND_FINDING)
+    if (c.ex.v[i].kind == KIND_UNIFORM || c.ex.v[i].kind == KIND_DIVERGENT)
       check_uniformity(&c, &c.ex.v[i]) ? c.failed++ : c.passed++;
   detect(&c, aucs_module_llvm(m));
+  check_static(&c, aucs_module_llvm(m));
   printf("%d passed, %d failed\n", c.passed, c.failed);
   release(&c);
   aucs_module_free(m);

@@ -589,6 +589,53 @@ static void test_flatten_irreducible(void **state) {
   free_fx(&f);
 }
 
+/* A loop that leaves to two blocks (found / not found) is one node once
+ * unify-loop-exits merged its exits: the merge block is a node too, its
+ * phis carry the value used after the loop and which exit was taken. */
+static const char *two_exit_loop =
+    "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+    "entry:\n"
+    "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %slot = getelementptr i32, ptr %out, i32 %tid\n"
+    "  %c = icmp ult i32 %tid, 40\n"
+    "  br i1 %c, label %header, label %join\n"
+    "header:\n"
+    "  %i = phi i32 [ 0, %entry ], [ %i.next, %body ]\n"
+    "  %more = icmp slt i32 %i, %n\n"
+    "  br i1 %more, label %body, label %missed\n"
+    "body:\n"
+    "  %i.next = add i32 %i, 1\n"
+    "  %s = add i32 %i, %tid\n"
+    "  %m = and i32 %s, 15\n"
+    "  %stop = icmp eq i32 %m, 11\n"
+    "  br i1 %stop, label %found, label %header\n"
+    "missed:\n"
+    "  %a = phi i32 [ %i, %header ]\n"
+    "  store i32 %a, ptr %slot\n"
+    "  br label %join\n"
+    "found:\n"
+    "  %b = mul i32 %i.next, 3\n"
+    "  %lo = getelementptr i32, ptr %slot, i32 64\n"
+    "  store i32 %b, ptr %lo\n"
+    "  br label %join\n"
+    "join:\n"
+    "  %r = phi i32 [ -1, %entry ], [ %a, %missed ], [ %b, %found ]\n"
+    "  %hi = getelementptr i32, ptr %slot, i32 128\n"
+    "  store i32 %r, ptr %hi\n"
+    "  ret void\n"
+    "}\n";
+
+static void test_flatten_two_exit_loop(void **state) {
+  (void)state;
+  flat_fx f;
+  flatten_fx(&f, two_exit_loop, "entry", "join");
+  assert_int_equal(f.res.n, 5); /* header, the merge, missed, found; join */
+  assert_ptr_equal(f.res.nodes[0], support_block(f.fn, "header"));
+  assert_int_equal(f.res.made_reducible, 0);
+  assert_true(equivalent(f.orig, f.fn) > RUNS / 2);
+  free_fx(&f);
+}
+
 /* ---- placement of the guards and what stays untouched ---- */
 
 static void test_flatten_keeps_debug_locations(void **state) {
@@ -721,32 +768,6 @@ static void expect_error(const char *body, const char *u1, const char *u2,
   support_free(m);
 }
 
-static void test_flatten_rejects_two_exit_loop(void **state) {
-  (void)state;
-  expect_error("define ptx_kernel void @k(ptr %out, i32 %n) {\n"
-               "entry:\n"
-               "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
-               "  %c = icmp ult i32 %tid, 4\n"
-               "  br i1 %c, label %header, label %join\n"
-               "header:\n"
-               "  %i = phi i32 [ 0, %entry ], [ %i.next, %body ]\n"
-               "  %more = icmp slt i32 %i, %n\n"
-               "  br i1 %more, label %body, label %x1\n"
-               "body:\n"
-               "  %i.next = add i32 %i, 1\n"
-               "  %stop = icmp eq i32 %i, 7\n"
-               "  br i1 %stop, label %x2, label %header\n"
-               "x1:\n"
-               "  br label %join\n"
-               "x2:\n"
-               "  br label %join\n"
-               "join:\n"
-               "  ret void\n"
-               "}\n",
-               "entry", "join", AUCS_FLATTEN_UNSUPPORTED,
-               "unsupported: loop %header exits to both");
-}
-
 static void test_flatten_rejects_return_in_region(void **state) {
   (void)state;
   expect_error("define ptx_kernel void @k(ptr %out) {\n"
@@ -862,6 +883,8 @@ static void test_flatten_find_region(void **state) {
        "  ret void\n"
        "}\n",
        "body", NULL, NULL);
+  /* a block after a loop with two exits: found, the exits merged later */
+  find(two_exit_loop, "found", "entry", "join");
   find(diamond, "entry", NULL, NULL);
 }
 
@@ -880,9 +903,9 @@ int main(void) {
       cmocka_unit_test(test_flatten_ends_at_back_edge),
       cmocka_unit_test(test_flatten_calls_and_unreachable),
       cmocka_unit_test(test_flatten_irreducible),
+      cmocka_unit_test(test_flatten_two_exit_loop),
       cmocka_unit_test(test_flatten_keeps_debug_locations),
       cmocka_unit_test(test_flatten_no_churn),
-      cmocka_unit_test(test_flatten_rejects_two_exit_loop),
       cmocka_unit_test(test_flatten_rejects_return_in_region),
       cmocka_unit_test(test_flatten_rejects_side_entry),
       cmocka_unit_test(test_flatten_rejects_loop_header_entry),

@@ -1,7 +1,8 @@
 /*
  * test_static: the Z3 checker on small inline kernels: affine indices,
  * guards, loops, 2-D indexing, access widths, data-dependent indices (never
- * proven), barrier redundancy, and witnesses that replay as races.
+ * proven), barrier redundancy, witnesses that replay as races, one
+ * blockIdx for two threads of one block, and %laneid.
  */
 #include "support.h"
 
@@ -18,6 +19,13 @@
   "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"                            \
   "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"                           \
   "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n"
+
+/* Limits far above what any query here needs: the tests assert what the
+ * solver decides, not how fast (under valgrind it runs ~50 times slower). */
+#define PATIENT_TIMEOUT_MS 600000u
+#define PATIENT_BUDGET_MS 3600000u
+static const aucs_static_options patient = {.timeout_ms = PATIENT_TIMEOUT_MS,
+                                            .budget_ms = PATIENT_BUDGET_MS};
 
 /* @k writes s[INDEX] (i32) and reads s[tid] in one barrier interval. */
 static char *indexed(const char *index_ir) {
@@ -40,7 +48,7 @@ static char *indexed(const char *index_ir) {
 static aucs_static_proof proof_of_ir(const char *ir, const char *fn,
                                      aucs_static_counts *c) {
   LLVMModuleRef m = support_parse(ir);
-  aucs_static *s = aucs_static_analyze(support_fn(m, fn), NULL);
+  aucs_static *s = aucs_static_analyze(support_fn(m, fn), &patient);
   aucs_static_proof p = aucs_static_proof_of(s);
   if (c)
     *c = aucs_static_counts_of(s);
@@ -132,7 +140,7 @@ static void test_static_loop_with_affine_induction(void **state) {
   (void)state;
   aucs_static_counts c;
   LLVMModuleRef m = support_parse(stride);
-  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), NULL);
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &patient);
   c = aucs_static_counts_of(s);
   assert_int_equal(c.total, 2);
   for (size_t i = 0; i < c.total; i++) {
@@ -161,7 +169,9 @@ static const char *tile =
 static void test_static_2d_indexing(void **state) {
   (void)state;
   LLVMModuleRef m = support_parse(tile);
-  aucs_static_options o = {.fixed_block = 1,
+  aucs_static_options o = {.timeout_ms = PATIENT_TIMEOUT_MS,
+                           .budget_ms = PATIENT_BUDGET_MS,
+                           .fixed_block = 1,
                            .launch = {.grid = {1, 1, 1}, .block = {16, 16, 1}}};
   aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &o);
   assert_int_equal(aucs_static_proof_of(s), AUCS_PROOF_RACE_FREE);
@@ -267,14 +277,14 @@ static const char *barriers =
 static void test_static_barrier_redundancy(void **state) {
   (void)state;
   LLVMModuleRef m = support_parse(barriers);
-  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), NULL);
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &patient);
   assert_int_equal(aucs_static_nbarriers(s), 2);
   assert_int_equal(aucs_static_proof_of(s), AUCS_PROOF_RACE_FREE);
   /* the first orders s[t] before s[t + 1]; the second orders nothing */
   assert_false(aucs_static_barrier_redundant(s, aucs_static_barrier(s, 0)));
   assert_true(aucs_static_barrier_redundant(s, aucs_static_barrier(s, 1)));
   assert_true(aucs_static_prove_redundant(support_fn(m, "k"),
-                                          aucs_static_barrier(s, 1), NULL));
+                                          aucs_static_barrier(s, 1), &patient));
   aucs_static_free(s);
   support_free(m);
 }
@@ -284,7 +294,9 @@ static void test_static_witness_replays_as_confirmed_race(void **state) {
   char *ir = indexed("  %i = add i32 %t, 1\n");
   LLVMModuleRef m = support_parse(ir);
   LLVMValueRef k = support_fn(m, "k");
-  aucs_detect_options o = {.static_only = 1};
+  aucs_detect_options o = {.static_only = 1,
+                           .smt_timeout = PATIENT_TIMEOUT_MS,
+                           .static_budget = PATIENT_BUDGET_MS};
   aucs_report r;
   char *err = NULL;
   assert_int_equal(aucs_detect_run(m, &k, 1, &o, &r, &err), 0);
@@ -316,7 +328,9 @@ static void test_static_unconfirmed_witness_is_possible(void **state) {
                    "}\n" DECLS;
   LLVMModuleRef m = support_parse(ir);
   LLVMValueRef k = support_fn(m, "k");
-  aucs_detect_options o = {.static_only = 1};
+  aucs_detect_options o = {.static_only = 1,
+                           .smt_timeout = PATIENT_TIMEOUT_MS,
+                           .static_budget = PATIENT_BUDGET_MS};
   aucs_report r;
   char *err = NULL;
   assert_int_equal(aucs_detect_run(m, &k, 1, &o, &r, &err), 0);
@@ -327,6 +341,95 @@ static void test_static_unconfirmed_witness_is_possible(void **state) {
   assert_true(r.kernels[0].st.possible.n > 0);
   assert_int_equal(r.kernels[0].st.possible.v[0].kind, AUCS_FINDING_RACE);
   aucs_detect_report_free(&r);
+  support_free(m);
+}
+
+/* @k writes s[blockIdx.x * blockDim.x + INDEX] (shared, i32: no pairs of
+ * two blocks). */
+static char *block_indexed(const char *index_ir) {
+  return aucs_xasprintf(
+      "@s = internal addrspace(3) global [4096 x i32] undef\n"
+      "define ptx_kernel void @k() {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+      "  %%b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+      "  %%base = mul i32 %%b, %%n\n"
+      "%s"
+      "  %%g = add i32 %%base, %%i\n"
+      "  %%p = getelementptr i32, ptr addrspace(3) @s, i32 %%g\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      index_ir);
+}
+
+/* The verdict of k's one pair within a block; its witness in *w. */
+static aucs_static_verdict intra_block(const char *index_ir,
+                                       aucs_static_witness *w) {
+  char *ir = block_indexed(index_ir);
+  LLVMModuleRef m = support_parse(ir);
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &patient);
+  aucs_static_verdict v = AUCS_STATIC_UNKNOWN;
+  for (size_t i = 0; i < aucs_static_npairs(s); i++) {
+    const aucs_static_pair *p = aucs_static_pair_at(s, i);
+    if (!p->inter_block) {
+      v = p->verdict;
+      *w = p->witness;
+      w->args = NULL;
+    }
+  }
+  aucs_static_free(s);
+  support_free(m);
+  free(ir);
+  return v;
+}
+
+static void test_static_one_block_shares_block_index(void **state) {
+  (void)state;
+  aucs_static_witness w;
+  /* blockIdx.x * blockDim.x is one term for two threads of one block */
+  assert_int_equal(intra_block("  %i = add i32 %t, 0\n", &w),
+                   AUCS_STATIC_UNSAT);
+  /* tid / 2: threads 2k and 2k + 1 write one element, in one block */
+  assert_int_equal(intra_block("  %i = udiv i32 %t, 2\n", &w), AUCS_STATIC_SAT);
+  assert_memory_equal(&w.block[0], &w.block[1], sizeof w.block[0]);
+  assert_int_equal(w.thread[0].x / 2, w.thread[1].x / 2);
+  assert_int_not_equal(w.thread[0].x, w.thread[1].x);
+}
+
+static void test_static_lane_id_is_linear_tid_mod_32(void **state) {
+  (void)state;
+  /* lane 5 writes s[0]: one thread in a block of one warp, two in a block
+   * of two warps (threads 5 and 37) */
+  const char *ir =
+      "@s = internal addrspace(3) global [1 x i32] undef\n"
+      "define ptx_kernel void @k() {\n"
+      "entry:\n"
+      "  %l = call i32 @llvm.nvvm.read.ptx.sreg.laneid()\n"
+      "  %c = icmp eq i32 %l, 5\n"
+      "  br i1 %c, label %w, label %x\n"
+      "w:\n"
+      "  store i32 1, ptr addrspace(3) @s\n"
+      "  br label %x\n"
+      "x:\n"
+      "  ret void\n"
+      "}\n"
+      "declare i32 @llvm.nvvm.read.ptx.sreg.laneid()\n" DECLS;
+  LLVMModuleRef m = support_parse(ir);
+  aucs_static_options o = {.timeout_ms = PATIENT_TIMEOUT_MS,
+                           .budget_ms = PATIENT_BUDGET_MS,
+                           .fixed_block = 1,
+                           .launch = {.grid = {1, 1, 1}, .block = {32, 1, 1}}};
+  aucs_static *one = aucs_static_analyze(support_fn(m, "k"), &o);
+  assert_int_equal(aucs_static_proof_of(one), AUCS_PROOF_RACE_FREE);
+  aucs_static_free(one);
+  o.launch.block.x = 64;
+  aucs_static *two = aucs_static_analyze(support_fn(m, "k"), &o);
+  assert_int_equal(aucs_static_proof_of(two), AUCS_PROOF_NONE);
+  assert_int_equal(aucs_static_pair_at(two, 0)->witness.thread[0].x % 32, 5);
+  assert_int_equal(aucs_static_pair_at(two, 0)->witness.thread[1].x % 32, 5);
+  aucs_static_free(two);
   support_free(m);
 }
 
@@ -343,6 +446,8 @@ int main(void) {
       cmocka_unit_test(test_static_barrier_redundancy),
       cmocka_unit_test(test_static_witness_replays_as_confirmed_race),
       cmocka_unit_test(test_static_unconfirmed_witness_is_possible),
+      cmocka_unit_test(test_static_one_block_shares_block_index),
+      cmocka_unit_test(test_static_lane_id_is_linear_tid_mod_32),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,10 @@
 // Scenario: a loop whose trip count depends on the thread, whose iterations
 // read a neighbour's slot that the neighbour rewrites; the barrier is
 // after the loop, where every thread reaches it, but the race is inside.
-// A barrier in the loop would be divergent: it needs loop uniformization
-// (the loop runs while __syncthreads_or(active)), which aucs does not do
-// yet, so the race is reported, not fixed.
+// A barrier in the loop would be divergent: aucs uniformizes the loop (it
+// runs while __syncthreads_or(active)) and puts the barrier inside it.
 // BUG: race (shared) inside a thread-dependent loop
-// EXPECT: not-fixed
+// EXPECT: fixed
 // LAUNCH: --grid 1 --block 64
 __global__ void smooth(float *out, const float *in, const int *steps) {
   __shared__ float s[1024];

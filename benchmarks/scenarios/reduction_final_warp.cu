@@ -1,10 +1,11 @@
 // Scenario: the final-warp race of a tree reduction: the last six steps run
 // warp-synchronously under `if (t < 32)` without __syncwarp, which is a
 // race since Volta. The barrier it needs sits in a loop only the first warp
-// runs: flattening keeps the loop whole, and a barrier there needs loop
-// uniformization, which aucs does not do yet.
+// runs: aucs flattens the if around the loop and uniformizes the loop with
+// active = (t < 32), so every thread runs its iterations and a barrier
+// fits between the read and the write.
 // BUG: race (shared) in the final-warp loop
-// EXPECT: not-fixed
+// EXPECT: fixed
 // LAUNCH: --grid 1 --block 256
 __global__ void reduce(float *out, const float *in) {
   __shared__ float p[256];

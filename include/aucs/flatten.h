@@ -43,8 +43,10 @@ typedef struct aucs_flatten_result {
  * otherwise a status with *err set (free with free()) and fn unchanged: the
  * transform is first made and verified on a clone of the module. An
  * irreducible cycle in the region is first made reducible by LLVM's
- * fix-irreducible pass (which may touch other irreducible cycles of fn).
- * out may be NULL. */
+ * fix-irreducible pass (which may touch other irreducible cycles of fn); a
+ * loop in the region that exits to several blocks first has its exits
+ * merged by LLVM's unify-loop-exits pass (which merges those of fn's other
+ * multi-exit loops too). out may be NULL. */
 aucs_flatten_status aucs_flatten_region(LLVMValueRef fn, int u1, int u2,
                                         aucs_flatten_result *out, char **err);
 void aucs_flatten_result_free(aucs_flatten_result *r);

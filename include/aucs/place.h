@@ -19,9 +19,13 @@
  *      an out-of-bounds access: no barrier orders them (unfixable).
  * Calls to functions that execute a barrier count as barriers.
  *
- * Limitation: a race inside a loop whose trip count differs by thread
- * needs loop uniformization (step 4), which does not exist yet: it is
- * reported AUCS_PLACE_LOOP.
+ *   4. A or B in a loop whose trip count differs between threads, or both
+ *      in one loop inside a divergent region (flattening keeps a loop
+ *      whole, so no guard falls inside it): LOOP, naming the loop to
+ *      uniformize (uniformize.h); after that the body is a divergent region
+ *      under `active` and steps 2 and 3 apply.
+ *
+ * Limitation: reachability ignores which threads take which path.
  */
 #ifndef AUCS_PLACE_H
 #define AUCS_PLACE_H
@@ -36,7 +40,9 @@ typedef enum aucs_place_status {
   AUCS_PLACE_NO_PATH, /* neither reaches the other barrier-free, and they
                          share no divergent region */
   AUCS_PLACE_FLATTEN, /* no uniform point: flatten region entry..exit */
-  AUCS_PLACE_LOOP,    /* A or B in a loop with a divergent exit */
+  AUCS_PLACE_LOOP,    /* A or B in a loop with a divergent exit, or both in
+                         one loop inside a divergent region: uniformize
+                         out->loop (uniformize.h), then place again */
 } aucs_place_status;
 
 typedef struct aucs_place {
@@ -48,6 +54,10 @@ typedef struct aucs_place {
                                  (exit may be AUCS_CFG_EXIT) */
   int split;                  /* FLATTEN: A and B share a block, which must be
                                  split before `second` first */
+  int loop;                   /* LOOP: header block of the loop to uniformize
+                                 (the outermost non-uniform loop holding A or
+                                 B); its preheader is non-uniform when the
+                                 loop sits in a divergent region */
 } aucs_place;
 
 /* Where to put a barrier ordering a before b, two instructions of cfg's

@@ -22,9 +22,12 @@
  * `!aucs.id !{i32 N}`, set once before round 1 (inlining copies them), so a
  * finding of round 1 is matched to the IR of round 3.
  *
- * Limitation: races in loops whose trip count differs by thread need loop
- * uniformization (DESIGN.md 6.3 step 4), not implemented: they remain, with
- * that reason.
+ * A race or a divergent barrier in a loop whose trip count differs by
+ * thread first gets the loop uniformized (uniformize.h; DESIGN.md 6.3 step
+ * 4), then the barrier goes inside it.
+ *
+ * Limitation: a loop that cannot be uniformized safely (uniformize.h) keeps
+ * its finding, with the reason.
  */
 #ifndef AUCS_REPAIR_H
 #define AUCS_REPAIR_H

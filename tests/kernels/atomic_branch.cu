@@ -30,3 +30,6 @@ __global__ void last_block(float *out, const float *part, unsigned *slots) {
 // out[blockDim.x + slot] never overlap. Tickets and slots are atomics.
 // AUCS-LAUNCH: --grid 2 --block 64
 // AUCS-EXPECT: redundant-barrier 20
+// Static (aucs detect --static, same launch): out, part and slots may alias
+// each other and the __device__ counter; the ticket is loaded data.
+// AUCS-EXPECT-STATIC: proof partial

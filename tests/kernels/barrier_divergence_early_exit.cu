@@ -18,3 +18,7 @@ __global__ void reverse_tail(float *out, const float *in, int n) {
   __syncthreads();
   out[i] = tile[blockDim.x - 1 - tid];
 }
+// Static (aucs detect --static, same launch): the barrier is in a divergent
+// block, so it separates nothing statically (the divergence is the dynamic
+// finding).
+// AUCS-EXPECT-STATIC: proof partial

@@ -21,3 +21,6 @@ __global__ void guarded_tile(float *out, const float *in, int n) {
   if (tid < n)
     out[tid] = load_tile(tile, in, tid);
 }
+// Static (aucs detect --static, same launch): the barrier is in a divergent
+// helper call, so it separates nothing statically.
+// AUCS-EXPECT-STATIC: proof partial

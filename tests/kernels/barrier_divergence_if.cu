@@ -16,3 +16,6 @@ __global__ void half_sync(float *out, const float *in) {
     out[tid] = s[31 - tid];
   }
 }
+// Static (aucs detect --static, same launch): the barrier is in a divergent
+// block, so it separates nothing statically.
+// AUCS-EXPECT-STATIC: proof partial

@@ -20,3 +20,6 @@ __global__ void parity_sync(float *out, const float *in) {
   }
   out[tid] = s[tid ^ 1];
 }
+// Static (aucs detect --static, same launch): the barriers are in divergent
+// blocks, so they separate nothing statically.
+// AUCS-EXPECT-STATIC: proof partial

@@ -16,3 +16,6 @@ __global__ void refine(float *out, const float *in) {
     __syncthreads();
   }
 }
+// Static (aucs detect --static, same launch): the barrier is in a divergent
+// loop, so it separates nothing statically.
+// AUCS-EXPECT-STATIC: proof partial

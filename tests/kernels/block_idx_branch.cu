@@ -28,3 +28,7 @@ __global__ void per_block(float *out, const float *in, int n) {
 // not reached (blockIdx.y is 0).
 // AUCS-LAUNCH: --grid 2 --block 128 --arg n=256
 // AUCS-EXPECT: redundant-barrier 12
+// Static (aucs detect --static, same launch): out and in may alias, and a
+// pair on a path that skips the barrier at line 16 only when blockDim.x <
+// 128 stays sat (guards are per block, not per path).
+// AUCS-EXPECT-STATIC: proof partial

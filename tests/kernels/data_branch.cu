@@ -27,3 +27,7 @@ __global__ void gather(float *out, const float *__restrict__ in,
 // barrier under h > 1 orders nothing (whatever in holds).
 // AUCS-LAUNCH: --grid 1 --block 64 --arg n=64
 // AUCS-EXPECT: redundant-barrier 20
+// Static (aucs detect --static, same launch): affine addresses; in and idx
+// are __restrict__ and only read, out is written at disjoint affine offsets:
+// proved for this launch.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -25,3 +25,6 @@ __global__ void find_key(int *pos, int *seen, const int *keys, int key, int n) {
 // elements; no barrier. One block (the indices ignore blockIdx).
 // AUCS-LAUNCH: --grid 1 --block 64 --arg key=7 --arg n=8
 // AUCS-EXPECT: clean
+// Static (aucs detect --static, same launch): the break is data-dependent
+// and pos, seen and keys may alias: never proven.
+// AUCS-EXPECT-STATIC: proof partial

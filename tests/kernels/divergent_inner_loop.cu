@@ -24,3 +24,6 @@ __global__ void ragged_rows(float *out, const float *val, const int *len,
 // rows = 0 checks the kernel without running the row loop.
 // AUCS-LAUNCH: --grid 1 --block 64 --arg rows=0
 // AUCS-EXPECT: clean
+// Static (aucs detect --static, same launch): rows = 0: the row loop never
+// runs, every remaining pair is affine and disjoint.
+// AUCS-EXPECT-STATIC: proof race-free

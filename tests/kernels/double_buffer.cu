@@ -27,3 +27,7 @@ __global__ void jacobi_db(float *out, const float *in, int steps) {
   }
   out[i] = buf[cur][tid + 1] - buf[cur][tid];
 }
+// Static (aucs detect --static, same launch): out and in may alias; cur = 1
+// - cur is no affine induction, so the buffer pairs across steps are not
+// followed.
+// AUCS-EXPECT-STATIC: proof partial

@@ -19,3 +19,6 @@ __global__ void guarded(int *out, const int *in, int n) {
 // AUCS-LAUNCH: --grid 2 --block 64 --arg n=100
 // AUCS-EXPECT: race 9 9
 // AUCS-EXPECT: barrier-divergence 13
+// Static (aucs detect --static, same launch): line 9 races with itself
+// (every thread writes out[n + blockIdx.x]); the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 9 9

@@ -14,3 +14,6 @@ __global__ void saxpy(float *y, const float *x, float a, int n, int *done) {
 // Detection: every thread touches only its own elements of y, x and done,
 // so the barrier never orders a conflicting pair, whatever the launch.
 // AUCS-EXPECT: redundant-barrier 11
+// Static (aucs detect --static, same launch): y, x and done may alias; the
+// blockDim.x * gridDim.x stride leaves the other pairs unknown or sat.
+// AUCS-EXPECT-STATIC: proof partial

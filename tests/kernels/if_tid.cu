@@ -19,3 +19,6 @@ __global__ void lower_half(int *out, int *count) {
 // AUCS-LAUNCH: --grid 1 --block 64
 // AUCS-EXPECT: race 10 10
 // AUCS-EXPECT: redundant-barrier 13
+// Static (aucs detect --static, same launch): line 10 races with itself
+// (count[blockIdx.x]); the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 10 10

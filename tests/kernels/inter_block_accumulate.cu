@@ -19,3 +19,6 @@ __global__ void total_plain(float *total, const float *in) {
   if (threadIdx.x == 0)
     *total += s_sum;
 }
+// Static (aucs detect --static, same launch): *total += s_sum races between
+// blocks; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 20 20

@@ -15,3 +15,6 @@ __global__ void smooth_inplace(float *a, float *left) {
     left[blockIdx.x] = a[i - 1];
   a[i] = 0.5f * a[i];
 }
+// Static (aucs detect --static, same launch): the halo load and the in-place
+// store race between blocks; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 15 16

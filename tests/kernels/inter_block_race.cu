@@ -11,3 +11,6 @@ __global__ void scale_noblock(float *out, const float *in, float a) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[threadIdx.x] = a * in[i];
 }
+// Static (aucs detect --static, same launch): out[threadIdx.x] races between
+// blocks; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 12 12

@@ -24,3 +24,6 @@ __global__ void first_match(int *pos, const int *keys, int key, int n) {
 // barrier orders that pair, so it is not redundant. Race-free.
 // AUCS-LAUNCH: --grid 1 --block 64 --arg key=7 --arg n=4
 // AUCS-EXPECT: clean
+// Static (aucs detect --static, same launch): pos and keys may alias; the
+// loop exit is data-dependent.
+// AUCS-EXPECT-STATIC: proof partial

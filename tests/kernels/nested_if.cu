@@ -25,3 +25,6 @@ __global__ void nested(int *out, int mode, int n) {
 // per thread in each; no barrier.
 // AUCS-LAUNCH: --grid 1 --block 64 --arg mode=2 --arg n=64
 // AUCS-EXPECT: clean
+// Static (aucs detect --static, same launch): one pointer, five disjoint
+// affine regions: proved for this launch.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -22,3 +22,6 @@ __global__ void stencil_short_tile(float *out, const float *in, int n) {
   __syncthreads();
   out[i] = tile[tid] + tile[tid + 1] + tile[tid + 2];
 }
+// Static (aucs detect --static, same launch): every pair is affine and
+// disjoint or ordered (the out-of-bounds access is a different finding).
+// AUCS-EXPECT-STATIC: proof race-free

@@ -13,3 +13,6 @@ __global__ void backward_diff(float *out, const float *in) {
   __syncthreads();
   out[tid] = s[tid] - s[tid - 1];
 }
+// Static (aucs detect --static, same launch): every pair is affine and
+// disjoint or ordered.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -13,3 +13,6 @@ __global__ void shift_right(float *out, const float *in) {
   __syncthreads();
   out[tid] = s[tid];
 }
+// Static (aucs detect --static, same launch): every pair is affine and
+// disjoint or ordered.
+// AUCS-EXPECT-STATIC: proof race-free

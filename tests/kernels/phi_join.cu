@@ -26,3 +26,6 @@ __global__ void select_source(int *out, int a, int b) {
 // and passes the barrier, which orders nothing.
 // AUCS-LAUNCH: --grid 1 --block 64 --arg a=5 --arg b=4
 // AUCS-EXPECT: redundant-barrier 22
+// Static (aucs detect --static, same launch): one pointer, disjoint affine
+// regions: proved for this launch.
+// AUCS-EXPECT-STATIC: proof race-free

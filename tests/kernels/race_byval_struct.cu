@@ -18,3 +18,6 @@ __global__ void smooth_byval(float *out, const float *in, struct coef c) {
   tile[tid] = c.a * in[tid];
   out[tid] = c.b * (tile[tid] + tile[tid + 1]);
 }
+// Static (aucs detect --static, same launch): the store and the neighbour
+// load race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 18 19

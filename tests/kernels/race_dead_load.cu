@@ -18,3 +18,9 @@ __global__ void mirror_with_peek(float *out, const float *in) {
   __syncthreads();
   out[tid] = s[63 - tid];
 }
+// Static (aucs detect --static, same launch): at -O0 the peek load races
+// with the neighbour's store (the witness replays it); at -O2 the load is
+// gone and in (read before the barrier) and out (written after it) are
+// ordered: proved.
+// AUCS-EXPECT-STATIC-O0: confirmed 15 16
+// AUCS-EXPECT-STATIC-O2: proof race-free

@@ -17,3 +17,6 @@ __global__ void two_arrays(float *out, const float *x, const float *y) {
   __syncthreads();
   out[tid] = a[blockDim.x - 1 - tid] * b[tid];
 }
+// Static (aucs detect --static, same launch): a[] and b[] overlap; the
+// witness replays the race.
+// AUCS-EXPECT-STATIC: confirmed 15 16

@@ -11,3 +11,6 @@ __global__ void block_sum_plain(float *out, const float *in) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[blockIdx.x] += in[i];
 }
+// Static (aucs detect --static, same launch): out[blockIdx.x] += races with
+// itself; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 12 12

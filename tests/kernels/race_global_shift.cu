@@ -10,3 +10,6 @@ __global__ void shift_left(int *a) {
   int v = a[t + 1];
   a[t] = v;
 }
+// Static (aucs detect --static, same launch): the load of a[t + 1] races
+// with thread t + 1's store; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 10 11

@@ -9,3 +9,6 @@ __global__ void downsample(float *out, const float *in) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i / 2] = 0.5f * (in[i] + in[i ^ 1]);
 }
+// Static (aucs detect --static, same launch): threads 2k and 2k + 1 write
+// out[k]; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 10 10

@@ -23,3 +23,6 @@ __global__ void staged(float *out, const float *in) {
   put(buf, tid, in[tid]);
   out[tid] = get(buf, 2 * tid) + 1.0f;
 }
+// Static (aucs detect --static, same launch): put's store and get's load
+// race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 13 17

@@ -23,3 +23,7 @@ __global__ void matmul_no_trailing_sync(float *C, const float *A,
   }
   C[row * n + col] = sum;
 }
+// Static (aucs detect --static, same launch): each tile store races with the
+// multiply-add's loads; the witnesses replay both.
+// AUCS-EXPECT-STATIC: confirmed 18 22
+// AUCS-EXPECT-STATIC: confirmed 19 22

@@ -20,3 +20,6 @@ __global__ void reduce_nosync(float *out, const float *in) {
   if (tid == 0)
     out[0] = sdata[0];
 }
+// Static (aucs detect --static, same launch): the update line races with
+// itself; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 18 18

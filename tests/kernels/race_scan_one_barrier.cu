@@ -19,3 +19,6 @@ __global__ void scan_one_barrier(int *out, const int *in) {
   }
   out[tid] = s[tid];
 }
+// Static (aucs detect --static, same launch): the update line races with
+// itself; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 17 17

@@ -14,3 +14,6 @@ __global__ void neighbour_diff(float *out, const float *in) {
   s[tid] = in[i];
   out[i] = s[tid + 1] - s[tid];
 }
+// Static (aucs detect --static, same launch): the store and the neighbour
+// load race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 14 15

@@ -16,3 +16,6 @@ __global__ void last_writer(int *out, const int *in) {
   if (tid == 0)
     out[0] = s_last;
 }
+// Static (aucs detect --static, same launch): the store races with itself;
+// the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 14 14

@@ -20,3 +20,6 @@ __global__ void init_owner(int *out) {
   __syncthreads();
   out[tid] = s_owner + s_count;
 }
+// Static (aucs detect --static, same launch): the two owner stores race; the
+// witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 15 19

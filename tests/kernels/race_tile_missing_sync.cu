@@ -12,3 +12,6 @@ __global__ void transpose_nosync(float *out, const float *in, int n) {
   tile[y][x] = in[y * n + x];
   out[y * n + x] = tile[x][y];
 }
+// Static (aucs detect --static, same launch): the tile store and the
+// transposed load race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 12 13

@@ -14,3 +14,6 @@ __global__ void volatile_swap(int *out, const int *in) {
   vs[lane] = in[lane];
   out[lane] = vs[lane ^ 1];
 }
+// Static (aucs detect --static, same launch): the volatile store and load
+// race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 14 15

@@ -13,3 +13,6 @@ __global__ void warp_rotate(float *out, const float *in) {
   s[lane] = in[threadIdx.x];
   out[threadIdx.x] = s[(lane + 1) % 32];
 }
+// Static (aucs detect --static, same launch): the store and the neighbour
+// load race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 13 14

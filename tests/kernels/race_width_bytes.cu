@@ -19,3 +19,6 @@ __global__ void flag_bytes(unsigned *out) {
   __syncthreads();
   out[tid] = s_flags;
 }
+// Static (aucs detect --static, same launch): the byte store and the word
+// store race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 16 18

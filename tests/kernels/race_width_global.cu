@@ -15,3 +15,6 @@ __global__ void repack(unsigned char *out, double *buf, const double *in) {
   const unsigned char *p = (const unsigned char *)buf;
   out[tid] = p[8 * tid + 8];
 }
+// Static (aucs detect --static, same launch): the double store and the byte
+// load race; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 14 16

@@ -14,3 +14,6 @@ __global__ void reverse_tail_sync(int *out, const int *in) {
   out[tid] = s[blockDim.x - 1 - tid];
   __syncthreads();
 }
+// Static (aucs detect --static, same launch): in is read before the first
+// barrier, out written after it: proved for this launch.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -29,3 +29,6 @@ __global__ void relax(int *dist, const int *w, int *rounds) {
 // and 24 each order a neighbour's load against a store.
 // AUCS-LAUNCH: --grid 1 --block 64
 // AUCS-EXPECT: race 22 22
+// Static (aucs detect --static, same launch): rounds[blockIdx.x * 64 + r]
+// races with itself; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 22 22

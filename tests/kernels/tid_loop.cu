@@ -28,3 +28,9 @@ __global__ void prefix(int *out, const int *in, const int *count, int n) {
 // AUCS-EXPECT: race 18 18
 // AUCS-EXPECT: race 13 18
 // AUCS-EXPECT: redundant-barrier 19
+// Static (aucs detect --static, same launch): the count loop is data-
+// dependent (never proven); its write/write race and the race with the
+// prefix stores replay from witnesses.
+// AUCS-EXPECT-STATIC: never-proven
+// AUCS-EXPECT-STATIC: confirmed 13 18
+// AUCS-EXPECT-STATIC: confirmed 18 18

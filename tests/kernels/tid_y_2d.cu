@@ -33,3 +33,8 @@ __global__ void matmul(float *c, const float *a, const float *b, int n) {
 // 27 with itself. The barriers order the tiles; the rest is race-free.
 // AUCS-LAUNCH: --grid 2,2 --block 16,16 --arg n=32
 // AUCS-EXPECT: inter-block-race 27 27
+// Static (aucs detect --static, same launch): the row ty == 0 of two blocks
+// stores c[n * n + col]; the witness replays the inter-block race (c, a and
+// b may alias: the rest is partial).
+// AUCS-EXPECT-STATIC: confirmed 27 27
+// AUCS-EXPECT-STATIC: proof partial

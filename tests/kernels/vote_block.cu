@@ -25,3 +25,6 @@ __global__ void majority(int *out, const int *flags) {
 // AUCS-LAUNCH: --grid 1 --block 64
 // AUCS-EXPECT: race 16 16
 // AUCS-EXPECT: redundant-barrier 13
+// Static (aucs detect --static, same launch): out[blockIdx.x] = 1 races with
+// itself; the witness replays it.
+// AUCS-EXPECT-STATIC: confirmed 16 16

@@ -34,3 +34,7 @@ __global__ void warp_sums(int *out, const int *in) {
 // the barrier orders nothing.
 // AUCS-LAUNCH: --grid 1 --block 32
 // AUCS-EXPECT: redundant-barrier 17
+// Static (aucs detect --static, same launch): in is read before the
+// barrier and out written after it, at disjoint affine offsets; laneid is
+// the linear thread index modulo 32, so lane 5 is one thread: proved.
+// AUCS-EXPECT-STATIC: proof race-free

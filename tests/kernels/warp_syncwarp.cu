@@ -15,3 +15,7 @@ __global__ void warp_rotate_sync(float *out, const float *in) {
   __syncwarp();
   out[tid] = s[base + (lane + 1) % 32];
 }
+// Static (aucs detect --static, same launch): out and in may alias;
+// __syncwarp orders nothing statically (only block barriers separate), so
+// the lane exchange stays sat.
+// AUCS-EXPECT-STATIC: proof partial

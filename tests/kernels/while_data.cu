@@ -29,3 +29,8 @@ __global__ void chase(int *out, const int *__restrict__ next, int start,
 // AUCS-LAUNCH: --grid 1 --block 64 --arg start=0 --arg n=64
 // AUCS-EXPECT: race 14 14
 // AUCS-EXPECT: race 14 24
+// Static (aucs detect --static, same launch): the list walk is data-
+// dependent (never proven); both races replay from witnesses.
+// AUCS-EXPECT-STATIC: never-proven
+// AUCS-EXPECT-STATIC: confirmed 14 14
+// AUCS-EXPECT-STATIC: confirmed 14 24
