@@ -171,6 +171,8 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
     return o->warp_lockstep = 1;
   if (!strcmp(argv[*i], "--stats"))
     return o->stats = 1;
+  if (!strcmp(argv[*i], "--possible"))
+    return o->possible = 1;
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
     const char *v = NULL;
     int got = flag_value(argc, argv, i, flags[f], &v);
@@ -1017,7 +1019,8 @@ int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
   static const aucs_detect_options defaults;
   const aucs_detect_options *o = opts ? opts : &defaults;
   size_t len;
-  *r = (aucs_report){.version = AUCS_VERSION, .stats = o->stats};
+  *r = (aucs_report){
+      .version = AUCS_VERSION, .stats = o->stats, .possible = o->possible};
   r->input = o->input ? o->input : LLVMGetModuleIdentifier(m, &len);
   if (check_launch(o, err))
     return -1;

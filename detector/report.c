@@ -489,8 +489,19 @@ static void static_notes(aucs_buf *out, const aucs_report_kernel *k,
                        "accesses it separates is race-free (Z3)\n");
 }
 
-static void text_possible(aucs_buf *out, const aucs_report_kernel *k) {
-  for (size_t i = 0; i < k->st.possible.n; i++) {
+/* Possible races (SAT pairs no run confirmed) are listed one by one only on
+ * request: on code the solver cannot follow (locals kept in memory at -O0,
+ * pointers loaded from memory) there can be dozens. */
+static void text_possible(aucs_buf *out, const aucs_report_kernel *k,
+                          int list) {
+  size_t n = k->st.possible.n;
+  if (n && !list)
+    aucs_buf_printf(out,
+                    "aucs: static: kernel '%s': %zu possible race%s the "
+                    "interpreter did not confirm (list them with "
+                    "--possible)\n",
+                    k->demangled, n, n == 1 ? "" : "s");
+  for (size_t i = 0; list && i < n; i++) {
     const aucs_finding *f = &k->st.possible.v[i];
     char *head = aucs_report_headline(f);
     loc_prefix(out, f->a.instr);
@@ -522,12 +533,13 @@ static void text_proof(aucs_buf *out, const aucs_report_kernel *k) {
                     st->unsat, st->pairs, st->sat, st->unknown);
 }
 
-static void text_kernel(aucs_buf *out, const aucs_report_kernel *k, int stats) {
+static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
+                        const aucs_report *r) {
   for (size_t i = 0; i < k->findings.n; i++) {
     text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
     static_notes(out, k, i);
   }
-  text_possible(out, k);
+  text_possible(out, k, r->possible);
   text_proof(out, k);
   if (k->status != AUCS_KERNEL_CHECKED)
     aucs_buf_printf(out, "aucs: %s: %s\n",
@@ -535,13 +547,13 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k, int stats) {
                     k->reason ? k->reason : "?");
   else if (k->reason) /* checked, but some runs failed */
     aucs_buf_printf(out, "aucs: note: %s\n", k->reason);
-  if (stats)
+  if (r->stats)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': %llu runs, %llu thread "
                     "instructions, %.3f s\n",
                     k->demangled, (unsigned long long)k->runs,
                     (unsigned long long)k->thread_instructions, k->seconds);
-  if (stats && k->st.ran)
+  if (r->stats && k->st.ran)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': static: %llu queries (%llu "
                     "sat, %llu unsat, %llu unknown), %.3f s in the solver\n",
@@ -556,7 +568,7 @@ static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 void aucs_report_text(const aucs_report *r, aucs_buf *out) {
   size_t nf = 0, count[3] = {0};
   for (size_t i = 0; i < r->nkernels; i++) {
-    text_kernel(out, &r->kernels[i], r->stats);
+    text_kernel(out, &r->kernels[i], r);
     nf += r->kernels[i].findings.n;
     count[r->kernels[i].status]++;
   }

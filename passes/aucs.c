@@ -74,6 +74,8 @@ static const char usage[] =
     "                     replay only its witnesses (default: static, then\n"
     "                     the search)\n"
     "  --no-static        no static checker: the search only\n"
+    "  --possible         list every possible race (a solver witness no run\n"
+    "                     confirmed), not only their count\n"
     "  --smt-timeout MS   per solver query (default 2000)\n"
     "  --static-budget MS all solver queries of one kernel (default 10000)\n"
     "\n"

@@ -79,7 +79,8 @@ typedef struct aucs_report {
   const char *version; /* aucs's version */
   aucs_report_kernel *kernels;
   size_t nkernels;
-  int stats; /* add run statistics */
+  int stats;    /* add run statistics */
+  int possible; /* text: list each possible race, not only their count */
 } aucs_report;
 
 /* Append the clang-style text report of r to out. */
