@@ -34,6 +34,8 @@
  */
 #include "aucs/detect.h"
 
+#include "aucs/nvvm.h"
+
 #include "aucs/interp.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
@@ -868,35 +870,10 @@ static void static_annotate(kstate *s) {
 
 /* ---- one kernel ---------------------------------------------------------*/
 
-/* How many dimensions of the block and grid fn (and its callees) read:
- * tid/ntid .y and .z widen the block, ctaid/nctaid the grid. */
-static void dims_used(LLVMValueRef fn, aucs_ptrmap *seen, unsigned *block,
-                      unsigned *grid) {
-  if (aucs_ptrmap_get(seen, fn, NULL))
-    return;
-  aucs_ptrmap_put(seen, fn, 1);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
-         I = LLVMGetNextInstruction(I)) {
-      LLVMValueRef callee = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
-      if (!callee || !LLVMIsAFunction(callee))
-        continue;
-      const char *name = fn_name(callee);
-      const char *sreg = "llvm.nvvm.read.ptx.sreg.";
-      if (LLVMCountBasicBlocks(callee))
-        dims_used(callee, seen, block, grid);
-      else if (!strncmp(name, sreg, strlen(sreg))) {
-        const char *r = name + strlen(sreg);
-        size_t n = strlen(r);
-        unsigned d = r[n - 1] == 'y' ? 2 : r[n - 1] == 'z' ? 3 : 1;
-        unsigned *which = strstr(r, "tid.")     ? block
-                          : strstr(r, "ctaid.") ? grid
-                                                : NULL;
-        if (which && n > 2 && r[n - 2] == '.' && d > *which)
-          *which = d;
-      }
-    }
+/* How many dimensions a launch varies: up to the highest one read (a kernel
+ * reading tid.z varies y too). */
+static unsigned dims_count(unsigned bits) {
+  return bits & 4 ? 3 : bits & 2 ? 2 : 1;
 }
 
 static void space_of(const kstate *s, aucs_search_space *sp) {
@@ -915,10 +892,10 @@ static void space_of(const kstate *s, aucs_search_space *sp) {
       .generations = o->generations,
       .seed = o->has_seed ? o->seed : AUCS_SEARCH_SEED,
   };
-  aucs_ptrmap seen = {0};
-  sp->grid_dims = sp->block_dims = 1;
-  dims_used(s->k->fn, &seen, &sp->block_dims, &sp->grid_dims);
-  aucs_ptrmap_free(&seen);
+  unsigned block, grid;
+  aucs_nvvm_dims_read(s->k->fn, &block, &grid);
+  sp->block_dims = dims_count(block);
+  sp->grid_dims = dims_count(grid);
 }
 
 /* Source order (line, column of the first access), then kind; stable. */

@@ -408,40 +408,10 @@ static void make_symbols(aucs_static *S) {
   }
 }
 
-/* Which dimensions fn (and its helpers) reads: bit d of *block for tid or
- * ntid .x/.y/.z, of *grid for ctaid or nctaid. */
-static void dims_read(LLVMValueRef fn, aucs_ptrmap *seen, unsigned *block,
-                      unsigned *grid) {
-  if (aucs_ptrmap_get(seen, fn, NULL))
-    return;
-  aucs_ptrmap_put(seen, fn, 1);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
-         I = LLVMGetNextInstruction(I)) {
-      if (!LLVMIsACallInst(I))
-        continue;
-      const char *name = callee_name(I);
-      const char *r = name + strlen("llvm.nvvm.read.ptx.sreg.");
-      if (defined_callee(I))
-        dims_read(defined_callee(I), seen, block, grid);
-      else if (starts_with(name, "llvm.nvvm.read.ptx.sreg.") && *r) {
-        char d = r[strlen(r) - 1];
-        unsigned bit = d == 'x' ? 1 : d == 'y' ? 2 : d == 'z' ? 4 : 0;
-        if (starts_with(r, "tid.") || starts_with(r, "ntid."))
-          *block |= bit;
-        else if (starts_with(r, "ctaid.") || starts_with(r, "nctaid."))
-          *grid |= bit;
-      }
-    }
-}
-
 /* A dimension the kernel never reads is 1, as in the input search. */
 static void unread_dims(aucs_static *S) {
-  aucs_ptrmap seen = {0};
-  unsigned block = 0, grid = 0;
-  dims_read(S->fn, &seen, &block, &grid);
-  aucs_ptrmap_free(&seen);
+  unsigned block, grid;
+  aucs_nvvm_dims_read(S->fn, &block, &grid);
   for (int d = 1; d < 3; d++) {
     if (!(block & (1u << d)))
       push_ast(&S->launch, &S->nlaunch, Z3_mk_eq(S->z, S->ntid[d], bv(S->z, 1, 32)));

@@ -12,6 +12,8 @@
 #ifndef AUCS_NVVM_H
 #define AUCS_NVVM_H
 
+#include <llvm-c/Types.h>
+
 typedef enum aucs_nvvm_kind {
 #define AUCS_NVVM_KIND(kind, name, doc) AUCS_NVVM_##kind,
 #include "aucs/nvvm.def"
@@ -28,5 +30,8 @@ const char *aucs_nvvm_origin(const char *callee_name);
 const char *aucs_nvvm_kind_name(aucs_nvvm_kind kind);
 /* 1 for the kinds that are block-wide barriers (BARRIER, BARRIER_REDUCE). */
 int aucs_nvvm_is_barrier(aucs_nvvm_kind kind);
+/* Which launch dimensions fn and the functions it calls read: bit d (x 1,
+ * y 2, z 4) of *block for tid or ntid, of *grid for ctaid or nctaid. */
+void aucs_nvvm_dims_read(LLVMValueRef fn, unsigned *block, unsigned *grid);
 
 #endif

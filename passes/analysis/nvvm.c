@@ -7,6 +7,8 @@
  */
 #include "aucs/nvvm.h"
 
+#include "aucs/util.h"
+#include <llvm-c/Core.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -63,4 +65,49 @@ const char *aucs_nvvm_kind_name(aucs_nvvm_kind kind) {
 
 int aucs_nvvm_is_barrier(aucs_nvvm_kind kind) {
   return kind == AUCS_NVVM_BARRIER || kind == AUCS_NVVM_BARRIER_REDUCE;
+}
+
+static int starts(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The dimension bit of special register r ("tid.y" -> 2), into *block or
+ * *grid. */
+static void sreg_dim(const char *r, unsigned *block, unsigned *grid) {
+  size_t n = strlen(r);
+  char d = n ? r[n - 1] : 0;
+  unsigned bit = d == 'x' ? 1 : d == 'y' ? 2 : d == 'z' ? 4 : 0;
+  if (starts(r, "tid.") || starts(r, "ntid."))
+    *block |= bit;
+  else if (starts(r, "ctaid.") || starts(r, "nctaid."))
+    *grid |= bit;
+}
+
+static void dims_read(LLVMValueRef fn, aucs_ptrmap *seen, unsigned *block,
+                      unsigned *grid) {
+  static const char sreg[] = "llvm.nvvm.read.ptx.sreg.";
+  if (aucs_ptrmap_get(seen, fn, NULL))
+    return;
+  aucs_ptrmap_put(seen, fn, 1);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      LLVMValueRef callee = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
+      if (!callee || !LLVMIsAFunction(callee))
+        continue;
+      size_t len;
+      const char *name = LLVMGetValueName2(callee, &len);
+      if (LLVMCountBasicBlocks(callee))
+        dims_read(callee, seen, block, grid);
+      else if (starts(name, sreg))
+        sreg_dim(name + strlen(sreg), block, grid);
+    }
+}
+
+void aucs_nvvm_dims_read(LLVMValueRef fn, unsigned *block, unsigned *grid) {
+  aucs_ptrmap seen = {0};
+  *block = *grid = 0;
+  dims_read(fn, &seen, block, grid);
+  aucs_ptrmap_free(&seen);
 }
