@@ -5,7 +5,7 @@
 //   scripts/example          # runs aucs on this file
 //   aucs facts examples/reduce.cu
 __global__ void block_sum(const float *in, float *out, int n) {
-  __shared__ float partial[256];
+  __shared__ float partial[1024];
   unsigned t = threadIdx.x;
   unsigned i = blockIdx.x * blockDim.x + t;
   partial[t] = i < n ? in[i] : 0.0f;
