@@ -3,6 +3,7 @@
  */
 #include "support.h"
 
+#include "aucs/cfg.h"
 #include "aucs/util.h"
 #include <llvm-c/IRReader.h>
 #include <stdio.h>
@@ -64,4 +65,46 @@ char *support_write_file(const char *name, const void *data, size_t len) {
   assert_int_equal(fwrite(data, 1, len, f), len);
   fclose(f);
   return path;
+}
+
+int support_block_index(LLVMValueRef fn, const char *name) {
+  aucs_cfg *cfg = aucs_cfg_build(fn);
+  int i = aucs_cfg_index(cfg, support_block(fn, name));
+  aucs_cfg_free(cfg);
+  return i;
+}
+
+uint64_t support_rng(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+aucs_prog *support_lower(LLVMValueRef fn) {
+  aucs_prog *p = NULL;
+  aucs_findings d = {0};
+  if (aucs_interp_lower(fn, &p, &d))
+    print_error("lowering failed: %s\n", d.n ? d.v[0].message : "?");
+  aucs_findings_free(&d);
+  assert_non_null(p);
+  return p;
+}
+
+void support_compare_memory(const aucs_prog *p, const aucs_run_result *a,
+                            const aucs_run_result *b, size_t bytes,
+                            uint64_t run) {
+  unsigned char *x = aucs_xmalloc(bytes), *y = aucs_xmalloc(bytes);
+  for (size_t i = 0; i < aucs_prog_nparams(p); i++) {
+    if (aucs_prog_param(p, i)->kind != AUCS_PARAM_POINTER)
+      continue;
+    assert_int_equal(aucs_run_read(a, i, 0, x, bytes), 0);
+    assert_int_equal(aucs_run_read(b, i, 0, y, bytes), 0);
+    if (memcmp(x, y, bytes))
+      print_error("run %llu: memory of param %zu differs\n",
+                  (unsigned long long)run, i);
+    assert_memory_equal(x, y, bytes);
+  }
+  free(x);
+  free(y);
 }

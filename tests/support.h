@@ -12,6 +12,9 @@
 #include <cmocka.h>
 
 #include <llvm-c/Core.h>
+#include <stdint.h>
+
+#include "aucs/interp.h"
 
 /* Parse textual IR into a module of a fresh context; fails the test on a
  * parse error. Free with support_free. The NVPTX target header is
@@ -25,5 +28,17 @@ LLVMBasicBlockRef support_block(LLVMValueRef fn, const char *name);
 /* Write text to a fresh file under the test temp dir; returns its path
  * (free with free()). */
 char *support_write_file(const char *name, const void *data, size_t len);
+
+/* The index of fn's block named name, in aucs_cfg numbering. */
+int support_block_index(LLVMValueRef fn, const char *name);
+/* xorshift64: the next value of a test's own seeded sequence. */
+uint64_t support_rng(uint64_t *state);
+/* fn lowered for the interpreter; fails the test when it cannot be. */
+aucs_prog *support_lower(LLVMValueRef fn);
+/* Fail the test unless runs a and b of p (made with keep_memory) left the
+ * same first `bytes` bytes in every pointer parameter's buffer. */
+void support_compare_memory(const aucs_prog *p, const aucs_run_result *a,
+                            const aucs_run_result *b, size_t bytes,
+                            uint64_t run);
 
 #endif

@@ -30,46 +30,7 @@ static LLVMModuleRef parse(const char *body) {
   return m;
 }
 
-static int block_index(LLVMValueRef fn, const char *name) {
-  aucs_cfg *cfg = aucs_cfg_build(fn);
-  int i = aucs_cfg_index(cfg, support_block(fn, name));
-  aucs_cfg_free(cfg);
-  return i;
-}
-
 /* ---- equivalence in the interpreter ---- */
-
-static uint64_t next(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
-static aucs_prog *lower(LLVMValueRef fn) {
-  aucs_prog *p = NULL;
-  aucs_findings d = {0};
-  if (aucs_interp_lower(fn, &p, &d))
-    print_error("lowering failed: %s\n", d.n ? d.v[0].message : "?");
-  aucs_findings_free(&d);
-  assert_non_null(p);
-  return p;
-}
-
-static void compare_memory(const aucs_prog *p, const aucs_run_result *a,
-                           const aucs_run_result *b, uint64_t run) {
-  static unsigned char x[BYTES], y[BYTES];
-  for (size_t i = 0; i < aucs_prog_nparams(p); i++) {
-    if (aucs_prog_param(p, i)->kind != AUCS_PARAM_POINTER)
-      continue;
-    assert_int_equal(aucs_run_read(a, i, 0, x, BYTES), 0);
-    assert_int_equal(aucs_run_read(b, i, 0, y, BYTES), 0);
-    if (memcmp(x, y, BYTES))
-      print_error("run %llu: memory of param %zu differs\n",
-                  (unsigned long long)run, i);
-    assert_memory_equal(x, y, BYTES);
-  }
-}
 
 static size_t count_kind(const aucs_run_result *r, aucs_finding_kind k) {
   size_t n = 0;
@@ -80,16 +41,16 @@ static size_t count_kind(const aucs_run_result *r, aucs_finding_kind k) {
 
 /* Run original and flattened on RUNS launches; returns how many ran. */
 static int equivalent(LLVMValueRef orig, LLVMValueRef flat) {
-  aucs_prog *p = lower(orig), *q = lower(flat);
+  aucs_prog *p = support_lower(orig), *q = support_lower(flat);
   assert_int_equal(aucs_prog_nparams(p), aucs_prog_nparams(q));
   uint64_t s = 0x9e3779b97f4a7c15ull, args[8] = {0};
   int ran = 0;
   for (int run = 0; run < RUNS; run++) {
     aucs_run_config c = {0};
-    c.launch.grid = (aucs_dim3){1 + (unsigned)(next(&s) % 2), 1, 1};
-    c.launch.block = (aucs_dim3){1 + (unsigned)(next(&s) % 64), 1, 1};
+    c.launch.grid = (aucs_dim3){1 + (unsigned)(support_rng(&s) % 2), 1, 1};
+    c.launch.block = (aucs_dim3){1 + (unsigned)(support_rng(&s) % 64), 1, 1};
     for (size_t i = 0; i < aucs_prog_nparams(p) && i < 8; i++)
-      args[i] = (uint64_t)((int64_t)(next(&s) % 80) - 8);
+      args[i] = (uint64_t)((int64_t)(support_rng(&s) % 80) - 8);
     c.args = args;
     c.seed = (uint64_t)run + 1;
     c.keep_memory = 1;
@@ -101,7 +62,7 @@ static int equivalent(LLVMValueRef orig, LLVMValueRef flat) {
                   a.error ? a.error : "", b.error ? b.error : "");
     assert_int_equal(sa, sb);
     if (sa == AUCS_RUN_OK) {
-      compare_memory(p, &a, &b, (uint64_t)run);
+      support_compare_memory(p, &a, &b, BYTES, (uint64_t)run);
       assert_int_equal(count_kind(&a, AUCS_FINDING_RACE) != 0,
                        count_kind(&b, AUCS_FINDING_RACE) != 0);
       ran++;
@@ -147,7 +108,7 @@ static void flatten_fx(flat_fx *f, const char *body, const char *u1,
   f->fn = support_fn(f->clone, "k");
   char *err = NULL;
   aucs_flatten_status st = aucs_flatten_region(
-      f->fn, block_index(f->fn, u1), block_index(f->fn, u2), &f->res, &err);
+      f->fn, support_block_index(f->fn, u1), support_block_index(f->fn, u2), &f->res, &err);
   if (st)
     print_error("flatten: %s\n", err);
   assert_int_equal(st, AUCS_FLATTEN_OK);
@@ -721,8 +682,8 @@ static void test_flatten_no_churn(void **state) {
     before[i] = block_text(fn, untouched[i]);
   char *err = NULL;
   aucs_flatten_result r;
-  assert_int_equal(aucs_flatten_region(fn, block_index(fn, "join"),
-                                       block_index(fn, "end"), &r, &err),
+  assert_int_equal(aucs_flatten_region(fn, support_block_index(fn, "join"),
+                                       support_block_index(fn, "end"), &r, &err),
                    AUCS_FLATTEN_OK);
   for (int i = 0; i < 3; i++) {
     char *after = block_text(fn, untouched[i]);
@@ -752,8 +713,8 @@ static void expect_error(const char *body, const char *u1, const char *u2,
   LLVMValueRef fn = support_fn(m, "k");
   char *before = fn_text(fn), *err = NULL;
   aucs_flatten_result r;
-  aucs_flatten_status st = aucs_flatten_region(fn, block_index(fn, u1),
-                                               block_index(fn, u2), &r, &err);
+  aucs_flatten_status st = aucs_flatten_region(fn, support_block_index(fn, u1),
+                                               support_block_index(fn, u2), &r, &err);
   assert_int_equal(st, want);
   assert_non_null(err);
   if (!strstr(err, words))

@@ -33,45 +33,7 @@ static LLVMModuleRef parse(const char *body) {
   return m;
 }
 
-static int block_index(LLVMValueRef fn, const char *name) {
-  aucs_cfg *cfg = aucs_cfg_build(fn);
-  int i = aucs_cfg_index(cfg, support_block(fn, name));
-  aucs_cfg_free(cfg);
-  return i;
-}
-
 /* ---- equivalence in the interpreter ---- */
-
-static uint64_t next(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
-static aucs_prog *lower(LLVMValueRef fn) {
-  aucs_prog *p = NULL;
-  aucs_findings d = {0};
-  if (aucs_interp_lower(fn, &p, &d))
-    print_error("lowering failed: %s\n", d.n ? d.v[0].message : "?");
-  aucs_findings_free(&d);
-  assert_non_null(p);
-  return p;
-}
-
-static void compare_memory(const aucs_prog *p, const aucs_run_result *a,
-                           const aucs_run_result *b, int run) {
-  static unsigned char x[BYTES], y[BYTES];
-  for (size_t i = 0; i < aucs_prog_nparams(p); i++) {
-    if (aucs_prog_param(p, i)->kind != AUCS_PARAM_POINTER)
-      continue;
-    assert_int_equal(aucs_run_read(a, i, 0, x, BYTES), 0);
-    assert_int_equal(aucs_run_read(b, i, 0, y, BYTES), 0);
-    if (memcmp(x, y, BYTES))
-      print_error("run %d: memory of param %zu differs\n", run, i);
-    assert_memory_equal(x, y, BYTES);
-  }
-}
 
 static size_t races(const aucs_run_result *r) {
   size_t n = 0;
@@ -83,16 +45,16 @@ static size_t races(const aucs_run_result *r) {
 
 /* Run original and uniformized on RUNS launches; returns how many ran. */
 static int equivalent(LLVMValueRef orig, LLVMValueRef uni) {
-  aucs_prog *p = lower(orig), *q = lower(uni);
+  aucs_prog *p = support_lower(orig), *q = support_lower(uni);
   assert_int_equal(aucs_prog_nparams(p), aucs_prog_nparams(q));
   uint64_t s = 0x9e3779b97f4a7c15ull, args[8] = {0};
   int ran = 0;
   for (int run = 0; run < RUNS; run++) {
     aucs_run_config c = {0};
-    c.launch.grid = (aucs_dim3){1 + (unsigned)(next(&s) % 2), 1, 1};
-    c.launch.block = (aucs_dim3){1 + (unsigned)(next(&s) % 64), 1, 1};
+    c.launch.grid = (aucs_dim3){1 + (unsigned)(support_rng(&s) % 2), 1, 1};
+    c.launch.block = (aucs_dim3){1 + (unsigned)(support_rng(&s) % 64), 1, 1};
     for (size_t i = 0; i < aucs_prog_nparams(p) && i < 8; i++)
-      args[i] = (uint64_t)((int64_t)(next(&s) % 12) - 2);
+      args[i] = (uint64_t)((int64_t)(support_rng(&s) % 12) - 2);
     c.args = args;
     c.seed = (uint64_t)run + 1;
     c.fill = run % 2 ? AUCS_FILL_SMALL : AUCS_FILL_RANDOM;
@@ -105,7 +67,7 @@ static int equivalent(LLVMValueRef orig, LLVMValueRef uni) {
                   a.error ? a.error : "", b.error ? b.error : "");
     assert_int_equal(sa, sb);
     if (sa == AUCS_RUN_OK) {
-      compare_memory(p, &a, &b, run);
+      support_compare_memory(p, &a, &b, BYTES, (uint64_t)run);
       assert_int_equal(races(&a), 0);
       assert_int_equal(races(&b), 0);
       ran++;
@@ -142,13 +104,13 @@ static void check_flat(const char *body, const char *header, const char *u1,
   char *err = NULL;
   if (u1) {
     aucs_flatten_status st = aucs_flatten_region(
-        fn, block_index(fn, u1), block_index(fn, u2), NULL, &err);
+        fn, support_block_index(fn, u1), support_block_index(fn, u2), NULL, &err);
     if (st)
       print_error("flatten: %s\n", err);
     assert_int_equal(st, AUCS_FLATTEN_OK);
   }
   aucs_uniformize_result r = {0};
-  int rc = aucs_uniformize_loop(fn, block_index(fn, header), u1 != NULL, &r,
+  int rc = aucs_uniformize_loop(fn, support_block_index(fn, header), u1 != NULL, &r,
                                 &err);
   if (rc)
     print_error("uniformize: %s\n", err);
@@ -402,7 +364,7 @@ static void expect_error(const char *body, const char *header,
   LLVMValueRef fn = support_fn(m, "k");
   char *before = LLVMPrintValueToString(fn), *err = NULL;
   assert_int_not_equal(
-      aucs_uniformize_loop(fn, block_index(fn, header), 0, NULL, &err), 0);
+      aucs_uniformize_loop(fn, support_block_index(fn, header), 0, NULL, &err), 0);
   assert_non_null(err);
   if (!strstr(err, needle))
     print_error("error '%s' does not say '%s'\n", err, needle);
@@ -515,7 +477,7 @@ static void test_uniformize_old_spelling(void **state) {
   aucs_uniformize_result r;
   char *err = NULL;
   assert_int_equal(
-      aucs_uniformize_loop(fn, block_index(fn, "head"), 0, &r, &err), 0);
+      aucs_uniformize_loop(fn, support_block_index(fn, "head"), 0, &r, &err), 0);
   assert_ptr_equal(LLVMGetCalledValue(r.any), decl);
   assert_false(LLVMVerifyFunction(fn, LLVMReturnStatusAction));
   support_free(m);
