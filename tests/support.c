@@ -108,3 +108,19 @@ void support_compare_memory(const aucs_prog *p, const aucs_run_result *a,
   free(x);
   free(y);
 }
+
+aucs_run_status support_run_both(const aucs_prog *p, const aucs_prog *q,
+                                 const aucs_run_config *c, aucs_run_result *a,
+                                 aucs_run_result *b, size_t bytes,
+                                 uint64_t run) {
+  aucs_run_status sa = aucs_interp_run(p, c, a);
+  aucs_run_status sb = aucs_interp_run(q, c, b);
+  if (sa != sb)
+    print_error("run %llu: status %d vs %d (%s / %s)\n",
+                (unsigned long long)run, sa, sb, a->error ? a->error : "",
+                b->error ? b->error : "");
+  assert_int_equal(sa, sb);
+  if (sa == AUCS_RUN_OK)
+    support_compare_memory(p, a, b, bytes, run);
+  return sa;
+}

@@ -35,6 +35,13 @@ int support_block_index(LLVMValueRef fn, const char *name);
 uint64_t support_rng(uint64_t *state);
 /* fn lowered for the interpreter; fails the test when it cannot be. */
 aucs_prog *support_lower(LLVMValueRef fn);
+/* Run p and q on config c into *a and *b; fail the test unless both end
+ * with one status and, when it is OK, leave the same memory (as
+ * support_compare_memory). Returns that status; free a and b after. */
+aucs_run_status support_run_both(const aucs_prog *p, const aucs_prog *q,
+                                 const aucs_run_config *c, aucs_run_result *a,
+                                 aucs_run_result *b, size_t bytes,
+                                 uint64_t run);
 /* Fail the test unless runs a and b of p (made with keep_memory) left the
  * same first `bytes` bytes in every pointer parameter's buffer. */
 void support_compare_memory(const aucs_prog *p, const aucs_run_result *a,

@@ -55,14 +55,8 @@ static int equivalent(LLVMValueRef orig, LLVMValueRef flat) {
     c.seed = (uint64_t)run + 1;
     c.keep_memory = 1;
     aucs_run_result a = {0}, b = {0};
-    aucs_run_status sa = aucs_interp_run(p, &c, &a);
-    aucs_run_status sb = aucs_interp_run(q, &c, &b);
-    if (sa != sb)
-      print_error("run %d: status %d vs %d (%s / %s)\n", run, sa, sb,
-                  a.error ? a.error : "", b.error ? b.error : "");
-    assert_int_equal(sa, sb);
-    if (sa == AUCS_RUN_OK) {
-      support_compare_memory(p, &a, &b, BYTES, (uint64_t)run);
+    if (support_run_both(p, q, &c, &a, &b, BYTES, (uint64_t)run) ==
+        AUCS_RUN_OK) {
       assert_int_equal(count_kind(&a, AUCS_FINDING_RACE) != 0,
                        count_kind(&b, AUCS_FINDING_RACE) != 0);
       ran++;

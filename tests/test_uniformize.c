@@ -60,14 +60,8 @@ static int equivalent(LLVMValueRef orig, LLVMValueRef uni) {
     c.fill = run % 2 ? AUCS_FILL_SMALL : AUCS_FILL_RANDOM;
     c.keep_memory = 1;
     aucs_run_result a = {0}, b = {0};
-    aucs_run_status sa = aucs_interp_run(p, &c, &a);
-    aucs_run_status sb = aucs_interp_run(q, &c, &b);
-    if (sa != sb)
-      print_error("run %d: status %d vs %d (%s / %s)\n", run, sa, sb,
-                  a.error ? a.error : "", b.error ? b.error : "");
-    assert_int_equal(sa, sb);
-    if (sa == AUCS_RUN_OK) {
-      support_compare_memory(p, &a, &b, BYTES, (uint64_t)run);
+    if (support_run_both(p, q, &c, &a, &b, BYTES, (uint64_t)run) ==
+        AUCS_RUN_OK) {
       assert_int_equal(races(&a), 0);
       assert_int_equal(races(&b), 0);
       ran++;
