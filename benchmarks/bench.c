@@ -10,6 +10,7 @@
  *
  * A benchmark prints numbers; it asserts nothing. scripts/bench runs it.
  */
+#include "aucs/util.h"
 #include "aucs/detect.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
@@ -18,12 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char *base(const char *path) {
   const char *s = strrchr(path, '/');
@@ -76,10 +71,10 @@ static int bench(const char *file, int level, const char *options) {
     aucs_detect_options o = {0};
     aucs_report r = {0};
     rc = aucs_detect_options_parse(&o, options, &err);
-    double t0 = now();
+    double t0 = aucs_seconds();
     if (!rc)
       rc = aucs_detect_run(aucs_module_llvm(mod), &ks[i], 1, &o, &r, &err);
-    double t1 = now();
+    double t1 = aucs_seconds();
     if (!rc && static_table)
       static_row(file, level, &r.kernels[0]);
     else if (!rc)

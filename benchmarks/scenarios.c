@@ -12,6 +12,7 @@
  * unfixable | not-fixed` and `LAUNCH: <fix options>`. A benchmark prints
  * numbers; it asserts nothing. `scripts/bench scenarios` runs it.
  */
+#include "aucs/util.h"
 #include "aucs/detect.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
@@ -24,12 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char *base(const char *path) {
   const char *s = strrchr(path, '/');
@@ -120,14 +115,14 @@ static void scenario(const char *path) {
     return;
   }
   LLVMModuleRef m = aucs_module_llvm(mod);
-  double t0 = now();
+  double t0 = aucs_seconds();
   size_t found = detect(m, &o.detect);
-  double t1 = now();
+  double t1 = aucs_seconds();
   aucs_repair_options ro = {.detect = &o.detect,
                             .trust_dynamic = o.trust_dynamic};
   aucs_repair_result r;
   int failed = aucs_repair_run(m, &ro, &r, &err);
-  double t2 = now();
+  double t2 = aucs_seconds();
   aucs_repair_ids_strip(m);
   char *msg = NULL;
   int bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);

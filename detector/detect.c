@@ -921,12 +921,6 @@ static void sort_findings(aucs_report_kernel *k) {
     }
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void check_kernel(kstate *s) {
   s->nbar = aucs_prog_nbarriers(s->prog);
   s->bar_runs = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_runs));
@@ -936,11 +930,11 @@ static void check_kernel(kstate *s) {
   s->bar_cmd = aucs_xcalloc(s->nbar + 1, sizeof(char *));
   aucs_search_space sp;
   space_of(s, &sp);
-  double start = now();
+  double start = aucs_seconds();
   static_replay(s, &sp);
   if (!s->o->static_only)
     aucs_search_run(&sp, eval, s);
-  s->k->seconds = now() - start;
+  s->k->seconds = aucs_seconds() - start;
   settle(s);
   if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed)
     for (size_t i = 0; i < s->nbar; i++)

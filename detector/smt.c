@@ -62,12 +62,6 @@ void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms) {
   Z3_params_dec_ref(s->ctx, p);
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void set_reason(aucs_smt *s, const char *why) {
   free(s->reason);
   s->reason = aucs_xstrdup(why ? why : "");
@@ -119,7 +113,7 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
       set_reason(s, "a term could not be built");
       return count(s, AUCS_SMT_UNKNOWN);
     }
-  double start = now();
+  double start = aucs_seconds();
   Z3_solver_push(s->ctx, s->solver);
   for (size_t i = 0; i < n; i++)
     Z3_solver_assert(s->ctx, s->solver, asserts[i]);
@@ -136,7 +130,7 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
   if (r == AUCS_SMT_SAT && nvals)
     read_model(s, terms, vals, nvals);
   Z3_solver_pop(s->ctx, s->solver, 1);
-  s->stats.seconds += now() - start;
+  s->stats.seconds += aucs_seconds() - start;
   return count(s, r);
 }
 

@@ -33,6 +33,9 @@ char *aucs_xstrdup(const char *s);
 char *aucs_xasprintf(const char *fmt, ...) AUCS_PRINTF(1, 2);
 char *aucs_xvasprintf(const char *fmt, va_list ap);
 
+/* Seconds on the monotonic clock, for measuring durations. */
+double aucs_seconds(void);
+
 /* Growable NUL-terminated string. Zero-initialise; free with aucs_buf_free. */
 typedef struct aucs_buf {
   char *data;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void aucs_die(const char *file, int line, const char *what) {
   fprintf(stderr, "aucs: internal error at %s:%d: %s\n", file, line, what);
@@ -39,6 +40,12 @@ char *aucs_xasprintf(const char *fmt, ...) {
   char *s = aucs_xvasprintf(fmt, ap);
   va_end(ap);
   return s;
+}
+
+double aucs_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static void reserve(aucs_buf *b, size_t extra) {
