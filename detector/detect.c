@@ -169,6 +169,8 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
     return o->static_only = 1;
   if (!strcmp(argv[*i], "--no-static"))
     return o->no_static = 1;
+  if (!strcmp(argv[*i], "--may-alias"))
+    return o->may_alias = 1;
   if (!strcmp(argv[*i], "--warp-lockstep"))
     return o->warp_lockstep = 1;
   if (!strcmp(argv[*i], "--stats"))
@@ -700,6 +702,7 @@ static void static_analyze(kstate *s) {
       .launch = {o->grid, o->block},
       .args = s->vals,
       .fixed_arg = s->fixed,
+      .may_alias = o->may_alias,
   };
   s->st = aucs_static_analyze(s->k->fn, &so);
 }
@@ -842,6 +845,7 @@ static void static_annotate(kstate *s) {
   const aucs_smt_stats *q = aucs_static_stats(s->st);
   st->ran = 1;
   st->fixed = s->o->has_grid || s->o->has_block || s->o->nargs;
+  st->may_alias = s->o->may_alias;
   st->proof = aucs_static_proof_name(aucs_static_proof_of(s->st));
   st->pairs = c.total, st->unsat = c.unsat, st->sat = c.sat;
   st->unknown = c.unknown;

@@ -519,11 +519,16 @@ static void text_proof(aucs_buf *out, const aucs_report_kernel *k) {
                                    "stated bounds";
   if (!st->ran)
     return;
+  const char *aliasing = st->may_alias
+                             ? "even with pointer arguments overlapping"
+                             : "distinct pointer arguments not "
+                               "overlapping";
   if (!strcmp(st->proof, "race-free"))
     aucs_buf_printf(out,
-                    "aucs: static: kernel '%s': proved race-free %s (%zu "
-                    "pair%s, all unsat)\n",
-                    k->demangled, bounds, st->pairs, st->pairs == 1 ? "" : "s");
+                    "aucs: static: kernel '%s': proved race-free %s, %s "
+                    "(%zu pair%s, all unsat)\n",
+                    k->demangled, bounds, aliasing, st->pairs,
+                    st->pairs == 1 ? "" : "s");
   else
     aucs_buf_printf(out,
                     "aucs: static: kernel '%s': %s: %zu of %zu pairs proven "
@@ -738,6 +743,10 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   json_object_set_new(j, "proof",
                       json_string(k->st.ran ? k->st.proof : "none"));
   json_object_set_new(j, "pairs", json_pairs(&k->st));
+  json_object_set_new(j, "aliasing",
+                      k->st.ran ? json_string(k->st.may_alias ? "any"
+                                                               : "distinct")
+                                : json_null());
   if (stats)
     json_object_set_new(j, "stats",
                         json_pack("{s:I,s:I,s:f}", "thread_instructions",

@@ -1114,7 +1114,8 @@ static void reach(const aucs_static *S, int sb, LLVMValueRef si,
   free(queue);
 }
 
-static int conflict(const acc *a, const acc *b, int inter) {
+static int conflict(const aucs_static *S, const acc *a, const acc *b,
+                    int inter) {
   int wa = a->op != AUCS_OP_READ, wb = b->op != AUCS_OP_READ;
   if (!(wa || wb) || (a->op == AUCS_OP_ATOMIC && b->op == AUCS_OP_ATOMIC))
     return 0;
@@ -1124,9 +1125,11 @@ static int conflict(const acc *a, const acc *b, int inter) {
     return 0;
   if (!a->root || !b->root || a->root == b->root)
     return 1;
-  if (LLVMIsAGlobalVariable(a->root) && LLVMIsAGlobalVariable(b->root))
+  if (!S->o.may_alias ||
+      (LLVMIsAGlobalVariable(a->root) && LLVMIsAGlobalVariable(b->root)))
     return 0;
-  /* an argument and an argument or a global: aliasing unless noalias */
+  /* may_alias: an argument and an argument or a global overlap unless one
+   * is noalias */
   unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
   LLVMValueRef roots[2] = {a->root, b->root};
   for (int i = 0; i < 2; i++) {
@@ -1200,7 +1203,7 @@ static void start_queries(aucs_static *S, int sb, LLVMValueRef si,
     reach(S, sb, si, removed, l, st + (size_t)l * (size_t)na);
   for (int a = 0; a < na; a++)
     for (int b = a; hit[a] && b < na; b++) {
-      if (!hit[b] || !conflict(&S->accs[a], &S->accs[b], 0))
+      if (!hit[b] || !conflict(S, &S->accs[a], &S->accs[b], 0))
         continue;
       for (int l = 0; l < nl; l++) {
         unsigned char ma = st[(size_t)l * na + a], mb = st[(size_t)l * na + b];
@@ -1228,7 +1231,7 @@ static void inter_queries(aucs_static *S, qset *out) {
   unsigned char *modes = aucs_xcalloc((size_t)(2 * S->cfg->nloops) + 1, 1);
   for (int a = 0; a < S->nacc; a++)
     for (int b = a; b < S->nacc; b++)
-      if (conflict(&S->accs[a], &S->accs[b], 1))
+      if (conflict(S, &S->accs[a], &S->accs[b], 1))
         qset_add(out, find_query(S, a, b, 1, modes));
   free(modes);
 }

@@ -923,6 +923,19 @@ static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
 
 /* ---- redundant barriers -------------------------------------------------*/
 
+/* The static checker's proof that bar is redundant, under the detect
+ * options' solver limits and aliasing rule. */
+static int proven_redundant(const state *s, LLVMValueRef kernel,
+                            LLVMValueRef bar) {
+  const aucs_detect_options *d = s->o->detect;
+  aucs_static_options so = {0};
+  if (d)
+    so = (aucs_static_options){.timeout_ms = d->smt_timeout,
+                               .budget_ms = d->static_budget,
+                               .may_alias = d->may_alias};
+  return aucs_static_prove_redundant(kernel, bar, &so);
+}
+
 static int plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f) {
   LLVMValueRef bar = f->a.instr;
@@ -936,9 +949,15 @@ static int plan_redundant(state *s, trial *t, LLVMValueRef kernel,
     why = "redundant barrier, deleted on dynamic evidence (--trust-dynamic): "
           "it never ordered a conflicting pair of accesses on any input "
           "tried";
-  else if (aucs_static_prove_redundant(kernel, bar, NULL))
-    why = "redundant barrier, deleted on a static proof: Z3 shows every "
-          "pair of accesses it separates can never race";
+  else if (proven_redundant(s, kernel, bar))
+    why = s->o->detect && s->o->detect->may_alias
+              ? "redundant barrier, deleted on a static proof: Z3 shows "
+                "every pair of accesses it separates can never race, even "
+                "with pointer arguments overlapping"
+              : "redundant barrier, deleted on a static proof: Z3 shows "
+                "every pair of accesses it separates can never race, with "
+                "distinct pointer arguments not overlapping (--may-alias "
+                "keeps barriers an in-place launch needs)";
   else {
     t->why = aucs_xstrdup("kept: the static checker could not prove it "
                           "redundant (only dynamic evidence; --trust-dynamic "

@@ -45,16 +45,22 @@ static char *indexed(const char *index_ir) {
       index_ir);
 }
 
-static aucs_static_proof proof_of_ir(const char *ir, const char *fn,
-                                     aucs_static_counts *c) {
+static aucs_static_proof proof_with(const char *ir, const char *fn,
+                                    aucs_static_counts *c,
+                                    const aucs_static_options *o) {
   LLVMModuleRef m = support_parse(ir);
-  aucs_static *s = aucs_static_analyze(support_fn(m, fn), &patient);
+  aucs_static *s = aucs_static_analyze(support_fn(m, fn), o);
   aucs_static_proof p = aucs_static_proof_of(s);
   if (c)
     *c = aucs_static_counts_of(s);
   aucs_static_free(s);
   support_free(m);
   return p;
+}
+
+static aucs_static_proof proof_of_ir(const char *ir, const char *fn,
+                                     aucs_static_counts *c) {
+  return proof_with(ir, fn, c, &patient);
 }
 
 static aucs_static_proof proof_of_index(const char *index_ir) {
@@ -228,7 +234,7 @@ static void test_static_data_dependent_index_never_proven(void **state) {
   assert_int_not_equal(proof_of_ir(ir, "k", NULL), AUCS_PROOF_RACE_FREE);
 }
 
-static void test_static_distinct_arguments_may_alias(void **state) {
+static void test_static_distinct_arguments_overlap_only_if_asked(void **state) {
   (void)state;
   const char *ir = "define ptx_kernel void @k(ptr %a, ptr %b) {\n"
                    "entry:\n"
@@ -239,7 +245,10 @@ static void test_static_distinct_arguments_may_alias(void **state) {
                    "  %v = load i32, ptr %q\n"
                    "  ret void\n"
                    "}\n" DECLS;
-  assert_int_not_equal(proof_of_ir(ir, "k", NULL), AUCS_PROOF_RACE_FREE);
+  aucs_static_options may_alias = patient;
+  may_alias.may_alias = 1;
+  assert_int_not_equal(proof_with(ir, "k", NULL, &may_alias),
+                       AUCS_PROOF_RACE_FREE);
   const char *noalias = "define ptx_kernel void @k(ptr noalias %a, ptr %b) {\n"
                         "entry:\n"
                         "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
@@ -249,13 +258,17 @@ static void test_static_distinct_arguments_may_alias(void **state) {
                         "  %v = load i32, ptr %q\n"
                         "  ret void\n"
                         "}\n" DECLS;
-  aucs_static_counts with, without;
-  proof_of_ir(ir, "k", &with);
-  proof_of_ir(noalias, "k", &without);
-  /* the store through a and the load through b pair only without noalias
-   * (what remains is a[t] written by every block: an inter-block race) */
+  aucs_static_counts with, without, distinct;
+  proof_with(ir, "k", &with, &may_alias);
+  proof_with(noalias, "k", &without, &may_alias);
+  proof_of_ir(ir, "k", &distinct);
+  /* under may_alias the store through a and the load through b pair only
+   * without noalias (what remains is a[t] written by every block: an
+   * inter-block race); by default distinct arguments never pair */
   assert_int_equal(with.total, without.total + 2);
   assert_int_equal(without.sat, 1);
+  assert_int_equal(distinct.total, without.total);
+  assert_int_equal(distinct.sat, 1);
 }
 
 /* s[tid] = ..; barrier; .. = s[tid + 1]; barrier (orders nothing). */
@@ -315,8 +328,9 @@ static void test_static_witness_replays_as_confirmed_race(void **state) {
 
 static void test_static_unconfirmed_witness_is_possible(void **state) {
   (void)state;
-  /* a and b alias only when the host passes overlapping buffers: the
-   * interpreter gives each its own, so the witness cannot replay */
+  /* under --may-alias a and b overlap when the host passes overlapping
+   * buffers: the interpreter gives each its own, so the witness cannot
+   * replay */
   const char *ir = "define ptx_kernel void @k(ptr %a, ptr %b) {\n"
                    "entry:\n"
                    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
@@ -330,7 +344,8 @@ static void test_static_unconfirmed_witness_is_possible(void **state) {
   LLVMValueRef k = support_fn(m, "k");
   aucs_detect_options o = {.static_only = 1,
                            .smt_timeout = PATIENT_TIMEOUT_MS,
-                           .static_budget = PATIENT_BUDGET_MS};
+                           .static_budget = PATIENT_BUDGET_MS,
+                           .may_alias = 1};
   aucs_report r;
   char *err = NULL;
   assert_int_equal(aucs_detect_run(m, &k, 1, &o, &r, &err), 0);
@@ -442,7 +457,7 @@ int main(void) {
       cmocka_unit_test(test_static_2d_indexing),
       cmocka_unit_test(test_static_overlapping_widths),
       cmocka_unit_test(test_static_data_dependent_index_never_proven),
-      cmocka_unit_test(test_static_distinct_arguments_may_alias),
+      cmocka_unit_test(test_static_distinct_arguments_overlap_only_if_asked),
       cmocka_unit_test(test_static_barrier_redundancy),
       cmocka_unit_test(test_static_witness_replays_as_confirmed_race),
       cmocka_unit_test(test_static_unconfirmed_witness_is_possible),

@@ -60,6 +60,7 @@ typedef struct aucs_detect_options {
   int static_only, no_static;
   unsigned smt_timeout;   /* ms per query; 0: AUCS_STATIC_TIMEOUT_MS */
   unsigned static_budget; /* ms per kernel; 0: AUCS_STATIC_BUDGET_MS */
+  int may_alias; /* static: pointer arguments may overlap (static.h) */
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
 

@@ -42,6 +42,7 @@ typedef struct aucs_report_witness {
 typedef struct aucs_report_static {
   int ran;            /* 0: not asked (--no-static) */
   int fixed;          /* the proof holds for the given launch only */
+  int may_alias;      /* pointer arguments were allowed to overlap */
   const char *proof;  /* "race-free", "partial", "none" */
   size_t pairs, unsat, sat, unknown;
   uint64_t queries, q_sat, q_unsat, q_unknown;

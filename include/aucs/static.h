@@ -21,8 +21,9 @@
  * What the encoding cannot follow (loads, calls' results, floats, unknown
  * pointers) becomes a fresh symbol per thread, so UNSAT stays a proof.
  * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
- * block; gridDim.x < 2^31, .y, .z < 2^16; any argument values; pointer
- * arguments may alias each other unless `noalias` (__restrict__).
+ * block; gridDim.x < 2^31, .y, .z < 2^16; any argument values; distinct
+ * pointer arguments point to distinct buffers (may_alias drops that:
+ * then only `noalias`, i.e. __restrict__, separates them).
  *
  * Limitation: proofs assume every separating barrier is reached by all
  * threads of the block (barriers in divergent blocks separate nothing, and
@@ -57,6 +58,10 @@ typedef struct aucs_static_options {
   const uint64_t *args;
   const unsigned char *fixed_arg;
   int skip_barriers; /* do not ask about barrier redundancy */
+  /* 0 (default): distinct pointer arguments point to distinct buffers, as
+   * in the interpreter's runs. 1: they may overlap each other (and a
+   * __device__ global) unless one is `noalias` (__restrict__). */
+  int may_alias;
 } aucs_static_options;
 
 typedef enum aucs_static_verdict {

@@ -27,6 +27,6 @@ __global__ void scale_mirror(float *out, const float *in, struct opts o) {
   else
     out[i] = tile[63 - tid];
 }
-// Static (aucs detect --static, same launch): out and in may alias (no
-// __restrict__): the pairs between them stay sat.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): distinct pointer arguments
+// are distinct buffers: every pair is proven.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -26,6 +26,6 @@ __global__ void scale(float *out, const float *in, int n, float alpha,
 // anything (whatever cfg holds).
 // AUCS-LAUNCH: --grid 1 --block 64 --arg n=64 --arg alpha=2.0 --arg flags=1
 // AUCS-EXPECT: redundant-barrier 20
-// Static (aucs detect --static, same launch): out, in and cfg may alias (no
-// __restrict__): the pairs between them stay sat.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out, in and cfg are distinct
+// buffers; every pair is proven for this launch.
+// AUCS-EXPECT-STATIC: proof race-free

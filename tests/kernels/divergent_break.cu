@@ -25,6 +25,8 @@ __global__ void find_key(int *pos, int *seen, const int *keys, int key, int n) {
 // elements; no barrier. One block (the indices ignore blockIdx).
 // AUCS-LAUNCH: --grid 1 --block 64 --arg key=7 --arg n=8
 // AUCS-EXPECT: clean
-// Static (aucs detect --static, same launch): the break is data-dependent
-// and pos, seen and keys may alias: never proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): pos, seen and keys are
+// distinct buffers; at -O0 every pair is proven. At -O2 the rotated loop
+// exits on i + 1 == n, which the encoding does not turn into a bound on i.
+// AUCS-EXPECT-STATIC-O0: proof race-free
+// AUCS-EXPECT-STATIC-O2: proof partial

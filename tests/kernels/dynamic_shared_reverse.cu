@@ -14,6 +14,6 @@ __global__ void reverse_dynamic(int *out, const int *in) {
   __syncthreads();
   out[base + tid] = s_dyn[blockDim.x - 1 - tid];
 }
-// Static (aucs detect --static, same launch): out and in may alias (no
-// __restrict__).
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; the dynamic tile's pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

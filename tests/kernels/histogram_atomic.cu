@@ -21,6 +21,6 @@ __global__ void histogram32(unsigned *hist, const unsigned *in) {
   if (tid < 32)
     atomicAdd(&hist[tid], s_hist[tid]);
 }
-// Static (aucs detect --static, same launch): hist and in may alias (the
-// atomics on s_hist do not conflict with each other).
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): hist and in are distinct
+// buffers, and the atomics on s_hist do not conflict with each other.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -21,6 +21,6 @@ __global__ void odd_even(float *even, float *odd, float *all, float s) {
 // thread; odd[] only by atomics. The barrier orders nothing.
 // AUCS-LAUNCH: --grid 2 --block 64 --arg s=1.5
 // AUCS-EXPECT: redundant-barrier 17
-// Static (aucs detect --static, same launch): even, odd and all may alias
-// (no __restrict__).
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): even, odd and all are
+// distinct buffers; every pair is proven.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -22,6 +22,6 @@ __global__ void masked_rows(float *out, const float *in, const int *mask,
 // so the barrier at the top of the loop orders nothing.
 // AUCS-LAUNCH: --grid 1 --block 64 --arg rows=3
 // AUCS-EXPECT: redundant-barrier 12
-// Static (aucs detect --static, same launch): out, in and mask may alias;
-// the continue is data-dependent.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out, in and mask are distinct
+// buffers; the data-dependent continue only guards private rows.
+// AUCS-EXPECT-STATIC: proof race-free

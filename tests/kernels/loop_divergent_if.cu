@@ -27,6 +27,8 @@ __global__ void smooth(float *buf, float *log, int steps) {
 // stores, line 21 those stores before the next step's loads. Race-free.
 // AUCS-LAUNCH: --grid 2 --block 64 --arg steps=3
 // AUCS-EXPECT: clean
-// Static (aucs detect --static, same launch): buf and log may alias; at -O2
-// the rotated loop loses the bound of t.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): buf and log are distinct
+// buffers; at -O0 every pair is proven. At -O2 the rotated loop loses the
+// bound of t.
+// AUCS-EXPECT-STATIC-O0: proof race-free
+// AUCS-EXPECT-STATIC-O2: proof partial

@@ -20,6 +20,6 @@ __global__ void until_negative(float *out, const float *in, int n) {
 // wait at the barrier in the loop.
 // AUCS-LAUNCH: --grid 1 --block 64 --arg n=4
 // AUCS-EXPECT: barrier-divergence 15
-// Static (aucs detect --static, same launch): out and in may alias; the
-// return is data-dependent.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; each thread's writes stay in its own elements.
+// AUCS-EXPECT-STATIC: proof race-free

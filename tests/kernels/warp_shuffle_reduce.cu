@@ -26,6 +26,6 @@ __global__ void block_sum_shfl(float *out, const float *in) {
       out[blockIdx.x] = v;
   }
 }
-// Static (aucs detect --static, same launch): out and in may alias; the
-// partial sums are proven.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; the partial sums are proven.
+// AUCS-EXPECT-STATIC: proof race-free
