@@ -28,8 +28,11 @@
  *      thread's special registers as symbols bounded by the launch; a
  *      join's phi as an if-then-else over its incoming edges' conditions; a
  *      loop header's affine phi as start + k * step (with `nsw`/`nuw`, k is
- *      exact: computed wide and bounded); anything else a fresh symbol per
- *      thread. A block's guard is its entry condition on the branch DAG.
+ *      exact: computed wide and bounded), and for k >= 1 the latch's test
+ *      held when the back edge was taken (what bounds a rotated loop's
+ *      variable); a toggle (c - i, i ^ m) as its start or the start's
+ *      image; anything else a fresh symbol per thread. A block's guard is
+ *      its entry condition on the branch DAG.
  *   5. Redundancy of a barrier B: repeat step 2 without B; every query that
  *      appears only then is a pair B separates; B is redundant when each
  *      is UNSAT.
@@ -742,33 +745,151 @@ static void phi_parts(const aucs_cfg *cfg, LLVMValueRef phi, int b,
     *next = NULL;
 }
 
+/* An affine header phi: t = start + k * step (minus with sub), k >= 0 the
+ * iteration; s and d are start and step at the phi's width w. */
+typedef struct affine_phi {
+  Z3_ast t, k, s, d;
+  unsigned w;
+  int sub, nsw, nuw;
+} affine_phi;
+
 /* i = start + k * step, k >= 0; with nsw/nuw the sum is taken wide and must
- * fit, so k counts real iterations. */
-static Z3_ast affine(enc *e, frame *f, LLVMValueRef phi, LLVMValueRef start,
-                     LLVMValueRef step, int sub, int nsw, int nuw) {
+ * fit, so k counts real iterations. 0 when the phi is no such term. */
+static int affine(enc *e, frame *f, LLVMValueRef phi, LLVMValueRef start,
+                  LLVMValueRef step, affine_phi *a) {
   Z3_context z = e->z;
   Z3_ast s = val(e, f, start), d = val(e, f, step);
   Z3_sort ps = sort_of(z, LLVMTypeOf(phi));
   if (!s || !d || !ps || is_bool(z, s) || Z3_get_sort_kind(z, ps) == Z3_BOOL_SORT)
-    return NULL;
+    return 0;
   unsigned w = Z3_get_bv_sort_size(z, ps);
-  s = resize(z, s, w, 0);
-  d = resize(z, d, w, 1);
-  Z3_ast k = Z3_mk_fresh_const(z, e->side ? "k2" : "k1", ps);
-  if (!nsw && !nuw) {
-    Z3_ast kd = Z3_mk_bvmul(z, k, d);
-    return sub ? Z3_mk_bvsub(z, s, kd) : Z3_mk_bvadd(z, s, kd);
+  a->w = w;
+  a->s = s = resize(z, s, w, 0);
+  a->d = d = resize(z, d, w, 1);
+  a->k = Z3_mk_fresh_const(z, e->side ? "k2" : "k1", ps);
+  if (!a->nsw && !a->nuw) {
+    Z3_ast kd = Z3_mk_bvmul(z, a->k, d);
+    a->t = a->sub ? Z3_mk_bvsub(z, s, kd) : Z3_mk_bvadd(z, s, kd);
+    return 1;
   }
   unsigned W = 2 * w + 2;
+  int nsw = a->nsw;
   Z3_ast sw = resize(z, s, W, nsw), dw = resize(z, d, W, nsw);
-  Z3_ast kd = Z3_mk_bvmul(z, resize(z, k, W, 0), dw);
-  Z3_ast wide = sub ? Z3_mk_bvsub(z, sw, kd) : Z3_mk_bvadd(z, sw, kd);
+  Z3_ast kd = Z3_mk_bvmul(z, resize(z, a->k, W, 0), dw);
+  Z3_ast wide = a->sub ? Z3_mk_bvsub(z, sw, kd) : Z3_mk_bvadd(z, sw, kd);
   Z3_ast lo = nsw ? resize(z, bv(z, 1ull << (w - 1), w), W, 1) : bv(z, 0, W);
   Z3_ast hi = nsw ? bv(z, (1ull << (w - 1)) - 1, W)
                   : resize(z, bv(z, ~0ull, w), W, 0);
   push_ast(e->cons, e->ncons,
            and2(z, Z3_mk_bvsge(z, wide, lo), Z3_mk_bvsle(z, wide, hi)));
-  return Z3_mk_extract(z, w - 1, 0, wide);
+  a->t = Z3_mk_extract(z, w - 1, 0, wide);
+  return 1;
+}
+
+static LLVMIntPredicate swapped(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntUGT: return LLVMIntULT;
+  case LLVMIntUGE: return LLVMIntULE;
+  case LLVMIntULT: return LLVMIntUGT;
+  case LLVMIntULE: return LLVMIntUGE;
+  case LLVMIntSGT: return LLVMIntSLT;
+  case LLVMIntSGE: return LLVMIntSLE;
+  case LLVMIntSLT: return LLVMIntSGT;
+  case LLVMIntSLE: return LLVMIntSGE;
+  default: return p; /* eq, ne */
+  }
+}
+
+static LLVMIntPredicate inverse(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntEQ: return LLVMIntNE;
+  case LLVMIntNE: return LLVMIntEQ;
+  case LLVMIntUGT: return LLVMIntULE;
+  case LLVMIntUGE: return LLVMIntULT;
+  case LLVMIntULT: return LLVMIntUGE;
+  case LLVMIntULE: return LLVMIntUGT;
+  case LLVMIntSGT: return LLVMIntSLE;
+  case LLVMIntSGE: return LLVMIntSLT;
+  case LLVMIntSLT: return LLVMIntSGE;
+  default: return LLVMIntSGT;
+  }
+}
+
+/* The test that keeps loop l going, as rotated loops have it: the loop's
+ * one latch ends in `br (icmp x, inv)` with x = next (the value the header
+ * phi takes on the back edge) or x = phi, and inv invariant in l. *p is
+ * the predicate with x on the left under which the back edge is taken. */
+static int latch_test(const aucs_cfg *cfg, int l, LLVMValueRef phi,
+                      LLVMValueRef next, LLVMIntPredicate *p,
+                      LLVMValueRef *inv, int *on_phi) {
+  const aucs_loop *lp = &cfg->loops[l];
+  if (lp->nlatches != 1)
+    return 0;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(cfg->blocks[lp->latches[0]]);
+  if (!br || LLVMGetInstructionOpcode(br) != LLVMBr ||
+      !LLVMIsConditional(br))
+    return 0;
+  LLVMValueRef c = LLVMGetCondition(br);
+  if (!LLVMIsAICmpInst(c))
+    return 0;
+  int t = aucs_cfg_index(cfg, LLVMGetSuccessor(br, 0));
+  int f = aucs_cfg_index(cfg, LLVMGetSuccessor(br, 1));
+  if ((t == lp->header) == (f == lp->header))
+    return 0;
+  LLVMValueRef x = LLVMGetOperand(c, 0), y = LLVMGetOperand(c, 1);
+  *p = LLVMGetICmpPredicate(c);
+  if (x != next && x != phi) {
+    LLVMValueRef tmp = x;
+    x = y, y = tmp;
+    *p = swapped(*p);
+  }
+  if ((x != next && x != phi) || !invariant(cfg, l, y))
+    return 0;
+  if (f == lp->header)
+    *p = inverse(*p);
+  *inv = y;
+  *on_phi = x == phi;
+  return 1;
+}
+
+/* What the latch test says of iteration k >= 1 of an affine phi: its last
+ * back edge was taken, so the test held of x there (x = phi_k when x is
+ * next, phi_(k-1) when x is the phi). With `!=` and a unit step that does
+ * not wrap, every earlier back edge passed the test too: inv lies outside
+ * the values x took. */
+static void latch_bound(enc *e, frame *f, LLVMValueRef phi, int l,
+                        LLVMValueRef next, const affine_phi *a) {
+  Z3_context z = e->z;
+  LLVMIntPredicate p;
+  LLVMValueRef inv;
+  int on_phi;
+  if (!latch_test(f->cfg, l, phi, next, &p, &inv, &on_phi) ||
+      LLVMTypeOf(inv) != LLVMTypeOf(phi))
+    return;
+  Z3_ast n = val(e, f, inv);
+  if (!n || is_bool(z, n))
+    return;
+  Z3_ast first = Z3_mk_eq(z, a->k, bv(z, 0, a->w));
+  Z3_ast x = !on_phi ? a->t
+             : a->sub ? Z3_mk_bvadd(z, a->t, a->d)
+                      : Z3_mk_bvsub(z, a->t, a->d);
+  push_ast(e->cons, e->ncons, or2(z, first, compare(z, p, x, n)));
+  LLVMValueRef step = LLVMGetOperand(next, LLVMGetOperand(next, 0) == phi);
+  if (p != LLVMIntNE || !(a->nsw || a->nuw) || !LLVMIsAConstantInt(step))
+    return;
+  long long d = LLVMConstIntGetSExtValue(step) * (a->sub ? -1 : 1);
+  if (d != 1 && d != -1)
+    return;
+  /* x took start + j * d for j in [lo, hi]: [1, k] or [0, k - 1] */
+  unsigned W = 2 * a->w + 2;
+  Z3_ast sw = resize(z, a->s, W, a->nsw), nw = resize(z, n, W, a->nsw);
+  Z3_ast kw = resize(z, a->k, W, 0), one = bv(z, 1, W);
+  Z3_ast lo = on_phi ? bv(z, 0, W) : one;
+  Z3_ast hi = on_phi ? Z3_mk_bvsub(z, kw, one) : kw;
+  Z3_ast from = d > 0 ? Z3_mk_bvadd(z, sw, lo) : Z3_mk_bvsub(z, sw, hi);
+  Z3_ast to = d > 0 ? Z3_mk_bvadd(z, sw, hi) : Z3_mk_bvsub(z, sw, lo);
+  Z3_ast inside = and2(z, Z3_mk_bvsge(z, nw, from), Z3_mk_bvsle(z, nw, to));
+  push_ast(e->cons, e->ncons, or2(z, first, Z3_mk_not(z, inside)));
 }
 
 static Z3_ast induction(enc *e, frame *f, LLVMValueRef phi, int l,
@@ -779,12 +900,29 @@ static Z3_ast induction(enc *e, frame *f, LLVMValueRef phi, int l,
   LLVMOpcode op = LLVMGetInstructionOpcode(next);
   LLVMValueRef x = LLVMGetOperand(next, 0);
   LLVMValueRef y = LLVMGetNumOperands(next) > 1 ? LLVMGetOperand(next, 1) : NULL;
-  if (op == LLVMAdd || op == LLVMSub) {
-    LLVMValueRef step = x == phi ? y : op == LLVMAdd && y == phi ? x : NULL;
-    if (!step || !invariant(cfg, l, step))
+  LLVMValueRef step = x == phi ? y : op == LLVMAdd && y == phi ? x : NULL;
+  if ((op == LLVMAdd || op == LLVMSub) && step) {
+    affine_phi a = {.sub = op == LLVMSub,
+                    .nsw = LLVMGetNSW(next),
+                    .nuw = LLVMGetNUW(next)};
+    if (!invariant(cfg, l, step) || !affine(e, f, phi, start, step, &a))
       return NULL;
-    return affine(e, f, phi, start, step, op == LLVMSub, LLVMGetNSW(next),
-                  LLVMGetNUW(next));
+    latch_bound(e, f, phi, l, next, &a);
+    return a.t;
+  }
+  LLVMValueRef other = x == phi ? y : y == phi ? x : NULL;
+  if (((op == LLVMSub && y == phi) || op == LLVMXor) && other &&
+      invariant(cfg, l, other)) {
+    /* c - i, i ^ m: applied twice it gives i back, so the phi is its start
+     * or the start's image (double buffering: cur = 1 - cur) */
+    Z3_ast s = val(e, f, start), c = val(e, f, other);
+    if (!s || !c || is_bool(e->z, s) || is_bool(e->z, c) ||
+        width(e->z, s) != width(e->z, c))
+      return NULL;
+    Z3_ast image = op == LLVMSub ? Z3_mk_bvsub(e->z, c, s)
+                                 : Z3_mk_bvxor(e->z, s, c);
+    Z3_ast odd = Z3_mk_fresh_const(e->z, "odd", Z3_mk_bool_sort(e->z));
+    return Z3_mk_ite(e->z, odd, image, s);
   }
   if ((op == LLVMLShr || op == LLVMUDiv) && x == phi) {
     /* s = s >> c, s / c: never above its start (unsigned) */

@@ -271,6 +271,114 @@ static void test_static_distinct_arguments_overlap_only_if_asked(void **state) {
   assert_int_equal(distinct.sat, 1);
 }
 
+/* A rotated loop (test at the latch, as clang -O2 leaves loops) in which
+ * thread t writes s[4 t + i]: race-free exactly when i stays in [0, 3].
+ * START, NEXT (defines %next), TEST (defines %c) and the latch's branch
+ * targets (EXIT_ON_TRUE: br %c to %done, else to %body) vary. */
+static aucs_static_proof rotated(const char *start, const char *next,
+                                 const char *test, int exit_on_true) {
+  char *ir = aucs_xasprintf(
+      "@s = internal addrspace(3) global [8192 x i32] undef\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%b = mul nuw i32 %%t, 4\n"
+      "  br label %%body\n"
+      "body:\n"
+      "  %%i = phi i32 [ %s, %%entry ], [ %%next, %%body ]\n"
+      "  %%a = add nuw i32 %%b, %%i\n"
+      "  %%p = getelementptr [8192 x i32], ptr addrspace(3) @s, i32 0, i32 %%a\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  %s\n"
+      "  %s\n"
+      "  br i1 %%c, label %s, label %s\n"
+      "done:\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      start, next, test, exit_on_true ? "%done" : "%body",
+      exit_on_true ? "%body" : "%done");
+  aucs_static_proof p = proof_of_ir(ir, "k", NULL);
+  free(ir);
+  return p;
+}
+
+static void test_static_rotated_loop_bounds(void **state) {
+  (void)state;
+  const char *inc = "%next = add nuw nsw i32 %i, 1";
+  /* leave when i + 1 == 4: every earlier test saw i + 1 != 4, so i < 4 */
+  assert_int_equal(rotated("0", inc, "%c = icmp eq i32 %next, 4", 1),
+                   AUCS_PROOF_RACE_FREE);
+  assert_int_equal(rotated("0", inc, "%c = icmp eq i32 4, %next", 1),
+                   AUCS_PROOF_RACE_FREE);
+  /* without nuw/nsw i + 1 may wrap past 4: only the last test is known */
+  assert_int_equal(rotated("0", "%next = add i32 %i, 1",
+                           "%c = icmp eq i32 %next, 4", 1),
+                   AUCS_PROOF_NONE);
+  /* go on while i + 1 < 4 */
+  assert_int_equal(rotated("0", inc, "%c = icmp ult i32 %next, 4", 0),
+                   AUCS_PROOF_RACE_FREE);
+  /* go on while i < 3: the test on the phi itself bounds the next value */
+  assert_int_equal(rotated("0", inc, "%c = icmp ult i32 %i, 3", 0),
+                   AUCS_PROOF_RACE_FREE);
+  /* counting down from 3, leave after i == 0 */
+  assert_int_equal(rotated("3", "%next = add nsw i32 %i, -1",
+                           "%c = icmp eq i32 %i, 0", 1),
+                   AUCS_PROOF_RACE_FREE);
+  /* go on while i + 1 < 5: i reaches 4, thread t meets thread t + 1 */
+  assert_int_equal(rotated("0", inc, "%c = icmp ult i32 %next, 5", 0),
+                   AUCS_PROOF_NONE);
+}
+
+/* Thread 0 writes s[cur] in every round of a loop that updates cur with
+ * UPDATE (defines %nc); every other thread reads s[2] after it. Race-free
+ * exactly when cur never reaches 2. */
+static aucs_static_proof toggled(const char *update) {
+  char *ir = aucs_xasprintf(
+      "@s = internal addrspace(3) global [4 x i32] undef\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%z = icmp eq i32 %%t, 0\n"
+      "  br label %%loop\n"
+      "loop:\n"
+      "  %%cur = phi i32 [ 0, %%entry ], [ %%nc, %%latch ]\n"
+      "  %%i = phi i32 [ 0, %%entry ], [ %%ni, %%latch ]\n"
+      "  br i1 %%z, label %%w, label %%latch\n"
+      "w:\n"
+      "  %%p = getelementptr [4 x i32], ptr addrspace(3) @s, i32 0, i32 %%cur\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  br label %%latch\n"
+      "latch:\n"
+      "  %s\n"
+      "  %%ni = add nuw nsw i32 %%i, 1\n"
+      "  %%c = icmp ult i32 %%ni, 8\n"
+      "  br i1 %%c, label %%loop, label %%done\n"
+      "done:\n"
+      "  %%q = getelementptr [4 x i32], ptr addrspace(3) @s, i32 0, i32 2\n"
+      "  %%v = load i32, ptr addrspace(3) %%q\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      update);
+  aucs_static_proof p = proof_of_ir(ir, "k", NULL);
+  free(ir);
+  return p;
+}
+
+static void test_static_toggled_phi(void **state) {
+  (void)state;
+  /* cur = 1 - cur, cur ^= 1: cur is 0 or 1 (double buffering) */
+  assert_int_equal(toggled("%nc = sub i32 1, %cur"), AUCS_PROOF_RACE_FREE);
+  assert_int_equal(toggled("%nc = xor i32 %cur, 1"), AUCS_PROOF_RACE_FREE);
+  /* cur = 3 - cur: 0 or 3, never 2 */
+  assert_int_equal(toggled("%nc = sub i32 3, %cur"), AUCS_PROOF_RACE_FREE);
+  /* cur = 2 - cur: 0 or 2 */
+  assert_int_not_equal(toggled("%nc = sub i32 2, %cur"),
+                       AUCS_PROOF_RACE_FREE);
+  /* cur + 1 reaches 2 */
+  assert_int_not_equal(toggled("%nc = add nuw i32 %cur, 1"),
+                       AUCS_PROOF_RACE_FREE);
+}
+
 /* s[tid] = ..; barrier; .. = s[tid + 1]; barrier (orders nothing). */
 static const char *barriers =
     "@s = internal addrspace(3) global [1025 x i32] undef\n"
@@ -463,6 +571,8 @@ int main(void) {
       cmocka_unit_test(test_static_unconfirmed_witness_is_possible),
       cmocka_unit_test(test_static_one_block_shares_block_index),
       cmocka_unit_test(test_static_lane_id_is_linear_tid_mod_32),
+      cmocka_unit_test(test_static_rotated_loop_bounds),
+      cmocka_unit_test(test_static_toggled_phi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,6 @@ __global__ void find_key(int *pos, int *seen, const int *keys, int key, int n) {
 // AUCS-LAUNCH: --grid 1 --block 64 --arg key=7 --arg n=8
 // AUCS-EXPECT: clean
 // Static (aucs detect --static, same launch): pos, seen and keys are
-// distinct buffers; at -O0 every pair is proven. At -O2 the rotated loop
-// exits on i + 1 == n, which the encoding does not turn into a bound on i.
-// AUCS-EXPECT-STATIC-O0: proof race-free
-// AUCS-EXPECT-STATIC-O2: proof partial
+// distinct buffers; at -O2 the rotated loop's exit test (i + 1 == n) bounds
+// i below n. Every pair is proven at both levels.
+// AUCS-EXPECT-STATIC: proof race-free

@@ -27,7 +27,9 @@ __global__ void jacobi_db(float *out, const float *in, int steps) {
   }
   out[i] = buf[cur][tid + 1] - buf[cur][tid];
 }
-// Static (aucs detect --static, same launch): out and in may alias; cur = 1
-// - cur is no affine induction, so the buffer pairs across steps are not
-// followed.
+// Static (aucs detect --static, same launch): cur = 1 - cur is 0 or 1, so
+// each step's pairs are proven. One pair stays sat: a write in the loop
+// and the read after it, both reached from the barrier before the loop
+// (one thread entering the loop, the other skipping it); the checker does
+// not know that the threads of a block enter a uniform loop together.
 // AUCS-EXPECT-STATIC: proof partial

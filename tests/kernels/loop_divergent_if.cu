@@ -28,7 +28,6 @@ __global__ void smooth(float *buf, float *log, int steps) {
 // AUCS-LAUNCH: --grid 2 --block 64 --arg steps=3
 // AUCS-EXPECT: clean
 // Static (aucs detect --static, same launch): buf and log are distinct
-// buffers; at -O0 every pair is proven. At -O2 the rotated loop loses the
-// bound of t.
-// AUCS-EXPECT-STATIC-O0: proof race-free
-// AUCS-EXPECT-STATIC-O2: proof partial
+// buffers; at -O2 the rotated loop's exit test bounds t below steps. Every
+// pair is proven at both levels.
+// AUCS-EXPECT-STATIC: proof race-free
