@@ -753,6 +753,12 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
   free(runs);
 }
 
+/* The user fixed part of the launch or arguments: the static checker's
+ * proofs then hold for those only. */
+static int fixed_inputs(const aucs_detect_options *o) {
+  return o->has_grid || o->has_block || o->nargs;
+}
+
 /* With --static, the barriers Z3 proves redundant are the findings (a
  * run that saw one order a pair wins); by default the dynamic rule finds
  * them and the proof only annotates. */
@@ -771,11 +777,12 @@ static void static_proven_barriers(kstate *s) {
     aucs_finding f = {
         .kind = AUCS_FINDING_REDUNDANT_BARRIER,
         .a = {.instr = bar},
-        .launch = k->launch,
-        .args = aucs_xstrdup(k->args ? k->args : ""),
-        .message = aucs_xstrdup("it separates no pair of accesses that can "
-                                "conflict (proven by Z3 for every launch "
-                                "within the stated bounds)"),
+        .args = aucs_xstrdup(""), /* no run made it: no launch */
+        .message = aucs_xasprintf(
+            "it separates no pair of accesses that can conflict (proven by "
+            "Z3 for %s)",
+            fixed_inputs(s->o) ? "the given launch and arguments"
+                : "every launch within the stated bounds"),
     };
     aucs_findings_push(&k->findings, &f);
     k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
@@ -844,7 +851,7 @@ static void static_annotate(kstate *s) {
   aucs_static_counts c = aucs_static_counts_of(s->st);
   const aucs_smt_stats *q = aucs_static_stats(s->st);
   st->ran = 1;
-  st->fixed = s->o->has_grid || s->o->has_block || s->o->nargs;
+  st->fixed = fixed_inputs(s->o);
   st->may_alias = s->o->may_alias;
   st->proof = aucs_static_proof_name(aucs_static_proof_of(s->st));
   st->pairs = c.total, st->unsat = c.unsat, st->sat = c.sat;

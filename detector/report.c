@@ -433,7 +433,13 @@ static void divergence_notes(aucs_buf *out, const aucs_finding *f) {
                          : " has exited\n");
 }
 
+/* A finding no run made (a barrier the static checker alone proved
+ * redundant) has no launch: its dimensions are 0. */
+static int ran(aucs_launch l) { return l.block.x != 0; }
+
 static void launch_note(aucs_buf *out, aucs_launch l, const char *args) {
+  if (!ran(l))
+    return;
   char *g = dim3(l.grid), *b = dim3(l.block);
   aucs_buf_printf(out, "note: launch: grid %s block %s%s%s\n", g, b,
                   args && *args ? " " : "", args ? args : "");
@@ -620,6 +626,8 @@ static json_t *json_args(const char *args) {
 }
 
 static json_t *json_launch(aucs_launch l, const char *args) {
+  if (!ran(l))
+    return json_null();
   return json_pack("{s:o,s:o,s:o}", "grid", json_dim3(l.grid), "block",
                    json_dim3(l.block), "args", json_args(args));
 }

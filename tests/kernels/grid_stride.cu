@@ -14,6 +14,8 @@ __global__ void saxpy(float *y, const float *x, float a, int n, int *done) {
 // Detection: every thread touches only its own elements of y, x and done,
 // so the barrier never orders a conflicting pair, whatever the launch.
 // AUCS-EXPECT: redundant-barrier 11
-// Static (aucs detect --static, same launch): y, x and done may alias; the
-// blockDim.x * gridDim.x stride leaves the other pairs unknown or sat.
+// Static (aucs detect --static, no launch fixed): for a grid of more than
+// 2^31 threads blockIdx.x * blockDim.x + threadIdx.x wraps around, so two
+// threads can meet; those pairs stay sat or unknown. (With a launch fixed,
+// e.g. --grid 2 --block 64, every pair is proven.)
 // AUCS-EXPECT-STATIC: proof partial
