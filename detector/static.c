@@ -17,6 +17,14 @@
  *      of a fresh entry, ...): when both accesses agree, a uniform phi of
  *      L's header is one term for both threads; in the first iteration of a
  *      fresh entry a header phi is its start value.
+ *      __syncwarp: when the kernel calls llvm.nvvm.bar.warp.sync with the
+ *      constant all-ones mask in a uniform block (directly or through a
+ *      helper that is only that call), step 2 runs twice: with the block
+ *      barriers (set A) and with those calls as starts and ends of
+ *      intervals too (set W, where two threads of one warp meet). A query
+ *      in both is asked as it is; one only in A for two threads of
+ *      different warps (linear tid / 32 differ); one only in W (its loop
+ *      modes differ) for two threads of one warp.
  *   3. Encode each query over two symbolic threads (step 4) and ask Z3
  *      (smt.h) within the per-query timeout and the kernel's budget. A SAT
  *      query is asked again under the interpreter's limits (small grid,
@@ -33,9 +41,9 @@
  *      variable); a toggle (c - i, i ^ m) as its start or the start's
  *      image; anything else a fresh symbol per thread. A block's guard is
  *      its entry condition on the branch DAG.
- *   5. Redundancy of a barrier B: repeat step 2 without B; every query that
- *      appears only then is a pair B separates; B is redundant when each
- *      is UNSAT.
+ *   5. Redundancy of a barrier B: repeat step 2 (both sets) without B;
+ *      every query that appears only then is a pair B separates; B is
+ *      redundant when each is UNSAT.
  *
  * Limitation: see static.h. Moreover, a loop variable is shared between
  * the two threads when uniform.c deems it uniform, which like uniform.c
@@ -95,9 +103,12 @@ typedef struct acc {
   int next;            /* next access of the same anchor, or -1 */
 } acc;
 
+/* Which warps a query's two threads are in. */
+enum { WARP_ANY, WARP_APART, WARP_SAME };
+
 typedef struct query {
   char *key;
-  int a, b, inter;
+  int a, b, inter, warp;
   unsigned char *modes; /* side a's nloops modes, then side b's */
   int asked;
   aucs_static_verdict verdict;
@@ -119,6 +130,9 @@ struct aucs_static {
   size_t nbar;
   unsigned char *bar_sep, *bar_red;
   aucs_ptrmap barmap; /* barrier -> index + 1 */
+  LLVMValueRef *warps; /* full-warp __syncwarp calls in uniform blocks */
+  size_t nwarp;
+  aucs_ptrmap warpmap; /* such a call -> 1 */
   query *qs;
   size_t nq;
   aucs_static_pair *pairs;
@@ -154,6 +168,43 @@ static int is_barrier_call(LLVMValueRef I) {
 
 static int starts_with(const char *s, const char *p) {
   return s && !strncmp(s, p, strlen(p));
+}
+
+static int all_ones(LLVMValueRef mask) {
+  return LLVMIsAConstantInt(mask) &&
+         LLVMConstIntGetZExtValue(mask) == 0xffffffffu;
+}
+
+static int calls_warp_sync(LLVMValueRef I) {
+  const char *name = I && LLVMIsACallInst(I) ? callee_name(I) : NULL;
+  return name && !strcmp(name, "llvm.nvvm.bar.warp.sync");
+}
+
+/* The mask of call I when it is llvm.nvvm.bar.warp.sync, or calls a helper
+ * whose body is only that call (the CUDA SDK's __syncwarp at -O0): then the
+ * helper's constant mask or the call site's operand for its parameter.
+ * NULL otherwise. */
+static LLVMValueRef warp_sync_mask(LLVMValueRef I) {
+  if (calls_warp_sync(I))
+    return LLVMGetOperand(I, 0);
+  LLVMValueRef f = defined_callee(I);
+  LLVMValueRef c = f && LLVMCountBasicBlocks(f) == 1
+                       ? LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f))
+                       : NULL;
+  LLVMValueRef r = c ? LLVMGetNextInstruction(c) : NULL;
+  if (!calls_warp_sync(c) || !r || !LLVMIsAReturnInst(r))
+    return NULL;
+  LLVMValueRef m = LLVMGetOperand(c, 0);
+  for (unsigned i = 0; i < LLVMCountParams(f); i++)
+    if (LLVMGetParam(f, i) == m)
+      return LLVMGetOperand(I, i);
+  return LLVMIsAConstant(m) ? m : NULL;
+}
+
+/* A __syncwarp() of the whole warp: a warp sync with the all-ones mask. */
+static int is_full_warp_sync(LLVMValueRef I) {
+  LLVMValueRef mask = LLVMIsACallInst(I) ? warp_sync_mask(I) : NULL;
+  return mask && all_ones(mask);
 }
 
 static int block_of(const aucs_cfg *cfg, LLVMValueRef I) {
@@ -329,19 +380,33 @@ static void collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor) {
   }
 }
 
+static void add_barrier(aucs_static *S, LLVMValueRef I, int uniform) {
+  S->bars = aucs_xrealloc(S->bars, (S->nbar + 1) * sizeof *S->bars);
+  S->bar_sep = aucs_xrealloc(S->bar_sep, S->nbar + 1);
+  S->bar_sep[S->nbar] = (unsigned char)uniform;
+  S->bars[S->nbar++] = I;
+  aucs_ptrmap_put(&S->barmap, I, (intptr_t)S->nbar);
+}
+
+static void add_warp_sync(aucs_static *S, LLVMValueRef I) {
+  S->warps = aucs_xrealloc(S->warps, (S->nwarp + 1) * sizeof *S->warps);
+  S->warps[S->nwarp++] = I;
+  aucs_ptrmap_put(&S->warpmap, I, 1);
+}
+
+/* The kernel's barriers, and its full-warp __syncwarp calls in uniform
+ * blocks (any other __syncwarp separates nothing). */
 static void collect_barriers(aucs_static *S) {
   for (int b = 0; b < S->cfg->nblocks; b++) {
     if (!S->cfg->reachable[b])
       continue;
+    int uniform = aucs_uniform_block(S->u, b);
     for (LLVMValueRef I = LLVMGetFirstInstruction(S->cfg->blocks[b]); I;
          I = LLVMGetNextInstruction(I)) {
-      if (!is_barrier_call(I))
-        continue;
-      S->bars = aucs_xrealloc(S->bars, (S->nbar + 1) * sizeof *S->bars);
-      S->bar_sep = aucs_xrealloc(S->bar_sep, S->nbar + 1);
-      S->bar_sep[S->nbar] = (unsigned char)aucs_uniform_block(S->u, b);
-      S->bars[S->nbar++] = I;
-      aucs_ptrmap_put(&S->barmap, I, (intptr_t)S->nbar);
+      if (is_barrier_call(I))
+        add_barrier(S, I, uniform);
+      else if (uniform && is_full_warp_sync(I))
+        add_warp_sync(S, I);
     }
   }
   S->bar_red = aucs_xcalloc(S->nbar + 1, 1);
@@ -657,14 +722,18 @@ static Z3_ast minmax(enc *e, frame *f, LLVMValueRef v, const char *name) {
                                     : Z3_mk_ite(z, lt, b, a);
 }
 
-/* %laneid: the thread's linear index in its block modulo 32 (a warp is 32
- * threads of consecutive linear indices). */
-static Z3_ast lane_id(enc *e) {
-  Z3_context z = e->z;
-  Z3_ast *t = e->S->tid[e->side], *n = e->S->ntid;
+/* The thread's linear index in its block: x + ntid.x * (y + ntid.y * z).
+ * A warp is 32 threads of consecutive linear indices. */
+static Z3_ast linear_tid(const aucs_static *S, int side) {
+  Z3_context z = S->z;
+  const Z3_ast *t = S->tid[side], *n = S->ntid;
   Z3_ast yz = Z3_mk_bvadd(z, t[1], Z3_mk_bvmul(z, n[1], t[2]));
-  Z3_ast linear = Z3_mk_bvadd(z, t[0], Z3_mk_bvmul(z, n[0], yz));
-  return Z3_mk_bvand(z, linear, bv(z, 31, 32));
+  return Z3_mk_bvadd(z, t[0], Z3_mk_bvmul(z, n[0], yz));
+}
+
+/* %laneid: the linear index modulo 32. */
+static Z3_ast lane_id(enc *e) {
+  return Z3_mk_bvand(e->z, linear_tid(e->S, e->side), bv(e->z, 31, 32));
 }
 
 static Z3_ast sreg(enc *e, LLVMValueRef v, const char *name) {
@@ -1187,19 +1256,28 @@ static Z3_ast extent(enc *e, const acc *a) {
 
 /* ---- step 2: barrier intervals ------------------------------------------*/
 
-static int separates(const aucs_static *S, LLVMValueRef I,
-                     LLVMValueRef removed) {
+/* What ends an interval: every separating barrier but `removed`, and with
+ * `warp` every full-warp __syncwarp too (the intervals of one warp). */
+typedef struct cut {
+  LLVMValueRef removed;
+  int warp;
+} cut;
+
+static int separates(const aucs_static *S, LLVMValueRef I, const cut *c) {
   intptr_t i;
-  return I != removed && aucs_ptrmap_get(&S->barmap, I, &i) &&
-         S->bar_sep[i - 1];
+  if (I == c->removed)
+    return 0;
+  if (aucs_ptrmap_get(&S->barmap, I, &i))
+    return S->bar_sep[i - 1];
+  return c->warp && aucs_ptrmap_get(&S->warpmap, I, &i);
 }
 
 /* Mark (|= bit) the accesses anchored in block b from instruction I on, up
- * to the first separating barrier; 1 when the block's end was reached. */
-static int scan(const aucs_static *S, LLVMValueRef I, LLVMValueRef removed,
+ * to the first separator; 1 when the block's end was reached. */
+static int scan(const aucs_static *S, LLVMValueRef I, const cut *c,
                 unsigned char *mark, unsigned char bit) {
   for (; I; I = LLVMGetNextInstruction(I)) {
-    if (separates(S, I, removed))
+    if (separates(S, I, c))
       return 0;
     intptr_t first;
     if (!aucs_ptrmap_get(&S->anchors, I, &first))
@@ -1225,14 +1303,14 @@ static int step_state(const aucs_cfg *cfg, int l, int u, int v, int st) {
 /* From the start (block sb, first instruction si), search the CFG and
  * mark the accesses reached; with l >= 0, mark each with the bit of the
  * loop-l state it is reached in, else with bit 1. */
-static void reach(const aucs_static *S, int sb, LLVMValueRef si,
-                  LLVMValueRef removed, int l, unsigned char *mark) {
+static void reach(const aucs_static *S, int sb, LLVMValueRef si, const cut *c,
+                  int l, unsigned char *mark) {
   const aucs_cfg *cfg = S->cfg;
   size_t nb = (size_t)cfg->nblocks, n = 0;
   unsigned char *seen = aucs_xcalloc(nb * NST + 1, 1);
   int *queue = aucs_xmalloc((nb * NST * 2 + 2) * 2 * sizeof *queue);
   int u = sb, su = l < 0 ? 0 : aucs_cfg_in_loop(cfg, l, sb) ? ST_CUR0 : ST_OUT0;
-  int go = scan(S, si, removed, mark, (unsigned char)(1 << su));
+  int go = scan(S, si, c, mark, (unsigned char)(1 << su));
   for (size_t head = 0;; head += 2) {
     for (int i = 0; go && i < cfg->nsucc[u]; i++) {
       int v = cfg->succ[u][i];
@@ -1245,7 +1323,7 @@ static void reach(const aucs_static *S, int sb, LLVMValueRef si,
     if (head >= n)
       break;
     u = queue[head], su = queue[head + 1];
-    go = scan(S, LLVMGetFirstInstruction(cfg->blocks[u]), removed, mark,
+    go = scan(S, LLVMGetFirstInstruction(cfg->blocks[u]), c, mark,
               (unsigned char)(1 << su));
   }
   free(seen);
@@ -1295,12 +1373,12 @@ static unsigned char mode(unsigned char mine, unsigned char other) {
   return M_FREE;
 }
 
-/* The query for (a, b) with these modes, added when new. */
-static size_t find_query(aucs_static *S, int a, int b, int inter,
+/* The query for (a, b) with these warps and modes, added when new. */
+static size_t find_query(aucs_static *S, int a, int b, int inter, int warp,
                          const unsigned char *modes) {
   int nl = S->cfg->nloops;
   aucs_buf key = {0};
-  aucs_buf_printf(&key, "%d,%d,%d:", a, b, inter);
+  aucs_buf_printf(&key, "%d,%d,%d,%d:", a, b, inter, warp);
   for (int i = 0; i < 2 * nl; i++)
     aucs_buf_printf(&key, "%c", '0' + modes[i]);
   for (size_t q = 0; q < S->nq; q++)
@@ -1311,7 +1389,7 @@ static size_t find_query(aucs_static *S, int a, int b, int inter,
   S->qs = aucs_xrealloc(S->qs, (S->nq + 1) * sizeof *S->qs);
   query *q = &S->qs[S->nq];
   *q = (query){.key = aucs_buf_take(&key), .a = a, .b = b, .inter = inter,
-               .verdict = AUCS_STATIC_UNKNOWN};
+               .warp = warp, .verdict = AUCS_STATIC_UNKNOWN};
   q->modes = aucs_xmalloc((size_t)(2 * nl + 1));
   memcpy(q->modes, modes, (size_t)(2 * nl));
   return S->nq++;
@@ -1321,24 +1399,30 @@ typedef struct qset {
   size_t *v, n;
 } qset;
 
-static void qset_add(qset *s, size_t q) {
+static int in_set(const qset *s, size_t q) {
   for (size_t i = 0; i < s->n; i++)
     if (s->v[i] == q)
-      return;
+      return 1;
+  return 0;
+}
+
+static void qset_add(qset *s, size_t q) {
+  if (in_set(s, q))
+    return;
   s->v = aucs_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
   s->v[s->n++] = q;
 }
 
 /* The queries of one interval start. */
-static void start_queries(aucs_static *S, int sb, LLVMValueRef si,
-                          LLVMValueRef removed, qset *out) {
+static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
+                          qset *out) {
   int na = S->nacc, nl = S->cfg->nloops;
   unsigned char *hit = aucs_xcalloc((size_t)na + 1, 1);
   unsigned char *st = aucs_xcalloc((size_t)na * (size_t)nl + 1, 1);
   unsigned char *modes = aucs_xcalloc((size_t)(2 * nl) + 1, 1);
-  reach(S, sb, si, removed, -1, hit);
+  reach(S, sb, si, c, -1, hit);
   for (int l = 0; l < nl; l++)
-    reach(S, sb, si, removed, l, st + (size_t)l * (size_t)na);
+    reach(S, sb, si, c, l, st + (size_t)l * (size_t)na);
   for (int a = 0; a < na; a++)
     for (int b = a; hit[a] && b < na; b++) {
       if (!hit[b] || !conflict(S, &S->accs[a], &S->accs[b], 0))
@@ -1348,21 +1432,56 @@ static void start_queries(aucs_static *S, int sb, LLVMValueRef si,
         modes[l] = mode(ma, mb);
         modes[nl + l] = mode(mb, ma);
       }
-      qset_add(out, find_query(S, a, b, 0, modes));
+      qset_add(out, find_query(S, a, b, 0, WARP_ANY, modes));
     }
   free(hit);
   free(st);
   free(modes);
 }
 
-/* Every query of the kernel's intervals, with barrier `removed` gone. */
-static void interval_queries(aucs_static *S, LLVMValueRef removed, qset *out) {
-  start_queries(S, 0, LLVMGetFirstInstruction(S->cfg->blocks[0]), removed,
-                out);
+/* The queries of the intervals c cuts the kernel into: each starts at the
+ * entry or at a separator. */
+static void cut_queries(aucs_static *S, const cut *c, qset *out) {
+  start_queries(S, 0, LLVMGetFirstInstruction(S->cfg->blocks[0]), c, out);
   for (size_t i = 0; i < S->nbar; i++)
-    if (S->bar_sep[i] && S->bars[i] != removed)
+    if (S->bar_sep[i] && S->bars[i] != c->removed)
       start_queries(S, block_of(S->cfg, S->bars[i]),
-                    LLVMGetNextInstruction(S->bars[i]), removed, out);
+                    LLVMGetNextInstruction(S->bars[i]), c, out);
+  for (size_t i = 0; c->warp && i < S->nwarp; i++)
+    start_queries(S, block_of(S->cfg, S->warps[i]),
+                  LLVMGetNextInstruction(S->warps[i]), c, out);
+}
+
+/* Query q for two threads of two warps (WARP_APART) or of one (WARP_SAME). */
+static size_t with_warp(aucs_static *S, size_t q, int warp) {
+  query x = S->qs[q];
+  return find_query(S, x.a, x.b, x.inter, warp, x.modes);
+}
+
+/* Every query of the kernel's intervals, with barrier `removed` gone. Two
+ * threads of one warp meet only within an interval of the warp (cut at
+ * __syncwarp too), two of different warps only within one of the block:
+ * a query of the block's intervals that no warp interval holds is asked
+ * for two warps, one only the warp intervals hold (their loop modes
+ * differ) for one warp, one both hold for any two threads. */
+static void interval_queries(aucs_static *S, LLVMValueRef removed, qset *out) {
+  cut block = {.removed = removed}, warp = {.removed = removed, .warp = 1};
+  if (!S->nwarp) {
+    cut_queries(S, &block, out);
+    return;
+  }
+  qset in_block = {0}, in_warp = {0};
+  cut_queries(S, &block, &in_block);
+  cut_queries(S, &warp, &in_warp);
+  for (size_t i = 0; i < in_block.n; i++) {
+    size_t q = in_block.v[i];
+    qset_add(out, in_set(&in_warp, q) ? q : with_warp(S, q, WARP_APART));
+  }
+  for (size_t i = 0; i < in_warp.n; i++)
+    if (!in_set(&in_block, in_warp.v[i]))
+      qset_add(out, with_warp(S, in_warp.v[i], WARP_SAME));
+  free(in_block.v);
+  free(in_warp.v);
 }
 
 static void inter_queries(aucs_static *S, qset *out) {
@@ -1370,7 +1489,7 @@ static void inter_queries(aucs_static *S, qset *out) {
   for (int a = 0; a < S->nacc; a++)
     for (int b = a; b < S->nacc; b++)
       if (conflict(S, &S->accs[a], &S->accs[b], 1))
-        qset_add(out, find_query(S, a, b, 1, modes));
+        qset_add(out, find_query(S, a, b, 1, WARP_ANY, modes));
   free(modes);
 }
 
@@ -1394,6 +1513,16 @@ static Z3_ast overlap(Z3_context z, Z3_ast pa, Z3_ast na, Z3_ast pb,
                       Z3_ast nb) {
   return or2(z, Z3_mk_bvult(z, Z3_mk_bvsub(z, pb, pa), na),
              Z3_mk_bvult(z, Z3_mk_bvsub(z, pa, pb), nb));
+}
+
+/* The two threads (of one block) are in one warp, or in two. */
+static Z3_ast warp_constraint(const aucs_static *S, int same) {
+  Z3_context z = S->z;
+  Z3_ast w[2];
+  for (int side = 0; side < 2; side++)
+    w[side] = Z3_mk_bvlshr(z, linear_tid(S, side), bv(z, 5, 32));
+  Z3_ast eq = Z3_mk_eq(z, w[0], w[1]);
+  return same ? eq : Z3_mk_not(z, eq);
 }
 
 static void encode(aucs_static *S, const query *q, qbuild *out) {
@@ -1427,6 +1556,8 @@ static void encode(aucs_static *S, const query *q, qbuild *out) {
       push_ast(&out->v, &out->n, Z3_mk_eq(z, S->ctaid[0][d], S->ctaid[1][d]));
     push_ast(&out->v, &out->n, distinct3(z, S->tid[0], S->tid[1]));
   }
+  if (q->warp != WARP_ANY)
+    push_ast(&out->v, &out->n, warp_constraint(S, q->warp == WARP_SAME));
   for (int i = 0; i < nf * 4; i++)
     aucs_ptrmap_free(&maps[i]);
   free(maps);
@@ -1529,11 +1660,12 @@ static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
 
 static void trace_query(const aucs_static *S, const query *q) {
   static const char *const names[] = {"unsat", "sat", "unknown"};
+  static const char *const warp[] = {"", " (two warps)", " (one warp)"};
   char *la = aucs_srcloc_format(S->accs[q->a].instr);
   char *lb = aucs_srcloc_format(S->accs[q->b].instr);
-  fprintf(stderr, "aucs: static: %s %s / %s %s%s: %s%s%s\n",
+  fprintf(stderr, "aucs: static: %s %s / %s %s%s%s: %s%s%s\n",
           aucs_op_name(S->accs[q->a].op), la, aucs_op_name(S->accs[q->b].op),
-          lb, q->inter ? " (two blocks)" : "", names[q->verdict],
+          lb, q->inter ? " (two blocks)" : "", warp[q->warp], names[q->verdict],
           q->verdict == AUCS_STATIC_UNKNOWN ? " " : "",
           q->verdict == AUCS_STATIC_UNKNOWN ? aucs_smt_reason(S->smt) : "");
   free(la);
@@ -1636,13 +1768,6 @@ static void make_pairs(aucs_static *S, const qset *qs) {
   }
 }
 
-static int in_set(const qset *s, size_t q) {
-  for (size_t i = 0; i < s->n; i++)
-    if (s->v[i] == q)
-      return 1;
-  return 0;
-}
-
 /* Barrier i is redundant when every query that appears without it is
  * UNSAT. */
 static void barrier_redundancy(aucs_static *S, size_t i, const qset *base) {
@@ -1719,10 +1844,12 @@ void aucs_static_free(aucs_static *S) {
   free(S->bars);
   free(S->bar_sep);
   free(S->bar_red);
+  free(S->warps);
   free(S->params);
   free(S->launch);
   aucs_ptrmap_free(&S->anchors);
   aucs_ptrmap_free(&S->barmap);
+  aucs_ptrmap_free(&S->warpmap);
   aucs_ptrmap_free(&S->gbase);
   aucs_smt_free(S->smt);
   aucs_uniform_free(S->u);

@@ -11,7 +11,10 @@
  *      reachable barrier-free from the entry or from one barrier, through
  *      loop back edges too), at least one writing, not both atomic. Each
  *      is asked of Z3 for two distinct threads of one block; pairs on
- *      global memory also for two different blocks (inter-block).
+ *      global memory also for two different blocks (inter-block). A
+ *      full-mask __syncwarp() in a uniform block ends an interval for the
+ *      threads of one warp: a pair only it separates is asked for two
+ *      threads of different warps.
  *   3. Verdicts: UNSAT proves the pair never races; SAT comes with a
  *      witness (launch, threads, blocks, arguments) for the interpreter to
  *      replay; UNKNOWN (timeout, budget spent) decides nothing.
@@ -27,12 +30,16 @@
  *
  * Limitation: proofs assume every separating barrier is reached by all
  * threads of the block (barriers in divergent blocks separate nothing, and
- * barrier divergence is the dynamic detector's finding), and that memory
- * reached through a pointer loaded from memory is any memory (never
- * proven). Barriers inside __device__ helpers separate nothing here, and
- * only the kernel's own barriers can be proven redundant. Redundancy is
- * per barrier: two barriers each redundant alone may not be redundant
- * together (re-analyse after deleting one).
+ * barrier divergence is the dynamic detector's finding), that the threads
+ * of a warp meet at each full-mask __syncwarp together (one only some of
+ * them reach could pair with another; a __syncwarp in a divergent block,
+ * or with another or a non-constant mask, separates nothing), and that
+ * memory reached through a pointer loaded from memory is any memory
+ * (never proven). Barriers and __syncwarp calls inside __device__ helpers
+ * separate nothing here (but for a helper that is only the __syncwarp
+ * intrinsic), and only the kernel's own block barriers can be proven
+ * redundant. Redundancy is per barrier: two barriers each redundant alone
+ * may not be redundant together (re-analyse after deleting one).
  */
 #ifndef AUCS_STATIC_H
 #define AUCS_STATIC_H
@@ -117,7 +124,8 @@ const char *aucs_static_proof_name(aucs_static_proof p);
 /* Solver statistics of the analysis (queries, answers, seconds). */
 const aucs_smt_stats *aucs_static_stats(const aucs_static *s);
 
-/* The kernel's own barrier instructions, in block order. */
+/* The kernel's own block barrier instructions (not __syncwarp), in block
+ * order. */
 size_t aucs_static_nbarriers(const aucs_static *s);
 LLVMValueRef aucs_static_barrier(const aucs_static *s, size_t i);
 /* 1 when barrier (an instruction of the analysed kernel) is proven

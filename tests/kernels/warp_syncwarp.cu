@@ -15,7 +15,8 @@ __global__ void warp_rotate_sync(float *out, const float *in) {
   __syncwarp();
   out[tid] = s[base + (lane + 1) % 32];
 }
-// Static (aucs detect --static, same launch): out and in may alias;
-// __syncwarp orders nothing statically (only block barriers separate), so
-// the lane exchange stays sat.
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): the full-mask __syncwarp in
+// a uniform block ends the interval of a warp, so the store and the load
+// are asked for two threads of different warps only, and each warp reads
+// its own slots.
+// AUCS-EXPECT-STATIC: proof race-free
