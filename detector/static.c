@@ -133,6 +133,10 @@ struct aucs_static {
   LLVMValueRef *warps; /* full-warp __syncwarp calls in uniform blocks */
   size_t nwarp;
   aucs_ptrmap warpmap; /* such a call -> 1 */
+  LLVMValueRef *tails; /* calls in uniform blocks of helpers ending in a
+                          barrier (ends_in_barrier) */
+  size_t ntail;
+  aucs_ptrmap tailmap; /* such a call -> 1 */
   query *qs;
   size_t nq;
   aucs_static_pair *pairs;
@@ -394,8 +398,27 @@ static void add_warp_sync(aucs_static *S, LLVMValueRef I) {
   aucs_ptrmap_put(&S->warpmap, I, 1);
 }
 
-/* The kernel's barriers, and its full-warp __syncwarp calls in uniform
- * blocks (any other __syncwarp separates nothing). */
+/* A call of a one-block helper whose last act before returning is a
+ * barrier (a load_tile(...) that fills a tile and waits): every call runs
+ * the barrier after all of the helper's accesses. */
+static int ends_in_barrier(LLVMValueRef I) {
+  LLVMValueRef f = LLVMIsACallInst(I) ? defined_callee(I) : NULL;
+  if (!f || LLVMCountBasicBlocks(f) != 1)
+    return 0;
+  LLVMValueRef ret = LLVMGetLastInstruction(LLVMGetEntryBasicBlock(f));
+  LLVMValueRef last = ret ? LLVMGetPreviousInstruction(ret) : NULL;
+  return LLVMIsAReturnInst(ret) && last && is_barrier_call(last);
+}
+
+static void add_tail(aucs_static *S, LLVMValueRef I) {
+  S->tails = aucs_xrealloc(S->tails, (S->ntail + 1) * sizeof *S->tails);
+  S->tails[S->ntail++] = I;
+  aucs_ptrmap_put(&S->tailmap, I, 1);
+}
+
+/* The kernel's barriers, its full-warp __syncwarp calls in uniform blocks
+ * (any other __syncwarp separates nothing) and its calls in uniform blocks
+ * of helpers that end in a barrier. */
 static void collect_barriers(aucs_static *S) {
   for (int b = 0; b < S->cfg->nblocks; b++) {
     if (!S->cfg->reachable[b])
@@ -407,6 +430,8 @@ static void collect_barriers(aucs_static *S) {
         add_barrier(S, I, uniform);
       else if (uniform && is_full_warp_sync(I))
         add_warp_sync(S, I);
+      else if (uniform && ends_in_barrier(I))
+        add_tail(S, I);
     }
   }
   S->bar_red = aucs_xcalloc(S->nbar + 1, 1);
@@ -758,6 +783,26 @@ static Z3_ast sreg(enc *e, LLVMValueRef v, const char *name) {
   return NULL;
 }
 
+/* What a helper's call returns: the value of its one reachable `ret`, in
+ * the call's frame. NULL when the call has no frame (too deep, recursive)
+ * or the helper returns in more than one place. */
+static Z3_ast helper_result(enc *e, frame *f, LLVMValueRef call) {
+  frame *h = NULL;
+  for (int i = 0; !h && i < e->S->nframes; i++)
+    if (e->S->frames[i]->call == call && e->S->frames[i]->parent == f)
+      h = e->S->frames[i];
+  LLVMValueRef ret = NULL;
+  for (int b = 0; h && b < h->cfg->nblocks; b++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(h->cfg->blocks[b]);
+    if (!h->cfg->reachable[b] || !t || !LLVMIsAReturnInst(t))
+      continue;
+    if (ret || LLVMGetNumOperands(t) != 1)
+      return NULL;
+    ret = t;
+  }
+  return ret ? val(e, h, LLVMGetOperand(ret, 0)) : NULL;
+}
+
 static Z3_ast call_value(enc *e, frame *f, LLVMValueRef v) {
   const char *name = callee_name(v);
   if (starts_with(name, "llvm.nvvm.read.ptx.sreg."))
@@ -765,7 +810,7 @@ static Z3_ast call_value(enc *e, frame *f, LLVMValueRef v) {
   if (starts_with(name, "llvm.umin.") || starts_with(name, "llvm.umax.") ||
       starts_with(name, "llvm.smin.") || starts_with(name, "llvm.smax."))
     return minmax(e, f, v, name);
-  return NULL;
+  return defined_callee(v) ? helper_result(e, f, v) : NULL;
 }
 
 /* ---- phis ---------------------------------------------------------------*/
@@ -1284,6 +1329,8 @@ static int scan(const aucs_static *S, LLVMValueRef I, const cut *c,
       continue;
     for (int a = (int)first - 1; a >= 0; a = S->accs[a].next)
       mark[a] |= bit;
+    if (aucs_ptrmap_get(&S->tailmap, I, &first))
+      return 0; /* the helper's barrier follows its accesses */
   }
   return 1;
 }
@@ -1450,6 +1497,9 @@ static void cut_queries(aucs_static *S, const cut *c, qset *out) {
   for (size_t i = 0; c->warp && i < S->nwarp; i++)
     start_queries(S, block_of(S->cfg, S->warps[i]),
                   LLVMGetNextInstruction(S->warps[i]), c, out);
+  for (size_t i = 0; i < S->ntail; i++)
+    start_queries(S, block_of(S->cfg, S->tails[i]),
+                  LLVMGetNextInstruction(S->tails[i]), c, out);
 }
 
 /* Query q for two threads of two warps (WARP_APART) or of one (WARP_SAME). */
@@ -1845,11 +1895,13 @@ void aucs_static_free(aucs_static *S) {
   free(S->bar_sep);
   free(S->bar_red);
   free(S->warps);
+  free(S->tails);
   free(S->params);
   free(S->launch);
   aucs_ptrmap_free(&S->anchors);
   aucs_ptrmap_free(&S->barmap);
   aucs_ptrmap_free(&S->warpmap);
+  aucs_ptrmap_free(&S->tailmap);
   aucs_ptrmap_free(&S->gbase);
   aucs_smt_free(S->smt);
   aucs_uniform_free(S->u);

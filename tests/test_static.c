@@ -2,8 +2,8 @@
  * test_static: the Z3 checker on small inline kernels: affine indices,
  * guards, loops, 2-D indexing, access widths, data-dependent indices (never
  * proven), barrier redundancy, witnesses that replay as races, one
- * blockIdx for two threads of one block, %laneid, __syncwarp, rotated loops
- * and toggled phis.
+ * blockIdx for two threads of one block, %laneid, __syncwarp, rotated loops,
+ * toggled phis and __device__ helpers (results, a barrier at their end).
  */
 #include "support.h"
 
@@ -380,6 +380,90 @@ static void test_static_toggled_phi(void **state) {
                        AUCS_PROOF_RACE_FREE);
 }
 
+/* @k writes s[h(tid)] through helper @h, defined by BODY. */
+static aucs_static_proof via_helper(const char *body) {
+  char *ir = aucs_xasprintf(
+      "@s = internal addrspace(3) global [4096 x i32] undef\n"
+      "define i32 @h(i32 %%x) {\n"
+      "%s"
+      "}\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%i = call i32 @h(i32 %%t)\n"
+      "  %%p = getelementptr [4096 x i32], ptr addrspace(3) @s, i32 0, i32 %%i\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      body);
+  aucs_static_proof p = proof_of_ir(ir, "k", NULL);
+  free(ir);
+  return p;
+}
+
+static void test_static_helper_results(void **state) {
+  (void)state;
+  /* h(x) = 2x: one slot a thread */
+  assert_int_equal(via_helper("entry:\n"
+                              "  %y = mul nuw i32 %x, 2\n"
+                              "  ret i32 %y\n"),
+                   AUCS_PROOF_RACE_FREE);
+  /* h(x) = x / 2: two threads a slot */
+  assert_int_not_equal(via_helper("entry:\n"
+                                  "  %y = udiv i32 %x, 2\n"
+                                  "  ret i32 %y\n"),
+                       AUCS_PROOF_RACE_FREE);
+  /* two returns: the result is not followed (a fresh value), never proven */
+  assert_int_not_equal(via_helper("entry:\n"
+                                  "  %c = icmp ult i32 %x, 5\n"
+                                  "  br i1 %c, label %a, label %b\n"
+                                  "a:\n"
+                                  "  ret i32 %x\n"
+                                  "b:\n"
+                                  "  ret i32 %x\n"),
+                       AUCS_PROOF_RACE_FREE);
+}
+
+/* @k calls @fill (BODY: stores s[t]) from every thread, then reads
+ * s[tid + 1]. */
+static aucs_static_proof after_fill(const char *body) {
+  char *ir = aucs_xasprintf(
+      "@s = internal addrspace(3) global [1025 x i32] undef\n"
+      "define void @fill(i32 %%t) {\n"
+      "entry:\n"
+      "  %%p = getelementptr [1025 x i32], ptr addrspace(3) @s, i32 0, i32 %%t\n"
+      "%s"
+      "  ret void\n"
+      "}\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  call void @fill(i32 %%t)\n"
+      "  %%u = add nuw i32 %%t, 1\n"
+      "  %%q = getelementptr [1025 x i32], ptr addrspace(3) @s, i32 0, i32 %%u\n"
+      "  %%v = load i32, ptr addrspace(3) %%q\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      body);
+  aucs_static_proof p = proof_of_ir(ir, "k", NULL);
+  free(ir);
+  return p;
+}
+
+static void test_static_helper_ending_in_barrier(void **state) {
+  (void)state;
+  /* the helper's barrier follows its store: the read is ordered */
+  assert_int_equal(
+      after_fill("  store i32 1, ptr addrspace(3) %p\n"
+                 "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"),
+      AUCS_PROOF_RACE_FREE);
+  /* the barrier comes first: store and read share an interval */
+  assert_int_not_equal(
+      after_fill("  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+                 "  store i32 1, ptr addrspace(3) %p\n"),
+      AUCS_PROOF_RACE_FREE);
+}
+
 /* s[tid] = ..; barrier; .. = s[tid + 1]; barrier (orders nothing). */
 static const char *barriers =
     "@s = internal addrspace(3) global [1025 x i32] undef\n"
@@ -718,6 +802,8 @@ int main(void) {
       cmocka_unit_test(test_static_lane_id_is_linear_tid_mod_32),
       cmocka_unit_test(test_static_rotated_loop_bounds),
       cmocka_unit_test(test_static_toggled_phi),
+      cmocka_unit_test(test_static_helper_results),
+      cmocka_unit_test(test_static_helper_ending_in_barrier),
       cmocka_unit_test(test_static_syncwarp_orders_one_warp),
       cmocka_unit_test(test_static_syncwarp_leaves_two_warps_unordered),
       cmocka_unit_test(test_static_partial_syncwarp_separates_nothing),

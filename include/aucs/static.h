@@ -21,8 +21,9 @@
  *   4. Barriers: one is proven redundant when every pair it separates (the
  *      pairs that appear once it is removed) is UNSAT.
  *
- * What the encoding cannot follow (loads, calls' results, floats, unknown
- * pointers) becomes a fresh symbol per thread, so UNSAT stays a proof.
+ * What the encoding cannot follow (loads, results of external calls or of
+ * helpers returning in more than one place, floats, unknown pointers)
+ * becomes a fresh symbol per thread, so UNSAT stays a proof.
  * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
  * block; gridDim.x < 2^31, .y, .z < 2^16; any argument values; distinct
  * pointer arguments point to distinct buffers (may_alias drops that:
@@ -36,8 +37,10 @@
  * or with another or a non-constant mask, separates nothing), and that
  * memory reached through a pointer loaded from memory is any memory
  * (never proven). Barriers and __syncwarp calls inside __device__ helpers
- * separate nothing here (but for a helper that is only the __syncwarp
- * intrinsic), and only the kernel's own block barriers can be proven
+ * separate nothing here, but for a helper that is only the __syncwarp
+ * intrinsic and a call in a uniform block of a one-block helper whose last
+ * act is a barrier (load_tile(); it ends the interval after the helper's
+ * accesses); only the kernel's own block barriers can be proven
  * redundant. Redundancy is per barrier: two barriers each redundant alone
  * may not be redundant together (re-analyse after deleting one).
  */

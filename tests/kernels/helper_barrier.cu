@@ -24,7 +24,7 @@ __global__ void rotate_tile(float *out, const float *in) {
   load_tile(tile, in, tid);
   out[tid] = rotate(tile, tid, blockDim.x);
 }
-// Static (aucs detect --static, same launch): out and in may alias; at -O0
-// the barrier inside load_tile (a call) separates nothing statically.
-// AUCS-EXPECT-STATIC-O0: proof partial
-// AUCS-EXPECT-STATIC-O2: proof race-free
+// Static (aucs detect --static, same launch): out and in are distinct
+// buffers; at -O0 load_tile is a call of a helper that ends in a barrier,
+// which orders its store before rotate's read. Proven at both levels.
+// AUCS-EXPECT-STATIC: proof race-free
