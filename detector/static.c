@@ -25,8 +25,16 @@
  *      in both is asked as it is; one only in A for two threads of
  *      different warps (linear tid / 32 differ); one only in W (its loop
  *      modes differ) for two threads of one warp.
+ *      Each query also names its start's region (the barrier-free edges
+ *      from the start) when that is acyclic with no loop edge: there both
+ *      threads start at one instance of the start and run each block at
+ *      most once, so a uniform branch is one term for both.
  *   3. Encode each query over two symbolic threads (step 4) and ask Z3
  *      (smt.h) within the per-query timeout and the kernel's budget. A SAT
+ *      query with a region is asked again with each thread's path from the
+ *      start to its access (an OR over the region's edges of branch
+ *      conditions): UNSAT there decides (a path that skips a barrier only
+ *      under a uniform condition the other thread's path contradicts). A SAT
  *      query is asked again under the interpreter's limits (small grid,
  *      arguments in range, one object) for a witness it can replay, with
  *      a quarter of the timeout. Two threads of one block read one set of
@@ -42,8 +50,9 @@
  *      image; anything else a fresh symbol per thread. A block's guard is
  *      its entry condition on the branch DAG.
  *   5. Redundancy of a barrier B: repeat step 2 (both sets) without B;
- *      every query that appears only then is a pair B separates; B is
- *      redundant when each is UNSAT.
+ *      every query whose group (pair, warps, loop modes; any region)
+ *      appears only then is a pair B separates; B is redundant when each
+ *      is UNSAT.
  *
  * Limitation: see static.h. Moreover, a loop variable is shared between
  * the two threads when uniform.c deems it uniform, which like uniform.c
@@ -107,13 +116,27 @@ typedef struct acc {
 enum { WARP_ANY, WARP_APART, WARP_SAME };
 
 typedef struct query {
-  char *key;
+  char *key;    /* group, then ";region" */
+  size_t glen;  /* the group's length: the key without the region */
   int a, b, inter, warp;
+  int region;   /* index into aucs_static.regions, or -1: no path condition */
   unsigned char *modes; /* side a's nloops modes, then side b's */
   int asked;
   aucs_static_verdict verdict;
   aucs_static_witness w;
 } query;
+
+/* The barrier-free part of the kernel's CFG seen from one interval start
+ * (block `block`, from instruction `first`): the edges u -> v (edges[2k],
+ * edges[2k + 1]) taken by a thread that reaches u's end. Kept only when
+ * acyclic and free of loop edges, so each block in it runs at most once
+ * per interval and a branch's value is one term. */
+typedef struct region {
+  LLVMValueRef first;
+  int block;
+  int *edges;
+  size_t nedges;
+} region;
 
 struct aucs_static {
   LLVMValueRef fn;
@@ -139,6 +162,8 @@ struct aucs_static {
   aucs_ptrmap tailmap; /* such a call -> 1 */
   query *qs;
   size_t nq;
+  region *regions;
+  size_t nregions;
   aucs_static_pair *pairs;
   size_t npairs;
   aucs_smt *smt;
@@ -1422,12 +1447,14 @@ static unsigned char mode(unsigned char mine, unsigned char other) {
 
 /* The query for (a, b) with these warps and modes, added when new. */
 static size_t find_query(aucs_static *S, int a, int b, int inter, int warp,
-                         const unsigned char *modes) {
+                         int region, const unsigned char *modes) {
   int nl = S->cfg->nloops;
   aucs_buf key = {0};
   aucs_buf_printf(&key, "%d,%d,%d,%d:", a, b, inter, warp);
   for (int i = 0; i < 2 * nl; i++)
     aucs_buf_printf(&key, "%c", '0' + modes[i]);
+  size_t glen = key.len;
+  aucs_buf_printf(&key, ";%d", region);
   for (size_t q = 0; q < S->nq; q++)
     if (!strcmp(S->qs[q].key, key.data)) {
       aucs_buf_free(&key);
@@ -1435,8 +1462,9 @@ static size_t find_query(aucs_static *S, int a, int b, int inter, int warp,
     }
   S->qs = aucs_xrealloc(S->qs, (S->nq + 1) * sizeof *S->qs);
   query *q = &S->qs[S->nq];
-  *q = (query){.key = aucs_buf_take(&key), .a = a, .b = b, .inter = inter,
-               .warp = warp, .verdict = AUCS_STATIC_UNKNOWN};
+  *q = (query){.key = aucs_buf_take(&key), .glen = glen, .a = a, .b = b,
+               .inter = inter, .warp = warp, .region = region,
+               .verdict = AUCS_STATIC_UNKNOWN};
   q->modes = aucs_xmalloc((size_t)(2 * nl + 1));
   memcpy(q->modes, modes, (size_t)(2 * nl));
   return S->nq++;
@@ -1460,6 +1488,80 @@ static void qset_add(qset *s, size_t q) {
   s->v[s->n++] = q;
 }
 
+/* Set s holds a query of q's group (the same pair, warps and loop modes,
+ * whatever its start's region). */
+static int in_group(const aucs_static *S, const qset *s, size_t q) {
+  const query *x = &S->qs[q];
+  for (size_t i = 0; i < s->n; i++) {
+    const query *y = &S->qs[s->v[i]];
+    if (y->glen == x->glen && !strncmp(y->key, x->key, x->glen))
+      return 1;
+  }
+  return 0;
+}
+
+/* The region of the start (block sb, instruction si) under cut c, as an
+ * index into S->regions (an equal one is shared), or -1 when it has a
+ * cycle or a loop edge. */
+static int region_of(aucs_static *S, int sb, LLVMValueRef si, const cut *c) {
+  const aucs_cfg *cfg = S->cfg;
+  size_t nb = (size_t)cfg->nblocks;
+  unsigned char *seen = aucs_xcalloc(nb + 1, 1);
+  unsigned char *scratch = aucs_xcalloc((size_t)S->nacc + 1, 1);
+  int *queue = aucs_xmalloc((nb + 1) * sizeof *queue), *indeg = NULL;
+  region r = {.first = si, .block = sb};
+  int ok = 1;
+  size_t n = 0;
+  seen[sb] = 1, queue[n++] = sb;
+  for (size_t h = 0; h < n; h++) {
+    int u = queue[h];
+    LLVMValueRef from = h ? LLVMGetFirstInstruction(cfg->blocks[u]) : si;
+    if (!scan(S, from, c, scratch, 1))
+      continue;
+    for (int i = 0; i < cfg->nsucc[u]; i++) {
+      int v = cfg->succ[u][i];
+      ok &= !cfg->loop_edge[u][i] && v != sb;
+      r.edges = aucs_xrealloc(r.edges, (r.nedges + 1) * 2 * sizeof *r.edges);
+      r.edges[2 * r.nedges] = u, r.edges[2 * r.nedges++ + 1] = v;
+      if (!seen[v])
+        seen[v] = 1, queue[n++] = v;
+    }
+  }
+  /* acyclic: Kahn's order takes every block */
+  indeg = aucs_xcalloc(nb + 1, sizeof *indeg);
+  for (size_t k = 0; k < r.nedges; k++)
+    indeg[r.edges[2 * k + 1]]++;
+  size_t done = 0, m = 0;
+  queue[m++] = sb;
+  while (ok && done < m) {
+    int u = queue[done++];
+    for (size_t k = 0; k < r.nedges; k++)
+      if (r.edges[2 * k] == u && --indeg[r.edges[2 * k + 1]] == 0)
+        queue[m++] = r.edges[2 * k + 1];
+  }
+  ok &= done == n;
+  free(seen);
+  free(scratch);
+  free(queue);
+  free(indeg);
+  if (!ok) {
+    free(r.edges);
+    return -1;
+  }
+  for (size_t i = 0; i < S->nregions; i++) {
+    const region *x = &S->regions[i];
+    if (x->first == si && x->nedges == r.nedges &&
+        !memcmp(x->edges, r.edges, r.nedges * 2 * sizeof *r.edges)) {
+      free(r.edges);
+      return (int)i;
+    }
+  }
+  S->regions =
+      aucs_xrealloc(S->regions, (S->nregions + 1) * sizeof *S->regions);
+  S->regions[S->nregions] = r;
+  return (int)S->nregions++;
+}
+
 /* The queries of one interval start. */
 static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
                           qset *out) {
@@ -1468,6 +1570,7 @@ static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
   unsigned char *st = aucs_xcalloc((size_t)na * (size_t)nl + 1, 1);
   unsigned char *modes = aucs_xcalloc((size_t)(2 * nl) + 1, 1);
   reach(S, sb, si, c, -1, hit);
+  int rid = region_of(S, sb, si, c);
   for (int l = 0; l < nl; l++)
     reach(S, sb, si, c, l, st + (size_t)l * (size_t)na);
   for (int a = 0; a < na; a++)
@@ -1479,7 +1582,7 @@ static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
         modes[l] = mode(ma, mb);
         modes[nl + l] = mode(mb, ma);
       }
-      qset_add(out, find_query(S, a, b, 0, WARP_ANY, modes));
+      qset_add(out, find_query(S, a, b, 0, WARP_ANY, rid, modes));
     }
   free(hit);
   free(st);
@@ -1505,7 +1608,7 @@ static void cut_queries(aucs_static *S, const cut *c, qset *out) {
 /* Query q for two threads of two warps (WARP_APART) or of one (WARP_SAME). */
 static size_t with_warp(aucs_static *S, size_t q, int warp) {
   query x = S->qs[q];
-  return find_query(S, x.a, x.b, x.inter, warp, x.modes);
+  return find_query(S, x.a, x.b, x.inter, warp, x.region, x.modes);
 }
 
 /* Every query of the kernel's intervals, with barrier `removed` gone. Two
@@ -1525,10 +1628,11 @@ static void interval_queries(aucs_static *S, LLVMValueRef removed, qset *out) {
   cut_queries(S, &warp, &in_warp);
   for (size_t i = 0; i < in_block.n; i++) {
     size_t q = in_block.v[i];
-    qset_add(out, in_set(&in_warp, q) ? q : with_warp(S, q, WARP_APART));
+    qset_add(out,
+             in_group(S, &in_warp, q) ? q : with_warp(S, q, WARP_APART));
   }
   for (size_t i = 0; i < in_warp.n; i++)
-    if (!in_set(&in_block, in_warp.v[i]))
+    if (!in_group(S, &in_block, in_warp.v[i]))
       qset_add(out, with_warp(S, in_warp.v[i], WARP_SAME));
   free(in_block.v);
   free(in_warp.v);
@@ -1539,7 +1643,7 @@ static void inter_queries(aucs_static *S, qset *out) {
   for (int a = 0; a < S->nacc; a++)
     for (int b = a; b < S->nacc; b++)
       if (conflict(S, &S->accs[a], &S->accs[b], 1))
-        qset_add(out, find_query(S, a, b, 1, WARP_ANY, modes));
+        qset_add(out, find_query(S, a, b, 1, WARP_ANY, -1, modes));
   free(modes);
 }
 
@@ -1575,7 +1679,33 @@ static Z3_ast warp_constraint(const aucs_static *S, int same) {
   return same ? eq : Z3_mk_not(z, eq);
 }
 
-static void encode(aucs_static *S, const query *q, qbuild *out) {
+/* The condition under which a thread goes from region r's start to block
+ * v without crossing a separator: over the region's edges into v, the
+ * source's condition and the edge's branch. Both threads of a query start
+ * at one instance of r's start, and each block of r runs at most once in
+ * the interval, so a uniform branch is one term for both. memo: per block,
+ * NULL when not yet built. */
+static Z3_ast path_cond(enc *e, const region *r, int v, Z3_ast *memo) {
+  Z3_context z = e->z;
+  if (v == r->block)
+    return Z3_mk_true(z);
+  if (memo[v])
+    return memo[v];
+  Z3_ast t = NULL;
+  for (size_t k = 0; k < r->nedges; k++) {
+    if (r->edges[2 * k + 1] != v)
+      continue;
+    int u = r->edges[2 * k];
+    Z3_ast via = and2(z, path_cond(e, r, u, memo),
+                      edge_cond(e, e->S->frames[0], u, v));
+    t = t ? or2(z, t, via) : via;
+  }
+  return memo[v] = t ? t : Z3_mk_true(z); /* not in r: no condition */
+}
+
+/* The query's constraints; with paths, also each thread's path from the
+ * start of q's region to its access. */
+static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
   Z3_context z = S->z;
   int nf = S->nframes;
   aucs_ptrmap *maps = aucs_xcalloc((size_t)nf * 4 + 1, sizeof *maps);
@@ -1583,6 +1713,7 @@ static void encode(aucs_static *S, const query *q, qbuild *out) {
   Z3_ast p[2], n[2];
   for (size_t i = 0; i < S->nlaunch; i++)
     push_ast(&out->v, &out->n, S->launch[i]);
+  Z3_ast *pcs = aucs_xcalloc((size_t)S->cfg->nblocks + 1, sizeof *pcs);
   for (int side = 0; side < 2; side++) {
     const acc *a = &S->accs[side ? q->b : q->a];
     enc e = {.S = S, .z = z, .side = side, .block = q->inter ? side : 0,
@@ -1591,6 +1722,12 @@ static void encode(aucs_static *S, const query *q, qbuild *out) {
              .ecmemo = maps + (size_t)nf * (size_t)(2 * side + 1),
              .shared = &shared, .cons = &out->v, .ncons = &out->n};
     push_ast(&out->v, &out->n, guard(&e, a));
+    if (paths && q->region >= 0) {
+      memset(pcs, 0, (size_t)S->cfg->nblocks * sizeof *pcs);
+      push_ast(&out->v, &out->n,
+               path_cond(&e, &S->regions[q->region],
+                         block_of(S->cfg, a->anchor), pcs));
+    }
     p[side] = address(&e, a);
     n[side] = extent(&e, a);
     if (side == 0 && a->root)
@@ -1598,6 +1735,7 @@ static void encode(aucs_static *S, const query *q, qbuild *out) {
           z, p[0], LLVMIsAGlobalVariable(a->root) ? global_base(&e, a->root)
                                                   : argument(&e, S->frames[0], a->root));
   }
+  free(pcs);
   push_ast(&out->v, &out->n, overlap(z, p[0], n[0], p[1], n[1]));
   if (q->inter)
     push_ast(&out->v, &out->n, distinct3(z, S->ctaid[0], S->ctaid[1]));
@@ -1722,17 +1860,43 @@ static void trace_query(const aucs_static *S, const query *q) {
   free(lb);
 }
 
+/* A SAT query asked again with the threads' paths from its start (they
+ * make most queries slower, so only a witness is checked against them):
+ * UNSAT decides; SAT replaces b and vals by the refined query and its
+ * model; unknown keeps the first answer. */
+static aucs_smt_result with_paths(aucs_static *S, const query *q, qbuild *b,
+                                  Z3_ast *terms, uint64_t *vals, size_t nt) {
+  qbuild p = {0};
+  uint64_t *pv = aucs_xcalloc(nt, sizeof *pv);
+  Z3_ast offset = terms[nt - 1];
+  encode(S, q, 1, &p);
+  terms[nt - 1] = p.offset;
+  aucs_smt_result r = ask(S, &p, terms, pv, nt, S->o.timeout_ms);
+  if (r == AUCS_SMT_SAT) {
+    free(b->v);
+    *b = p;
+    memcpy(vals, pv, nt * sizeof *vals);
+  } else {
+    free(p.v);
+    terms[nt - 1] = offset;
+  }
+  free(pv);
+  return r == AUCS_SMT_UNKNOWN ? AUCS_SMT_SAT : r;
+}
+
 static void solve(aucs_static *S, query *q) {
   qbuild b = {0};
   size_t nt = NWIT + S->nparams + 1;
   Z3_ast *terms = aucs_xcalloc(nt, sizeof *terms);
   uint64_t *vals = aucs_xcalloc(nt, sizeof *vals);
-  encode(S, q, &b);
+  encode(S, q, 0, &b);
   witness_terms(S, terms);
   for (unsigned i = 0; i < S->nparams; i++)
     terms[NWIT + i] = S->params[i];
   terms[nt - 1] = b.offset;
   aucs_smt_result r = ask(S, &b, terms, vals, nt, S->o.timeout_ms);
+  if (r == AUCS_SMT_SAT && q->region >= 0)
+    r = with_paths(S, q, &b, terms, vals, nt);
   q->verdict = r == AUCS_SMT_UNSAT ? AUCS_STATIC_UNSAT
                : r == AUCS_SMT_SAT ? AUCS_STATIC_SAT
                                    : AUCS_STATIC_UNKNOWN;
@@ -1824,7 +1988,7 @@ static void barrier_redundancy(aucs_static *S, size_t i, const qset *base) {
   qset without = {0}, extra = {0};
   interval_queries(S, S->bars[i], &without);
   for (size_t k = 0; k < without.n; k++)
-    if (!in_set(base, without.v[k]))
+    if (!in_group(S, base, without.v[k]))
       qset_add(&extra, without.v[k]);
   solve_all(S, &extra);
   int proven = 1;
@@ -1896,6 +2060,9 @@ void aucs_static_free(aucs_static *S) {
   free(S->bar_red);
   free(S->warps);
   free(S->tails);
+  for (size_t i = 0; i < S->nregions; i++)
+    free(S->regions[i].edges);
+  free(S->regions);
   free(S->params);
   free(S->launch);
   aucs_ptrmap_free(&S->anchors);

@@ -3,7 +3,8 @@
  * guards, loops, 2-D indexing, access widths, data-dependent indices (never
  * proven), barrier redundancy, witnesses that replay as races, one
  * blockIdx for two threads of one block, %laneid, __syncwarp, rotated loops,
- * toggled phis and __device__ helpers (results, a barrier at their end).
+ * toggled phis, __device__ helpers (results, a barrier at their end) and
+ * the threads' paths from an interval's start.
  */
 #include "support.h"
 
@@ -464,6 +465,50 @@ static void test_static_helper_ending_in_barrier(void **state) {
       AUCS_PROOF_RACE_FREE);
 }
 
+/* @k(n): under COND (defines %c) it stores s[tid] and waits at a barrier;
+ * every thread then reads s[tid + 1]. A thread that skips the branch
+ * reads in the interval of the stores only if another took it. */
+static aucs_static_proof skip_barrier(const char *cond) {
+  char *ir = aucs_xasprintf(
+      "@s = internal addrspace(3) global [1025 x i32] undef\n"
+      "define ptx_kernel void @k(ptr %%out, i32 %%n) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %s\n"
+      "  br i1 %%c, label %%body, label %%join\n"
+      "body:\n"
+      "  %%p = getelementptr [1025 x i32], ptr addrspace(3) @s, i32 0, i32 %%t\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+      "  br label %%join\n"
+      "join:\n"
+      "  %%u = add nuw i32 %%t, 1\n"
+      "  %%q = getelementptr [1025 x i32], ptr addrspace(3) @s, i32 0, i32 %%u\n"
+      "  %%v = load i32, ptr addrspace(3) %%q\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      cond);
+  aucs_static_proof p = proof_of_ir(ir, "k", NULL);
+  free(ir);
+  return p;
+}
+
+static void test_static_paths_from_the_interval_start(void **state) {
+  (void)state;
+  /* n > 0 is one value for the block: a thread that stored also waited
+   * before any thread read */
+  assert_int_equal(skip_barrier("%c = icmp sgt i32 %n, 0"),
+                   AUCS_PROOF_RACE_FREE);
+  /* blockDim.x > 127: the same for every thread of the block */
+  assert_int_equal(skip_barrier("%d = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+                                "  %c = icmp ugt i32 %d, 127"),
+                   AUCS_PROOF_RACE_FREE);
+  /* tid > 5 differs between threads: thread 6 stores while thread 5,
+   * having skipped the barrier, reads s[6] */
+  assert_int_not_equal(skip_barrier("%c = icmp ugt i32 %t, 5"),
+                       AUCS_PROOF_RACE_FREE);
+}
+
 /* s[tid] = ..; barrier; .. = s[tid + 1]; barrier (orders nothing). */
 static const char *barriers =
     "@s = internal addrspace(3) global [1025 x i32] undef\n"
@@ -804,6 +849,7 @@ int main(void) {
       cmocka_unit_test(test_static_toggled_phi),
       cmocka_unit_test(test_static_helper_results),
       cmocka_unit_test(test_static_helper_ending_in_barrier),
+      cmocka_unit_test(test_static_paths_from_the_interval_start),
       cmocka_unit_test(test_static_syncwarp_orders_one_warp),
       cmocka_unit_test(test_static_syncwarp_leaves_two_warps_unordered),
       cmocka_unit_test(test_static_partial_syncwarp_separates_nothing),

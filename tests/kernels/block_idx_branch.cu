@@ -28,7 +28,8 @@ __global__ void per_block(float *out, const float *in, int n) {
 // not reached (blockIdx.y is 0).
 // AUCS-LAUNCH: --grid 2 --block 128 --arg n=256
 // AUCS-EXPECT: redundant-barrier 12
-// Static (aucs detect --static, same launch): out and in may alias, and a
-// pair on a path that skips the barrier at line 16 only when blockDim.x <
-// 128 stays sat (guards are per block, not per path).
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, same launch): the store at line 9 and the
+// load at line 19 share an interval only on the path that skips the
+// barrier at line 16, taken when blockDim.x < 128: the threads' paths from
+// the interval's start rule it out for blocks of 128. Every pair is proven.
+// AUCS-EXPECT-STATIC: proof race-free
