@@ -30,6 +30,7 @@ __global__ void last_block(float *out, const float *part, unsigned *slots) {
 // out[blockDim.x + slot] never overlap. Tickets and slots are atomics.
 // AUCS-LAUNCH: --grid 2 --block 64
 // AUCS-EXPECT: redundant-barrier 20
-// Static (aucs detect --static, same launch): out, part and slots may alias
-// each other and the __device__ counter; the ticket is loaded data.
+// Static (aucs detect --static, same launch): slot (an atomic's result)
+// and is_last (a loaded flag) are fresh values, so the solver lets two
+// blocks both be last and two threads draw one slot: those pairs stay sat.
 // AUCS-EXPECT-STATIC: proof partial

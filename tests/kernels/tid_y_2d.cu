@@ -34,7 +34,7 @@ __global__ void matmul(float *c, const float *a, const float *b, int n) {
 // AUCS-LAUNCH: --grid 2,2 --block 16,16 --arg n=32
 // AUCS-EXPECT: inter-block-race 27 27
 // Static (aucs detect --static, same launch): the row ty == 0 of two blocks
-// stores c[n * n + col]; the witness replays the inter-block race (c, a and
-// b may alias: the rest is partial).
+// stores c[n * n + col]; the witness replays the inter-block race, the
+// rest is proven.
 // AUCS-EXPECT-STATIC: confirmed 27 27
 // AUCS-EXPECT-STATIC: proof partial
