@@ -713,8 +713,25 @@ static int same_inputs(const aucs_candidate *a, const aucs_candidate *b,
          !memcmp(a->args, b->args, np * sizeof *a->args);
 }
 
-/* Replay each SAT pair's witness as one run (once per distinct input),
- * unless the search's single run is that input anyway. */
+static int pair_matches(const aucs_static_pair *p, const aucs_finding *f) {
+  aucs_finding_kind want =
+      p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE : AUCS_FINDING_RACE;
+  return f->kind == want &&
+         ((f->a.instr == p->a.instr && f->b.instr == p->b.instr) ||
+          (f->a.instr == p->b.instr && f->b.instr == p->a.instr));
+}
+
+/* A run has found the race of pair p already. */
+static int confirmed(const aucs_report_kernel *k, const aucs_static_pair *p) {
+  for (size_t i = 0; i < k->findings.n; i++)
+    if (pair_matches(p, &k->findings.v[i]))
+      return 1;
+  return 0;
+}
+
+/* Replay each SAT pair's witness as one run (once per distinct input, and
+ * not when an earlier run found the pair's race), unless the search's
+ * single run is that input anyway. */
 static void static_replay(kstate *s, const aucs_search_space *sp) {
   if (s->o->no_static)
     return;
@@ -728,7 +745,8 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
   aucs_candidate *runs = aucs_xcalloc(n + 1, sizeof *runs);
   for (size_t i = 0; i < n; i++) {
     const aucs_static_pair *p = aucs_static_pair_at(s->st, i);
-    if (p->verdict != AUCS_STATIC_SAT || !p->witness.replayable)
+    if (p->verdict != AUCS_STATIC_SAT || !p->witness.replayable ||
+        confirmed(s->k, p))
       continue;
     aucs_candidate c = {.launch = p->witness.launch,
                         .args = aucs_xcalloc(s->np + 1, sizeof *c.args),
@@ -788,14 +806,6 @@ static void static_proven_barriers(kstate *s) {
     k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
     k->reproduce[k->findings.n - 1] = NULL;
   }
-}
-
-static int pair_matches(const aucs_static_pair *p, const aucs_finding *f) {
-  aucs_finding_kind want =
-      p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE : AUCS_FINDING_RACE;
-  return f->kind == want &&
-         ((f->a.instr == p->a.instr && f->b.instr == p->b.instr) ||
-          (f->a.instr == p->b.instr && f->b.instr == p->a.instr));
 }
 
 static aucs_report_witness *witness_of(const kstate *s,

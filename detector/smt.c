@@ -1,7 +1,16 @@
 /*
- * smt: Z3 behind one door. One context and one solver per aucs_smt; every
- * query is push, assert, check, read the model, pop; the solver, the model
- * and the parameter set are reference-counted and released on every path.
+ * smt: Z3 behind one door. One context per aucs_smt; every query gets
+ * solvers of its own (create, set the timeout, assert, check, read the
+ * model, release), in two tries:
+ *   1. Z3's SMT core (a simple solver) for 1/CORE_SHARE of the timeout:
+ *      it finds models of products of symbols quickly;
+ *   2. when that gives up, Z3's default solver, which on a fresh solver
+ *      runs the full bit-vector pipeline (simplify, bit-blast, SAT), for
+ *      the rest: it proves in milliseconds what the core takes seconds on.
+ * Neither alone did well on the corpus: the core timed out on the proofs
+ * of double_buffer, the pipeline spent a second on each satisfiable
+ * inter-block query. Solvers, models and parameter sets are
+ * reference-counted and released on every path.
  *
  * Limitation: values are read back as unsigned 64-bit numbers; a wider
  * bit-vector reads as 0 (the static checker never asks for one).
@@ -13,9 +22,11 @@
 #include <string.h>
 #include <time.h>
 
+enum { CORE_SHARE = 4 };
+
 struct aucs_smt {
   Z3_context ctx;
-  Z3_solver solver;
+  unsigned timeout_ms;
   char *reason;
   aucs_smt_stats stats;
 };
@@ -35,17 +46,14 @@ aucs_smt *aucs_smt_new(unsigned timeout_ms) {
   Z3_del_config(cfg);
   AUCS_ASSERT(s->ctx);
   Z3_set_error_handler(s->ctx, on_error);
-  s->solver = Z3_mk_solver(s->ctx);
-  Z3_solver_inc_ref(s->ctx, s->solver);
   s->reason = aucs_xstrdup("");
-  aucs_smt_set_timeout(s, timeout_ms);
+  s->timeout_ms = timeout_ms;
   return s;
 }
 
 void aucs_smt_free(aucs_smt *s) {
   if (!s)
     return;
-  Z3_solver_dec_ref(s->ctx, s->solver);
   Z3_del_context(s->ctx);
   free(s->reason);
   free(s);
@@ -54,12 +62,20 @@ void aucs_smt_free(aucs_smt *s) {
 Z3_context aucs_smt_context(const aucs_smt *s) { return s->ctx; }
 
 void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms) {
+  s->timeout_ms = timeout_ms;
+}
+
+/* A solver of the given kind with a timeout of ms. */
+static Z3_solver new_solver(const aucs_smt *s, int core, unsigned ms) {
+  Z3_solver solver =
+      core ? Z3_mk_simple_solver(s->ctx) : Z3_mk_solver(s->ctx);
+  Z3_solver_inc_ref(s->ctx, solver);
   Z3_params p = Z3_mk_params(s->ctx);
   Z3_params_inc_ref(s->ctx, p);
-  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"),
-                     timeout_ms ? timeout_ms : 4294967295u);
-  Z3_solver_set_params(s->ctx, s->solver, p);
+  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), ms);
+  Z3_solver_set_params(s->ctx, solver, p);
   Z3_params_dec_ref(s->ctx, p);
+  return solver;
 }
 
 static void set_reason(aucs_smt *s, const char *why) {
@@ -80,9 +96,9 @@ static uint64_t value_of(Z3_context ctx, Z3_model m, Z3_ast t) {
   return 0;
 }
 
-static void read_model(aucs_smt *s, const Z3_ast *terms, uint64_t *vals,
-                       size_t nvals) {
-  Z3_model m = Z3_solver_get_model(s->ctx, s->solver);
+static void read_model(aucs_smt *s, Z3_solver solver, const Z3_ast *terms,
+                       uint64_t *vals, size_t nvals) {
+  Z3_model m = Z3_solver_get_model(s->ctx, solver);
   if (!m) {
     memset(vals, 0, nvals * sizeof *vals);
     return;
@@ -104,6 +120,29 @@ static aucs_smt_result count(aucs_smt *s, aucs_smt_result r) {
   return r;
 }
 
+/* Assert, check and read the model on one solver. */
+static aucs_smt_result run(aucs_smt *s, Z3_solver solver,
+                           const Z3_ast *asserts, size_t n,
+                           const Z3_ast *terms, uint64_t *vals, size_t nvals,
+                           int *failed) {
+  for (size_t i = 0; i < n; i++)
+    Z3_solver_assert(s->ctx, solver, asserts[i]);
+  Z3_lbool got = Z3_solver_check(s->ctx, solver);
+  Z3_error_code e = Z3_get_error_code(s->ctx);
+  aucs_smt_result r = e != Z3_OK            ? AUCS_SMT_UNKNOWN
+                      : got == Z3_L_TRUE    ? AUCS_SMT_SAT
+                      : got == Z3_L_FALSE   ? AUCS_SMT_UNSAT
+                                            : AUCS_SMT_UNKNOWN;
+  *failed = e != Z3_OK;
+  if (e != Z3_OK)
+    set_reason(s, Z3_get_error_msg(s->ctx, e));
+  else if (r == AUCS_SMT_UNKNOWN)
+    set_reason(s, Z3_solver_get_reason_unknown(s->ctx, solver));
+  if (r == AUCS_SMT_SAT && nvals)
+    read_model(s, solver, terms, vals, nvals);
+  return r;
+}
+
 aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
                                const Z3_ast *terms, uint64_t *vals,
                                size_t nvals) {
@@ -114,22 +153,15 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
       return count(s, AUCS_SMT_UNKNOWN);
     }
   double start = aucs_seconds();
-  Z3_solver_push(s->ctx, s->solver);
-  for (size_t i = 0; i < n; i++)
-    Z3_solver_assert(s->ctx, s->solver, asserts[i]);
-  Z3_lbool got = Z3_solver_check(s->ctx, s->solver);
-  Z3_error_code e = Z3_get_error_code(s->ctx);
-  aucs_smt_result r = e != Z3_OK            ? AUCS_SMT_UNKNOWN
-                      : got == Z3_L_TRUE    ? AUCS_SMT_SAT
-                      : got == Z3_L_FALSE   ? AUCS_SMT_UNSAT
-                                            : AUCS_SMT_UNKNOWN;
-  if (e != Z3_OK)
-    set_reason(s, Z3_get_error_msg(s->ctx, e));
-  else if (r == AUCS_SMT_UNKNOWN)
-    set_reason(s, Z3_solver_get_reason_unknown(s->ctx, s->solver));
-  if (r == AUCS_SMT_SAT && nvals)
-    read_model(s, terms, vals, nvals);
-  Z3_solver_pop(s->ctx, s->solver, 1);
+  unsigned total = s->timeout_ms ? s->timeout_ms : 4294967295u;
+  aucs_smt_result r = AUCS_SMT_UNKNOWN;
+  int failed = 0;
+  for (int core = 1; core >= 0 && r == AUCS_SMT_UNKNOWN && !failed; core--) {
+    unsigned ms = core ? total / CORE_SHARE : total - total / CORE_SHARE;
+    Z3_solver solver = new_solver(s, core, ms);
+    r = run(s, solver, asserts, n, terms, vals, nvals, &failed);
+    Z3_solver_dec_ref(s->ctx, solver);
+  }
   s->stats.seconds += aucs_seconds() - start;
   return count(s, r);
 }

@@ -1752,46 +1752,56 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
   aucs_ptrmap_free(&shared);
 }
 
-/* The interpreter's limits: at most 64 blocks, integer arguments within
- * +-65536, both accesses in one object. 0 when they cannot hold. */
-static int replay_limits(aucs_static *S, const query *q, qbuild *b) {
+/* Limits on a witness, tightest first: a witness within the first runs
+ * in a moment (few blocks, short loops); the second is what the
+ * interpreter can run at all. Both keep the two accesses in one object. */
+typedef struct tier {
+  uint32_t blocks; /* of the grid, in all */
+  uint32_t arg;    /* integer arguments of 18 bits or more in [-arg, arg] */
+} tier;
+static const tier tiers[] = {{4, 1024}, {64, 65536}};
+enum { NTIERS = sizeof tiers / sizeof tiers[0] };
+
+/* Add tier t's limits to b. 0 when they cannot hold. */
+static int replay_limits(aucs_static *S, const query *q, const tier *t,
+                         qbuild *b) {
   Z3_context z = S->z;
   const acc *x = &S->accs[q->a], *y = &S->accs[q->b];
   if (x->root != y->root)
     return 0;
   for (int d = 0; d < 3; d++)
-    push_ast(&b->v, &b->n, Z3_mk_bvule(z, S->nctaid[d], bv(z, 64, 32)));
+    push_ast(&b->v, &b->n, Z3_mk_bvule(z, S->nctaid[d], bv(z, t->blocks, 32)));
   push_ast(&b->v, &b->n,
-           Z3_mk_bvule(z, product(z, S->nctaid), bv(z, 64, 32)));
+           Z3_mk_bvule(z, product(z, S->nctaid), bv(z, t->blocks, 32)));
   for (unsigned i = 0; i < S->nparams; i++) {
     Z3_ast a = S->params[i];
-    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
-    if (!a || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
-        LLVMGetIntTypeWidth(t) < 18)
+    LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    if (!a || LLVMGetTypeKind(ty) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(ty) < 18)
       continue;
-    unsigned w = LLVMGetIntTypeWidth(t);
+    unsigned w = LLVMGetIntTypeWidth(ty);
     push_ast(&b->v, &b->n,
-             Z3_mk_bvule(z, Z3_mk_bvadd(z, a, bv(z, 65536, w)),
-                         bv(z, 131072, w)));
+             Z3_mk_bvule(z, Z3_mk_bvadd(z, a, bv(z, t->arg, w)),
+                         bv(z, 2ull * t->arg, w)));
   }
   return 1;
 }
 
-/* Whether a witness already keeps to replay_limits. */
-static int fits(const aucs_static *S, const query *q) {
+/* Whether the witness already keeps to tier t. */
+static int fits(const aucs_static *S, const query *q, const tier *t) {
   const aucs_static_witness *w = &q->w;
   uint64_t blocks = (uint64_t)w->launch.grid.x * w->launch.grid.y *
                     w->launch.grid.z;
-  if (S->accs[q->a].root != S->accs[q->b].root || blocks > 64)
+  if (S->accs[q->a].root != S->accs[q->b].root || blocks > t->blocks)
     return 0;
   for (unsigned i = 0; i < S->nparams; i++) {
-    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
-    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
-        LLVMGetIntTypeWidth(t) < 18 || LLVMGetIntTypeWidth(t) > 64)
+    LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    if (LLVMGetTypeKind(ty) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(ty) < 18 || LLVMGetIntTypeWidth(ty) > 64)
       continue;
-    unsigned w_ = LLVMGetIntTypeWidth(t);
+    unsigned w_ = LLVMGetIntTypeWidth(ty);
     uint64_t mask = w_ == 64 ? ~0ull : (1ull << w_) - 1;
-    if (((w->args[i] + 65536) & mask) > 131072)
+    if (((w->args[i] + t->arg) & mask) > 2ull * t->arg)
       return 0;
   }
   return 1;
@@ -1846,16 +1856,17 @@ static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
   return aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
 }
 
-static void trace_query(const aucs_static *S, const query *q) {
+static void trace_query(const aucs_static *S, const query *q, double secs) {
   static const char *const names[] = {"unsat", "sat", "unknown"};
   static const char *const warp[] = {"", " (two warps)", " (one warp)"};
   char *la = aucs_srcloc_format(S->accs[q->a].instr);
   char *lb = aucs_srcloc_format(S->accs[q->b].instr);
-  fprintf(stderr, "aucs: static: %s %s / %s %s%s%s: %s%s%s\n",
+  fprintf(stderr, "aucs: static: %s %s / %s %s%s%s: %s%s%s (%.3f s)\n",
           aucs_op_name(S->accs[q->a].op), la, aucs_op_name(S->accs[q->b].op),
           lb, q->inter ? " (two blocks)" : "", warp[q->warp], names[q->verdict],
           q->verdict == AUCS_STATIC_UNKNOWN ? " " : "",
-          q->verdict == AUCS_STATIC_UNKNOWN ? aucs_smt_reason(S->smt) : "");
+          q->verdict == AUCS_STATIC_UNKNOWN ? aucs_smt_reason(S->smt) : "",
+          secs);
   free(la);
   free(lb);
 }
@@ -1884,7 +1895,26 @@ static aucs_smt_result with_paths(aucs_static *S, const query *q, qbuild *b,
   return r == AUCS_SMT_UNKNOWN ? AUCS_SMT_SAT : r;
 }
 
+/* Make q's witness one within the tightest tier it can keep to, asking
+ * again (with a share of the timeout) when the model found is outside. */
+static void replayable_witness(aucs_static *S, query *q, qbuild *b,
+                               Z3_ast *terms, uint64_t *vals, size_t nt) {
+  size_t keep = b->n;
+  for (int t = 0; t < NTIERS && !q->w.replayable; t++) {
+    q->w.replayable = fits(S, q, &tiers[t]);
+    if (q->w.replayable || !replay_limits(S, q, &tiers[t], b))
+      continue;
+    if (ask(S, b, terms, vals, nt, S->o.timeout_ms / WITNESS_SHARE) ==
+        AUCS_SMT_SAT) {
+      read_witness(S, vals, &q->w);
+      q->w.replayable = 1;
+    }
+    b->n = keep;
+  }
+}
+
 static void solve(aucs_static *S, query *q) {
+  double t0 = aucs_static_stats(S)->seconds;
   qbuild b = {0};
   size_t nt = NWIT + S->nparams + 1;
   Z3_ast *terms = aucs_xcalloc(nt, sizeof *terms);
@@ -1902,16 +1932,10 @@ static void solve(aucs_static *S, query *q) {
                                    : AUCS_STATIC_UNKNOWN;
   if (r == AUCS_SMT_SAT) {
     read_witness(S, vals, &q->w);
-    q->w.replayable = fits(S, q);
-    if (!q->w.replayable && replay_limits(S, q, &b) &&
-        ask(S, &b, terms, vals, nt, S->o.timeout_ms / WITNESS_SHARE) ==
-            AUCS_SMT_SAT) {
-      read_witness(S, vals, &q->w);
-      q->w.replayable = 1;
-    }
+    replayable_witness(S, q, &b, terms, vals, nt);
   }
   if (S->trace)
-    trace_query(S, q);
+    trace_query(S, q, aucs_static_stats(S)->seconds - t0);
   free(b.v);
   free(terms);
   free(vals);

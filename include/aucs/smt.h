@@ -1,12 +1,13 @@
 /*
  * smt: the one module that owns Z3 (DESIGN.md section 5.3, STYLE.md "Z3's
  * test_capi.c"). It creates the context and installs its error handler,
- * owns the solver, its timeout and every reference-counted Z3 object, and
- * brackets each query by push/pop.
+ * owns the solvers, the timeout and every reference-counted Z3 object; each
+ * query runs on a solver of its own, released before aucs_smt_check
+ * returns (so no scope is ever pushed).
  *
  * The context is Z3_mk_context's: terms need no reference counts and stay
- * valid while the solver is at scope 0, i.e. for the life of the aucs_smt
- * (aucs_smt_check pops back to 0 before it returns). Callers build terms
+ * valid for the life of the aucs_smt (no solver scope is ever popped, which
+ * is what would reclaim them). Callers build terms
  * with the Z3 API on aucs_smt_context and never create solvers, models or
  * parameter sets themselves.
  *
@@ -34,7 +35,7 @@ typedef struct aucs_smt_stats {
   double seconds; /* wall-clock time inside the solver */
 } aucs_smt_stats;
 
-/* A context and a solver whose queries stop after timeout_ms (0: none).
+/* A context whose queries stop after timeout_ms (0: none).
  * Free with aucs_smt_free. */
 aucs_smt *aucs_smt_new(unsigned timeout_ms);
 void aucs_smt_free(aucs_smt *s);
@@ -44,7 +45,7 @@ void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms);
 
 /* Is the conjunction of asserts[0..n) satisfiable? On SAT, vals[i] gets the
  * model's value of terms[i] (a bit-vector of at most 64 bits, or a Boolean
- * as 0/1; 0 when the model leaves it free). Bracketed by push/pop. */
+ * as 0/1; 0 when the model leaves it free). One fresh solver per call. */
 aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
                                const Z3_ast *terms, uint64_t *vals,
                                size_t nvals);
