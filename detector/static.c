@@ -72,19 +72,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Iteration states of a loop along a barrier-free path (step 2). */
+/* Iteration states of a loop along a barrier-free path (step 2). A path
+ * that leaves the loop keeps the iteration it left in (ST_LEFT + state):
+ * after the loop its header phis hold that iteration's values. */
 enum {
   ST_OUT0,   /* not entered since the start (start outside the loop) */
-  ST_OUTX,   /* left it since the start */
+  ST_OUTX,   /* left it since the start, in an ambiguous iteration */
   ST_CUR0,   /* the start's own iteration (start inside the loop) */
   ST_CUR1,   /* the next iteration */
   ST_FRESH0, /* first iteration of the entry since the start */
   ST_FRESH1, /* second iteration of it */
   ST_RE0,    /* first iteration of a later entry */
   ST_AMB,    /* any other */
-  NST
+  ST_LEFT,   /* ST_LEFT + ST_CUR0 .. ST_LEFT + ST_RE0: left in that one */
+  NST = ST_LEFT + ST_RE0 + 1
 };
-enum { M_FREE, M_START, M_SHARED }; /* how a side sees a loop's phis */
+typedef uint16_t stset; /* a set of states, bit 1 << state */
+_Static_assert(NST <= 16, "stset holds every state");
+/* How a side sees a loop's phis: as fresh values (or the loop's induction
+ * terms), as their start values, as values both sides share (the same
+ * iteration, uniform phis), or as the next iteration's values of the
+ * shared ones (this side one iteration on from the other). */
+enum { M_FREE, M_START, M_SHARED, M_NEXT };
 enum { SP_SHARED = 1, SP_GLOBAL = 2, SP_ANY = 3 };
 /* WITNESS_SHARE: a SAT pair's second query, for a witness the interpreter
  * can replay, gets this fraction of the query timeout: the verdict is
@@ -1074,13 +1083,34 @@ static Z3_ast induction(enc *e, frame *f, LLVMValueRef phi, int l,
   return NULL;
 }
 
+/* The value of next in the iteration whose uniform phis hold the shared
+ * values: next evaluated afresh with loop l shared and every other loop
+ * free (the iteration before this side's). */
+static Z3_ast next_of_shared(enc *e, frame *f, LLVMValueRef next, int l) {
+  int nf = e->S->nframes, nl = e->S->cfg->nloops;
+  aucs_ptrmap *maps = aucs_xcalloc((size_t)nf * 2 + 1, sizeof *maps);
+  unsigned char *modes = aucs_xcalloc((size_t)nl + 1, 1);
+  modes[l] = M_SHARED;
+  enc before = *e;
+  before.modes = modes, before.memo = maps, before.ecmemo = maps + nf;
+  Z3_ast t = val(&before, f, next);
+  for (int i = 0; i < nf * 2; i++)
+    aucs_ptrmap_free(&maps[i]);
+  free(maps);
+  free(modes);
+  return t;
+}
+
 static Z3_ast header_phi(enc *e, frame *f, LLVMValueRef phi, int b, int l) {
   LLVMValueRef start, next;
   phi_parts(f->cfg, phi, b, &start, &next);
   int mode = f->id == 0 ? e->modes[l] : M_FREE;
   if (mode == M_START && start)
     return val(e, f, start);
-  int share = mode == M_SHARED && !aucs_uniform_varying(e->S->u, phi);
+  int uniform = !aucs_uniform_varying(e->S->u, phi);
+  if (mode == M_NEXT && uniform && next)
+    return next_of_shared(e, f, next, l);
+  int share = mode == M_SHARED && uniform;
   intptr_t got;
   if (share && aucs_ptrmap_get(e->shared, phi, &got))
     return (Z3_ast)got;
@@ -1345,7 +1375,7 @@ static int separates(const aucs_static *S, LLVMValueRef I, const cut *c) {
 /* Mark (|= bit) the accesses anchored in block b from instruction I on, up
  * to the first separator; 1 when the block's end was reached. */
 static int scan(const aucs_static *S, LLVMValueRef I, const cut *c,
-                unsigned char *mark, unsigned char bit) {
+                stset *mark, stset bit) {
   for (; I; I = LLVMGetNextInstruction(I)) {
     if (separates(S, I, c))
       return 0;
@@ -1366,7 +1396,7 @@ static int step_state(const aucs_cfg *cfg, int l, int u, int v, int st) {
   if (!in_u && in_v)
     return st == ST_OUT0 ? ST_FRESH0 : ST_RE0;
   if (in_u && !in_v)
-    return ST_OUTX;
+    return st >= ST_CUR0 && st <= ST_RE0 ? ST_LEFT + st : ST_OUTX;
   if (!in_u || v != cfg->loops[l].header)
     return st;
   return st == ST_CUR0 ? ST_CUR1 : st == ST_FRESH0 ? ST_FRESH1 : ST_AMB;
@@ -1376,13 +1406,13 @@ static int step_state(const aucs_cfg *cfg, int l, int u, int v, int st) {
  * mark the accesses reached; with l >= 0, mark each with the bit of the
  * loop-l state it is reached in, else with bit 1. */
 static void reach(const aucs_static *S, int sb, LLVMValueRef si, const cut *c,
-                  int l, unsigned char *mark) {
+                  int l, stset *mark) {
   const aucs_cfg *cfg = S->cfg;
   size_t nb = (size_t)cfg->nblocks, n = 0;
   unsigned char *seen = aucs_xcalloc(nb * NST + 1, 1);
   int *queue = aucs_xmalloc((nb * NST * 2 + 2) * 2 * sizeof *queue);
   int u = sb, su = l < 0 ? 0 : aucs_cfg_in_loop(cfg, l, sb) ? ST_CUR0 : ST_OUT0;
-  int go = scan(S, si, c, mark, (unsigned char)(1 << su));
+  int go = scan(S, si, c, mark, (stset)(1u << su));
   for (size_t head = 0;; head += 2) {
     for (int i = 0; go && i < cfg->nsucc[u]; i++) {
       int v = cfg->succ[u][i];
@@ -1396,7 +1426,7 @@ static void reach(const aucs_static *S, int sb, LLVMValueRef si, const cut *c,
       break;
     u = queue[head], su = queue[head + 1];
     go = scan(S, LLVMGetFirstInstruction(cfg->blocks[u]), c, mark,
-              (unsigned char)(1 << su));
+              (stset)(1u << su));
   }
   free(seen);
   free(queue);
@@ -1433,15 +1463,27 @@ static int conflict(const aucs_static *S, const acc *a, const acc *b,
   return 1;
 }
 
-static int single_state(unsigned char m) { return m && !(m & (m - 1)); }
+static int single_state(stset m) { return m && !(m & (m - 1)); }
 
-static unsigned char mode(unsigned char mine, unsigned char other) {
-  unsigned char fresh = 1 << ST_FRESH0 | 1 << ST_RE0;
-  unsigned char same = 1 << ST_CUR0 | 1 << ST_CUR1 | 1 << ST_FRESH1;
+/* The iterations of m: a left state counts as the one it left in. */
+static stset iterations(stset m) {
+  stset left = (stset)(m >> ST_LEFT);
+  return (stset)((m & ((1u << ST_LEFT) - 1)) | left);
+}
+
+static unsigned char mode(stset mine, stset other) {
+  stset fresh = 1 << ST_FRESH0 | 1 << ST_RE0;
+  stset same = 1 << ST_CUR0 | 1 << ST_CUR1 | 1 << ST_FRESH1;
+  mine = iterations(mine), other = iterations(other);
+  stset cur0 = 1 << ST_CUR0, cur1 = 1 << ST_CUR1;
   if (mine && !(mine & ~fresh))
     return M_START;
   if (mine == other && single_state(mine) && (mine & same))
     return M_SHARED;
+  if (mine == cur0 && other == cur1)
+    return M_SHARED;
+  if (mine == cur1 && other == cur0)
+    return M_NEXT;
   return M_FREE;
 }
 
@@ -1507,7 +1549,7 @@ static int region_of(aucs_static *S, int sb, LLVMValueRef si, const cut *c) {
   const aucs_cfg *cfg = S->cfg;
   size_t nb = (size_t)cfg->nblocks;
   unsigned char *seen = aucs_xcalloc(nb + 1, 1);
-  unsigned char *scratch = aucs_xcalloc((size_t)S->nacc + 1, 1);
+  stset *scratch = aucs_xcalloc((size_t)S->nacc + 1, sizeof *scratch);
   int *queue = aucs_xmalloc((nb + 1) * sizeof *queue), *indeg = NULL;
   region r = {.first = si, .block = sb};
   int ok = 1;
@@ -1566,8 +1608,8 @@ static int region_of(aucs_static *S, int sb, LLVMValueRef si, const cut *c) {
 static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
                           qset *out) {
   int na = S->nacc, nl = S->cfg->nloops;
-  unsigned char *hit = aucs_xcalloc((size_t)na + 1, 1);
-  unsigned char *st = aucs_xcalloc((size_t)na * (size_t)nl + 1, 1);
+  stset *hit = aucs_xcalloc((size_t)na + 1, sizeof *hit);
+  stset *st = aucs_xcalloc((size_t)na * (size_t)nl + 1, sizeof *st);
   unsigned char *modes = aucs_xcalloc((size_t)(2 * nl) + 1, 1);
   reach(S, sb, si, c, -1, hit);
   int rid = region_of(S, sb, si, c);
@@ -1578,7 +1620,7 @@ static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
       if (!hit[b] || !conflict(S, &S->accs[a], &S->accs[b], 0))
         continue;
       for (int l = 0; l < nl; l++) {
-        unsigned char ma = st[(size_t)l * na + a], mb = st[(size_t)l * na + b];
+        stset ma = st[(size_t)l * na + a], mb = st[(size_t)l * na + b];
         modes[l] = mode(ma, mb);
         modes[nl + l] = mode(mb, ma);
       }

@@ -28,8 +28,8 @@ __global__ void jacobi_db(float *out, const float *in, int steps) {
   out[i] = buf[cur][tid + 1] - buf[cur][tid];
 }
 // Static (aucs detect --static, same launch): cur = 1 - cur is 0 or 1, so
-// each step's pairs are proven. One pair stays sat: a write in the loop
-// and the read after it, both reached from the barrier before the loop
-// (one thread entering the loop, the other skipping it); the checker does
-// not know that the threads of a block enter a uniform loop together.
-// AUCS-EXPECT-STATIC: proof partial
+// each step's pairs are proven. A write in the next step and the read after
+// the loop are proven too: a thread that leaves the loop holds the values
+// of the iteration it left in, which is the other thread's (-O0) or the one
+// before it (-O2, where the loop is rotated and exits after cur = 1 - cur).
+// AUCS-EXPECT-STATIC: proof race-free
