@@ -220,6 +220,11 @@ void aucs_detect_options_free(aucs_detect_options *o) {
 /* ---- kernels and their parameters ---------------------------------------*/
 
 /* One selected kernel while it is checked. */
+/* Runs that replay solver witnesses, per kernel (see static_replay). */
+#define MAX_REPLAYS 24
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 typedef struct kstate {
   const aucs_detect_options *o;
   const char *prefix; /* of the reproduce command */
@@ -236,6 +241,7 @@ typedef struct kstate {
   char **bar_args;
   char **bar_cmd; /* its reproduce command */
   aucs_static *st; /* the static checker's results, or NULL */
+  unsigned char *unreplayed; /* per pair: MAX_REPLAYS cut its replay */
   uint64_t failed; /* runs that hit a budget or trapped */
   char *failure;   /* the first one: what, where, how to reproduce */
 } kstate;
@@ -315,6 +321,7 @@ static void kstate_free(kstate *s) {
   free(s->bar_cmd);
   free(s->failure);
   aucs_static_free(s->st);
+  free(s->unreplayed);
   free(s->params);
   free(s->vals);
   free(s->fixed);
@@ -731,7 +738,35 @@ static int confirmed(const aucs_report_kernel *k, const aucs_static_pair *p) {
 
 /* Replay each SAT pair's witness as one run (once per distinct input, and
  * not when an earlier run found the pair's race), unless the search's
- * single run is that input anyway. */
+ * single run is that input anyway. At most MAX_REPLAYS runs: a witness can
+ * choose long loops, and a kernel can have a hundred SAT pairs (an
+ * unrolled loop repeats its accesses); the first pair of each pair of
+ * source lines goes first, and the pairs left stay possible races, saying
+ * why. */
+static int same_lines(const aucs_static_pair *p, const aucs_static_pair *q) {
+  return p->inter_block == q->inter_block &&
+         LLVMGetDebugLocLine(p->a.instr) == LLVMGetDebugLocLine(q->a.instr) &&
+         LLVMGetDebugLocLine(p->b.instr) == LLVMGetDebugLocLine(q->b.instr);
+}
+
+/* Pair indices: the first of each pair of lines, then the others. */
+static size_t *replay_order(const aucs_static *st, size_t n) {
+  size_t *order = aucs_xcalloc(n + 1, sizeof *order), m = 0;
+  unsigned char *first = aucs_xcalloc(n + 1, 1);
+  for (size_t i = 0; i < n; i++) {
+    first[i] = 1;
+    for (size_t j = 0; j < i && first[i]; j++)
+      first[i] = !same_lines(aucs_static_pair_at(st, i),
+                             aucs_static_pair_at(st, j));
+  }
+  for (int pass = 1; pass >= 0; pass--)
+    for (size_t i = 0; i < n; i++)
+      if (first[i] == pass)
+        order[m++] = i;
+  free(first);
+  return order;
+}
+
 static void static_replay(kstate *s, const aucs_search_space *sp) {
   if (s->o->no_static)
     return;
@@ -743,7 +778,10 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
     return; /* the search runs the only launch a witness can have */
   size_t n = aucs_static_npairs(s->st), done = 0;
   aucs_candidate *runs = aucs_xcalloc(n + 1, sizeof *runs);
-  for (size_t i = 0; i < n; i++) {
+  s->unreplayed = aucs_xcalloc(n + 1, 1);
+  size_t *order = replay_order(s->st, n);
+  for (size_t o = 0; o < n; o++) {
+    size_t i = order[o];
     const aucs_static_pair *p = aucs_static_pair_at(s->st, i);
     if (p->verdict != AUCS_STATIC_SAT || !p->witness.replayable ||
         confirmed(s->k, p))
@@ -758,7 +796,8 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
     size_t k = 0;
     while (k < done && !same_inputs(&runs[k], &c, s->np))
       k++;
-    if (k < done) {
+    if (k < done || done == MAX_REPLAYS) {
+      s->unreplayed[i] = k == done;
       free(c.args);
       continue;
     }
@@ -769,6 +808,7 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
   for (size_t i = 0; i < done; i++)
     free(runs[i].args);
   free(runs);
+  free(order);
 }
 
 /* The user fixed part of the launch or arguments: the static checker's
@@ -823,7 +863,7 @@ static aucs_report_witness *witness_of(const kstate *s,
 }
 
 /* A SAT pair no finding matches: a possible race. */
-static void possible(kstate *s, const aucs_static_pair *p) {
+static void possible(kstate *s, const aucs_static_pair *p, size_t j) {
   aucs_report_static *st = &s->k->st;
   const aucs_static_witness *w = &p->witness;
   aucs_report_witness *rw = witness_of(s, w);
@@ -838,7 +878,10 @@ static void possible(kstate *s, const aucs_static_pair *p) {
       .launch = w->launch,
       .args = aucs_xstrdup(rw->args),
       .message = aucs_xstrdup(
-          w->replayable ? "the solver's witness did not replay as a race "
+          s->unreplayed && s->unreplayed[j]
+              ? "the solver's witness was not replayed: the kernel's "
+                "replays were spent (" STR(MAX_REPLAYS) " runs)"
+          : w->replayable ? "the solver's witness did not replay as a race "
                           "(values it chose freely, such as loaded data, "
                           "differ in the run)"
                         : "the solver's witness cannot be run by the "
@@ -885,7 +928,7 @@ static void static_annotate(kstate *s) {
           st->witness[i] = witness_of(s, &p->witness);
       }
     if (p->verdict == AUCS_STATIC_SAT && !matched)
-      possible(s, p);
+      possible(s, p, j);
   }
 }
 
