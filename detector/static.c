@@ -95,11 +95,11 @@ _Static_assert(NST <= 16, "stset holds every state");
  * shared ones (this side one iteration on from the other). */
 enum { M_FREE, M_START, M_SHARED, M_NEXT };
 enum { SP_SHARED = 1, SP_GLOBAL = 2, SP_ANY = 3 };
-/* WITNESS_SHARE: a SAT pair's second query, for a witness the interpreter
- * can replay, gets this fraction of the query timeout: the verdict is
- * known already, and under the replay limits the overlap is often UNSAT
- * only through products of symbols (blockIdx.x * blockDim.x wrapping
- * around with a huge grid), which the solver proves slowly. */
+/* WITNESS_SHARE: a SAT pair's further queries, for a witness within a
+ * replay tier (replayable_witness), get this fraction of the timeout each:
+ * the verdict is known already, and under the replay limits the overlap is
+ * often UNSAT only through products of symbols (blockIdx.x * blockDim.x
+ * wrapping around with a huge grid), which the solver proves slowly. */
 enum { MAX_DEPTH = 4, NWIT = 18, WITNESS_SHARE = 4 };
 
 typedef struct frame {

@@ -2,8 +2,9 @@
  * smt: the one module that owns Z3 (DESIGN.md section 5.3, STYLE.md "Z3's
  * test_capi.c"). It creates the context and installs its error handler,
  * owns the solvers, the timeout and every reference-counted Z3 object; each
- * query runs on a solver of its own, released before aucs_smt_check
- * returns (so no scope is ever pushed).
+ * query runs on solvers of its own (Z3's SMT core for a quarter of the
+ * timeout, then Z3's default solver for the rest), released before
+ * aucs_smt_check returns (so no scope is ever pushed).
  *
  * The context is Z3_mk_context's: terms need no reference counts and stay
  * valid for the life of the aucs_smt (no solver scope is ever popped, which
