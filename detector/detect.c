@@ -219,12 +219,12 @@ void aucs_detect_options_free(aucs_detect_options *o) {
 
 /* ---- kernels and their parameters ---------------------------------------*/
 
-/* One selected kernel while it is checked. */
 /* Runs that replay solver witnesses, per kernel (see static_replay). */
 #define MAX_REPLAYS 24
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* One selected kernel while it is checked. */
 typedef struct kstate {
   const aucs_detect_options *o;
   const char *prefix; /* of the reproduce command */
@@ -736,13 +736,7 @@ static int confirmed(const aucs_report_kernel *k, const aucs_static_pair *p) {
   return 0;
 }
 
-/* Replay each SAT pair's witness as one run (once per distinct input, and
- * not when an earlier run found the pair's race), unless the search's
- * single run is that input anyway. At most MAX_REPLAYS runs: a witness can
- * choose long loops, and a kernel can have a hundred SAT pairs (an
- * unrolled loop repeats its accesses); the first pair of each pair of
- * source lines goes first, and the pairs left stay possible races, saying
- * why. */
+/* Two pairs of the same source lines (and kind). */
 static int same_lines(const aucs_static_pair *p, const aucs_static_pair *q) {
   return p->inter_block == q->inter_block &&
          LLVMGetDebugLocLine(p->a.instr) == LLVMGetDebugLocLine(q->a.instr) &&
@@ -767,6 +761,13 @@ static size_t *replay_order(const aucs_static *st, size_t n) {
   return order;
 }
 
+/* Replay each SAT pair's witness as one run (once per distinct input, and
+ * not when an earlier run found the pair's race), unless the search's
+ * single run is that input anyway. At most MAX_REPLAYS runs: a witness can
+ * choose long loops, and a kernel can have a hundred SAT pairs (an
+ * unrolled loop repeats its accesses); the first pair of each pair of
+ * source lines goes first, and the pairs left stay possible races, saying
+ * why. */
 static void static_replay(kstate *s, const aucs_search_space *sp) {
   if (s->o->no_static)
     return;

@@ -1804,6 +1804,16 @@ typedef struct tier {
 static const tier tiers[] = {{4, 1024}, {64, 65536}};
 enum { NTIERS = sizeof tiers / sizeof tiers[0] };
 
+/* The width of parameter i when it is an integer of 18 bits or more (the
+ * ones a tier bounds), else 0. */
+static unsigned bounded_width(const aucs_static *S, unsigned i) {
+  LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(S->fn, i));
+  if (LLVMGetTypeKind(ty) != LLVMIntegerTypeKind)
+    return 0;
+  unsigned w = LLVMGetIntTypeWidth(ty);
+  return w >= 18 ? w : 0;
+}
+
 /* Add tier t's limits to b. 0 when they cannot hold. */
 static int replay_limits(aucs_static *S, const query *q, const tier *t,
                          qbuild *b) {
@@ -1817,11 +1827,9 @@ static int replay_limits(aucs_static *S, const query *q, const tier *t,
            Z3_mk_bvule(z, product(z, S->nctaid), bv(z, t->blocks, 32)));
   for (unsigned i = 0; i < S->nparams; i++) {
     Z3_ast a = S->params[i];
-    LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(S->fn, i));
-    if (!a || LLVMGetTypeKind(ty) != LLVMIntegerTypeKind ||
-        LLVMGetIntTypeWidth(ty) < 18)
+    unsigned w = bounded_width(S, i);
+    if (!a || !w)
       continue;
-    unsigned w = LLVMGetIntTypeWidth(ty);
     push_ast(&b->v, &b->n,
              Z3_mk_bvule(z, Z3_mk_bvadd(z, a, bv(z, t->arg, w)),
                          bv(z, 2ull * t->arg, w)));
@@ -1837,11 +1845,9 @@ static int fits(const aucs_static *S, const query *q, const tier *t) {
   if (S->accs[q->a].root != S->accs[q->b].root || blocks > t->blocks)
     return 0;
   for (unsigned i = 0; i < S->nparams; i++) {
-    LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(S->fn, i));
-    if (LLVMGetTypeKind(ty) != LLVMIntegerTypeKind ||
-        LLVMGetIntTypeWidth(ty) < 18 || LLVMGetIntTypeWidth(ty) > 64)
+    unsigned w_ = bounded_width(S, i);
+    if (!w_ || w_ > 64)
       continue;
-    unsigned w_ = LLVMGetIntTypeWidth(ty);
     uint64_t mask = w_ == 64 ? ~0ull : (1ull << w_) - 1;
     if (((w->args[i] + t->arg) & mask) > 2ull * t->arg)
       return 0;
