@@ -155,6 +155,8 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     return bad(err, flag, v, "1..1000");
   if (!strcmp(flag, "--population"))
     return o->population = (unsigned)x, 1;
+  if (!strcmp(flag, "--replays"))
+    return o->replays = (unsigned)x, 1;
   return o->generations = (unsigned)x, 1;
 }
 
@@ -164,7 +166,7 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
       "--grid",        "--block",       "--arg",           "--kernel",
       "--seed",        "--step-budget", "--memory-budget", "--population",
       "--generations", "--format",      "--fill",          "--smt-timeout",
-      "--static-budget"};
+      "--static-budget", "--replays"};
   if (!strcmp(argv[*i], "--static"))
     return o->static_only = 1;
   if (!strcmp(argv[*i], "--no-static"))
@@ -219,10 +221,6 @@ void aucs_detect_options_free(aucs_detect_options *o) {
 
 /* ---- kernels and their parameters ---------------------------------------*/
 
-/* Runs that replay solver witnesses, per kernel (see static_replay). */
-#define MAX_REPLAYS 24
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 /* One selected kernel while it is checked. */
 typedef struct kstate {
@@ -241,7 +239,7 @@ typedef struct kstate {
   char **bar_args;
   char **bar_cmd; /* its reproduce command */
   aucs_static *st; /* the static checker's results, or NULL */
-  unsigned char *unreplayed; /* per pair: MAX_REPLAYS cut its replay */
+  unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
   uint64_t failed; /* runs that hit a budget or trapped */
   char *failure;   /* the first one: what, where, how to reproduce */
 } kstate;
@@ -763,7 +761,7 @@ static size_t *replay_order(const aucs_static *st, size_t n) {
 
 /* Replay each SAT pair's witness as one run (once per distinct input, and
  * not when an earlier run found the pair's race), unless the search's
- * single run is that input anyway. At most MAX_REPLAYS runs: a witness can
+ * single run is that input anyway. At most o->replays runs: a witness can
  * choose long loops, and a kernel can have a hundred SAT pairs (an
  * unrolled loop repeats its accesses); the first pair of each pair of
  * source lines goes first, and the pairs left stay possible races, saying
@@ -778,6 +776,7 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
   if (all_fixed && !s->o->static_only)
     return; /* the search runs the only launch a witness can have */
   size_t n = aucs_static_npairs(s->st), done = 0;
+  size_t limit = s->o->replays ? s->o->replays : AUCS_DETECT_REPLAYS;
   aucs_candidate *runs = aucs_xcalloc(n + 1, sizeof *runs);
   s->unreplayed = aucs_xcalloc(n + 1, 1);
   size_t *order = replay_order(s->st, n);
@@ -797,7 +796,7 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
     size_t k = 0;
     while (k < done && !same_inputs(&runs[k], &c, s->np))
       k++;
-    if (k < done || done == MAX_REPLAYS) {
+    if (k < done || done == limit) {
       s->unreplayed[i] = k == done;
       free(c.args);
       continue;
@@ -878,11 +877,15 @@ static void possible(kstate *s, const aucs_static_pair *p, size_t j) {
       .b = {p->b.instr, w->thread[1], w->block[1], p->b.op, p->b.size},
       .launch = w->launch,
       .args = aucs_xstrdup(rw->args),
-      .message = aucs_xstrdup(
+      .message =
           s->unreplayed && s->unreplayed[j]
-              ? "the solver's witness was not replayed: the kernel's "
-                "replays were spent (" STR(MAX_REPLAYS) " runs)"
-          : w->replayable ? "the solver's witness did not replay as a race "
+              ? aucs_xasprintf("the solver's witness was not replayed: the "
+                               "kernel's replays were spent (%u runs)",
+                               s->o->replays ? s->o->replays
+                                             : AUCS_DETECT_REPLAYS)
+              : aucs_xstrdup(
+                    w->replayable
+                        ? "the solver's witness did not replay as a race "
                           "(values it chose freely, such as loaded data, "
                           "differ in the run)"
                         : "the solver's witness cannot be run by the "

@@ -78,6 +78,8 @@ static const char usage[] =
     "                     confirmed), not only their count\n"
     "  --smt-timeout MS   per solver query (default 2000)\n"
     "  --static-budget MS all solver queries of one kernel (default 10000)\n"
+    "  --replays N        runs replaying solver witnesses per kernel\n"
+    "                     (default 24; 1..1000)\n"
     "  --may-alias        static: pointer arguments may overlap each other\n"
     "                     (default: distinct arguments are distinct buffers,\n"
     "                     as in the search's runs; __restrict__ always is)\n"

@@ -37,6 +37,9 @@ typedef struct aucs_detect_arg {
 
 /* Zero-initialise for the defaults. Strings are borrowed (from argv or the
  * parsed text); free with aucs_detect_options_free. */
+/* Runs that replay solver witnesses, per kernel, by default (--replays). */
+enum { AUCS_DETECT_REPLAYS = 24 };
+
 typedef struct aucs_detect_options {
   const char *input;   /* the input as the user named it; NULL: the module's
                           identifier */
@@ -60,6 +63,7 @@ typedef struct aucs_detect_options {
   int static_only, no_static;
   unsigned smt_timeout;   /* ms per query; 0: AUCS_STATIC_TIMEOUT_MS */
   unsigned static_budget; /* ms per kernel; 0: AUCS_STATIC_BUDGET_MS */
+  unsigned replays; /* runs replaying witnesses per kernel; 0: the default */
   int may_alias; /* static: pointer arguments may overlap (static.h) */
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
