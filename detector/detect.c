@@ -163,9 +163,9 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
 int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
                        char **err) {
   static const char *const flags[] = {
-      "--grid",        "--block",       "--arg",           "--kernel",
-      "--seed",        "--step-budget", "--memory-budget", "--population",
-      "--generations", "--format",      "--fill",          "--smt-timeout",
+      "--grid",          "--block",       "--arg",           "--kernel",
+      "--seed",          "--step-budget", "--memory-budget", "--population",
+      "--generations",   "--format",      "--fill",          "--smt-timeout",
       "--static-budget", "--replays"};
   if (!strcmp(argv[*i], "--static"))
     return o->static_only = 1;
@@ -220,7 +220,6 @@ void aucs_detect_options_free(aucs_detect_options *o) {
 }
 
 /* ---- kernels and their parameters ---------------------------------------*/
-
 
 /* One selected kernel while it is checked. */
 typedef struct kstate {
@@ -868,8 +867,8 @@ static void possible(kstate *s, const aucs_static_pair *p, size_t j) {
   const aucs_static_witness *w = &p->witness;
   aucs_report_witness *rw = witness_of(s, w);
   aucs_finding f = {
-      .kind = p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE
-                             : AUCS_FINDING_RACE,
+      .kind =
+          p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE : AUCS_FINDING_RACE,
       .memory = p->memory,
       .object = p->object ? aucs_xstrdup(p->object) : NULL,
       .offset = w->offset,

@@ -48,7 +48,12 @@
  *      held when the back edge was taken (what bounds a rotated loop's
  *      variable); a toggle (c - i, i ^ m) as its start or the start's
  *      image; anything else a fresh symbol per thread. A block's guard is
- *      its entry condition on the branch DAG.
+ *      its entry condition on the branch DAG. A global index
+ *      (blockIdx * blockDim + threadIdx) and a non-wrapping affine phi are
+ *      multiples: v = s + k * d exactly; two threads' multiples of one d
+ *      get the facts that order them (multiple_lemmas), and such a query
+ *      is also tried with its products as unknowns (smt.h), which proves
+ *      grid-stride loops.
  *   5. Redundancy of a barrier B: repeat step 2 (both sets) without B;
  *      every query whose group (pair, warps, loop modes; any region)
  *      appears only then is a pair B separates; B is redundant when each
@@ -577,6 +582,18 @@ static void fix_inputs(aucs_static *S) {
 
 /* ---- step 4: values -----------------------------------------------------*/
 
+/* v = s + k * d, exact over the integers (all four signed, at one width
+ * wide enough to hold them): what lets the solver order two threads'
+ * multiples without reasoning about products (see multiple_lemmas). */
+typedef struct multiple {
+  Z3_ast v, s, k, d;
+} multiple;
+
+typedef struct multiples {
+  multiple *m;
+  size_t n;
+} multiples;
+
 typedef struct enc {
   aucs_static *S;
   Z3_context z;
@@ -587,6 +604,7 @@ typedef struct enc {
   aucs_ptrmap *shared;        /* uniform phis, both sides */
   Z3_ast **cons;              /* the query's side constraints */
   size_t *ncons;
+  multiples *mults; /* this side's */
 } enc;
 
 static Z3_ast val(enc *e, frame *f, LLVMValueRef v);
@@ -653,6 +671,13 @@ static Z3_ast binop_bool(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   }
 }
 
+/* a * b with the factors in one order, so that blockIdx.x * blockDim.x and
+ * blockDim.x * blockIdx.x are one term. */
+static Z3_ast mul(Z3_context z, Z3_ast a, Z3_ast b) {
+  return Z3_get_ast_id(z, a) <= Z3_get_ast_id(z, b) ? Z3_mk_bvmul(z, a, b)
+                                                    : Z3_mk_bvmul(z, b, a);
+}
+
 static Z3_ast binop(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   if (is_bool(z, a))
     return binop_bool(z, op, a, b);
@@ -662,7 +687,7 @@ static Z3_ast binop(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   case LLVMSub:
     return Z3_mk_bvsub(z, a, b);
   case LLVMMul:
-    return Z3_mk_bvmul(z, a, b);
+    return mul(z, a, b);
   case LLVMUDiv:
     return Z3_mk_bvudiv(z, a, b);
   case LLVMSDiv:
@@ -847,6 +872,81 @@ static Z3_ast call_value(enc *e, frame *f, LLVMValueRef v) {
   return defined_callee(v) ? helper_result(e, f, v) : NULL;
 }
 
+/* ---- multiples ----------------------------------------------------------*/
+
+static void add_multiple(enc *e, Z3_ast v, Z3_ast s, Z3_ast k, Z3_ast d) {
+  multiples *ms = e->mults;
+  for (size_t i = 0; i < ms->n; i++)
+    if (ms->m[i].v == v && ms->m[i].d == d)
+      return;
+  ms->m = aucs_xrealloc(ms->m, (ms->n + 1) * sizeof *ms->m);
+  ms->m[ms->n++] = (multiple){v, s, k, d};
+}
+
+/* a + b when it is a global index, blockIdx.d * blockDim.d + threadIdx.d
+ * (at 32 bits, or at 64 from zero-extended registers): it is recorded as a
+ * multiple of blockDim.d, below gridDim.d * blockDim.d. Within the stated
+ * bound (fewer than 2^31 threads of the grid along x, as int indices
+ * need; y and z hold it anyway) the 32-bit sum does not wrap. */
+static void global_index(enc *e, Z3_ast a, Z3_ast b, Z3_ast sum) {
+  Z3_context z = e->z;
+  const aucs_static *S = e->S;
+  unsigned w = width(z, sum);
+  if (w != 32 && w != 64)
+    return;
+  for (int d = 0; d < 3; d++) {
+    Z3_ast t = resize(z, S->tid[e->side][d], w, 0);
+    Z3_ast c = resize(z, S->ctaid[e->block][d], w, 0);
+    Z3_ast n = resize(z, S->ntid[d], w, 0);
+    Z3_ast block = mul(z, c, n);
+    if (!((a == block && b == t) || (a == t && b == block)))
+      continue;
+    Z3_ast threads = mul(z, n, resize(z, S->nctaid[d], w, 0));
+    push_ast(e->cons, e->ncons, Z3_mk_bvult(z, sum, threads));
+    if (w == 32)
+      push_ast(e->cons, e->ncons,
+               Z3_mk_bvule(z, threads, bv(z, 0x7fffffff, 32)));
+    add_multiple(e, resize(z, sum, 64, 0), resize(z, t, 64, 0),
+                 resize(z, c, 64, 0), resize(z, n, 64, 0));
+    return;
+  }
+}
+
+/* For two threads' multiples of one d, each with 0 <= s < d: the smaller k
+ * has the smaller v, and equal k's give v's that differ as their s's do.
+ * Facts of the integers, so asserting them changes no answer; but they
+ * spare the solver ordering products, which bit-blasting cannot do in
+ * time (a grid-stride loop's i = gid + k * stride). */
+static size_t multiple_lemmas(Z3_context z, const multiples *a,
+                              const multiples *b, Z3_ast **v, size_t *n) {
+  size_t added = 0;
+  for (size_t i = 0; i < a->n; i++)
+    for (size_t j = 0; j < b->n; j++) {
+      const multiple *x = &a->m[i], *y = &b->m[j];
+      if (x->d != y->d)
+        continue;
+      Z3_ast zero = bv(z, 0, width(z, x->d));
+      Z3_ast in[4] = {Z3_mk_bvsle(z, zero, x->s), Z3_mk_bvslt(z, x->s, x->d),
+                      Z3_mk_bvsle(z, zero, y->s), Z3_mk_bvslt(z, y->s, y->d)};
+      Z3_ast ranges = Z3_mk_and(z, 4, in);
+      Z3_ast before = Z3_mk_implies(z, Z3_mk_bvslt(z, x->k, y->k),
+                                    Z3_mk_bvslt(z, x->v, y->v));
+      Z3_ast after = Z3_mk_implies(z, Z3_mk_bvslt(z, y->k, x->k),
+                                   Z3_mk_bvslt(z, y->v, x->v));
+      Z3_ast same = Z3_mk_implies(
+          z, Z3_mk_eq(z, x->v, y->v),
+          and2(z, Z3_mk_eq(z, x->k, y->k), Z3_mk_eq(z, x->s, y->s)));
+      push_ast(v, n,
+               Z3_mk_implies(z, ranges, and2(z, same, and2(z, before, after))));
+      push_ast(v, n,
+               Z3_mk_implies(z, Z3_mk_eq(z, x->k, y->k),
+                             Z3_mk_eq(z, Z3_mk_bvsub(z, x->v, x->s),
+                                      Z3_mk_bvsub(z, y->v, y->s))));
+      added++;
+    }
+  return added;
+}
+
 /* ---- phis ---------------------------------------------------------------*/
 
 static int edge_is_loop(const aucs_cfg *cfg, int p, int b) {
@@ -931,6 +1031,8 @@ static int affine(enc *e, frame *f, LLVMValueRef phi, LLVMValueRef start,
   push_ast(e->cons, e->ncons,
            and2(z, Z3_mk_bvsge(z, wide, lo), Z3_mk_bvsle(z, wide, hi)));
   a->t = Z3_mk_extract(z, w - 1, 0, wide);
+  if (!a->sub)
+    add_multiple(e, wide, sw, resize(z, a->k, W, 0), dw);
   return 1;
 }
 
@@ -1210,9 +1312,14 @@ static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
   case LLVMAnd: case LLVMOr: case LLVMXor: {
     Z3_ast a = val(e, f, LLVMGetOperand(v, 0));
     Z3_ast b = val(e, f, LLVMGetOperand(v, 1));
-    if (a && b && LLVMIsAInstruction(v))
+    if (!a || !b)
+      return NULL;
+    if (LLVMIsAInstruction(v))
       no_wrap(e, v, op, a, b);
-    return a && b ? binop(e->z, op, a, b) : NULL;
+    Z3_ast r = binop(e->z, op, a, b);
+    if (op == LLVMAdd && r && !is_bool(e->z, r))
+      global_index(e, a, b, r);
+    return r;
   }
   case LLVMICmp: {
     Z3_ast a = val(e, f, LLVMGetOperand(v, 0));
@@ -1694,6 +1801,7 @@ static void inter_queries(aucs_static *S, qset *out) {
 typedef struct qbuild {
   Z3_ast *v;
   size_t n;
+  size_t lemmas; /* pairs of multiples ordered (multiple_lemmas) */
   Z3_ast offset; /* access a's offset in its object, or NULL */
 } qbuild;
 
@@ -1709,6 +1817,20 @@ static Z3_ast overlap(Z3_context z, Z3_ast pa, Z3_ast na, Z3_ast pb,
                       Z3_ast nb) {
   return or2(z, Z3_mk_bvult(z, Z3_mk_bvsub(z, pb, pa), na),
              Z3_mk_bvult(z, Z3_mk_bvsub(z, pa, pb), nb));
+}
+
+/* The size of a's load, store or atomic when its address is a multiple of
+ * it (the instruction's alignment: an access off it is undefined
+ * behaviour), else 0. Two such accesses of one size overlap only when
+ * their addresses are equal, which the solver sees far sooner than the
+ * overlap of two ranges. */
+static uint64_t aligned_size(const acc *a) {
+  LLVMValueRef I = a->instr;
+  if (a->len || a->opaque || !a->size || (a->size & (a->size - 1)) ||
+      !(LLVMIsALoadInst(I) || LLVMIsAStoreInst(I) || LLVMIsAAtomicRMWInst(I) ||
+        LLVMIsAAtomicCmpXchgInst(I)))
+    return 0;
+  return LLVMGetAlignment(I) >= a->size ? a->size : 0;
 }
 
 /* The two threads (of one block) are in one warp, or in two. */
@@ -1753,16 +1875,23 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
   aucs_ptrmap *maps = aucs_xcalloc((size_t)nf * 4 + 1, sizeof *maps);
   aucs_ptrmap shared = {0};
   Z3_ast p[2], n[2];
+  multiples mults[2] = {{0}};
   for (size_t i = 0; i < S->nlaunch; i++)
     push_ast(&out->v, &out->n, S->launch[i]);
   Z3_ast *pcs = aucs_xcalloc((size_t)S->cfg->nblocks + 1, sizeof *pcs);
   for (int side = 0; side < 2; side++) {
     const acc *a = &S->accs[side ? q->b : q->a];
-    enc e = {.S = S, .z = z, .side = side, .block = q->inter ? side : 0,
+    enc e = {.S = S,
+             .z = z,
+             .side = side,
+             .block = q->inter ? side : 0,
              .modes = q->modes + (side ? S->cfg->nloops : 0),
              .memo = maps + (size_t)nf * (size_t)(2 * side),
              .ecmemo = maps + (size_t)nf * (size_t)(2 * side + 1),
-             .shared = &shared, .cons = &out->v, .ncons = &out->n};
+             .shared = &shared,
+             .cons = &out->v,
+             .ncons = &out->n,
+             .mults = &mults[side]};
     push_ast(&out->v, &out->n, guard(&e, a));
     if (paths && q->region >= 0) {
       memset(pcs, 0, (size_t)S->cfg->nblocks * sizeof *pcs);
@@ -1778,7 +1907,14 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
                                                   : argument(&e, S->frames[0], a->root));
   }
   free(pcs);
-  push_ast(&out->v, &out->n, overlap(z, p[0], n[0], p[1], n[1]));
+  out->lemmas = multiple_lemmas(z, &mults[0], &mults[1], &out->v, &out->n);
+  free(mults[0].m);
+  free(mults[1].m);
+  uint64_t sa = aligned_size(&S->accs[q->a]);
+  push_ast(&out->v, &out->n,
+           sa && sa == aligned_size(&S->accs[q->b])
+               ? Z3_mk_eq(z, p[0], p[1])
+               : overlap(z, p[0], n[0], p[1], n[1]));
   if (q->inter)
     push_ast(&out->v, &out->n, distinct3(z, S->ctaid[0], S->ctaid[1]));
   else {
@@ -1901,10 +2037,13 @@ static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
   if (!left)
     return AUCS_SMT_UNKNOWN;
   aucs_smt_set_timeout(S->smt, left < timeout_ms ? left : timeout_ms);
+  aucs_smt_set_linear(S->smt, b->lemmas > 0);
   return aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
 }
 
-static void trace_query(const aucs_static *S, const query *q, double secs) {
+/* linear: the products-as-unknowns try decided (smt.h). */
+static void trace_query(const aucs_static *S, const query *q, double secs,
+                        int linear) {
   static const char *const names[] = {"unsat", "sat", "unknown"};
   static const char *const warp[] = {"", " (two warps)", " (one warp)"};
   char *la = aucs_srcloc_format(S->accs[q->a].instr);
@@ -1913,7 +2052,9 @@ static void trace_query(const aucs_static *S, const query *q, double secs) {
           aucs_op_name(S->accs[q->a].op), la, aucs_op_name(S->accs[q->b].op),
           lb, q->inter ? " (two blocks)" : "", warp[q->warp], names[q->verdict],
           q->verdict == AUCS_STATIC_UNKNOWN ? " " : "",
-          q->verdict == AUCS_STATIC_UNKNOWN ? aucs_smt_reason(S->smt) : "",
+          q->verdict == AUCS_STATIC_UNKNOWN ? aucs_smt_reason(S->smt)
+          : linear                          ? " (products as unknowns)"
+                                            : "",
           secs);
   free(la);
   free(lb);
@@ -1963,6 +2104,7 @@ static void replayable_witness(aucs_static *S, query *q, qbuild *b,
 
 static void solve(aucs_static *S, query *q) {
   double t0 = aucs_static_stats(S)->seconds;
+  uint64_t linear0 = aucs_static_stats(S)->linear;
   qbuild b = {0};
   size_t nt = NWIT + S->nparams + 1;
   Z3_ast *terms = aucs_xcalloc(nt, sizeof *terms);
@@ -1983,7 +2125,8 @@ static void solve(aucs_static *S, query *q) {
     replayable_witness(S, q, &b, terms, vals, nt);
   }
   if (S->trace)
-    trace_query(S, q, aucs_static_stats(S)->seconds - t0);
+    trace_query(S, q, aucs_static_stats(S)->seconds - t0,
+                aucs_static_stats(S)->linear > linear0);
   free(b.v);
   free(terms);
   free(vals);

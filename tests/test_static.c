@@ -161,6 +161,79 @@ static void test_static_loop_with_affine_induction(void **state) {
   support_free(m);
 }
 
+/* A grid-stride loop y[i] += 1 from START by STEP (-O2's shape: the test
+ * rotated to the latch), with the global index %g = blockIdx.x * blockDim.x
+ * + threadIdx.x and the grid's size %grid = blockDim.x * gridDim.x. */
+static char *grid_loop(const char *start, const char *step) {
+  return aucs_xasprintf(
+      "define ptx_kernel void @k(ptr %%y, i32 %%n) {\n"
+      "entry:\n"
+      "  %%nt = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+      "  %%nc = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n"
+      "  %%grid = mul i32 %%nt, %%nc\n"
+      "  %%c = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+      "  %%b = mul i32 %%c, %%nt\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%g = add i32 %%b, %%t\n"
+      "  %%go = icmp slt i32 %%%s, %%n\n"
+      "  br i1 %%go, label %%body, label %%done\n"
+      "body:\n"
+      "  %%i = phi i32 [ %%%s, %%entry ], [ %%next, %%body ]\n"
+      "  %%x = sext i32 %%i to i64\n"
+      "  %%p = getelementptr inbounds float, ptr %%y, i64 %%x\n"
+      "  %%v = load float, ptr %%p\n"
+      "  %%w = fadd float %%v, 1.0\n"
+      "  store float %%w, ptr %%p\n"
+      "  %%next = add nsw i32 %%i, %%%s\n"
+      "  %%more = icmp slt i32 %%next, %%n\n"
+      "  br i1 %%more, label %%body, label %%done\n"
+      "done:\n"
+      "  ret void\n"
+      "}\n"
+      "declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n" DECLS,
+      start, start, step);
+}
+
+/* From the global index by the grid's size, every thread has elements of
+ * its own: proved for any launch (the solver orders the two threads' i by
+ * their iteration, then by their global index, never multiplying). */
+static void test_static_grid_stride_loop(void **state) {
+  (void)state;
+  aucs_static_counts c;
+  char *ir = grid_loop("g", "grid");
+  assert_int_equal(proof_of_ir(ir, "k", &c), AUCS_PROOF_RACE_FREE);
+  assert_int_equal(c.total, 4); /* read/write, write/write; one or two blocks */
+  assert_int_equal(c.unsat, c.total);
+  free(ir);
+}
+
+/* By blockDim alone, or from threadIdx.x alone, two blocks meet: those
+ * pairs are never UNSAT, whatever the lemmas on multiples add. (Their
+ * products defeat the solver's search for a model too, so with short limits
+ * they end SAT or unknown; pairs within one block are race-free.) */
+static void test_static_grid_stride_races_are_not_proven(void **state) {
+  (void)state;
+  static const char *const variants[][2] = {{"g", "nt"}, {"t", "grid"}};
+  aucs_static_options o = {.timeout_ms = 400, .budget_ms = 4000};
+  for (int v = 0; v < 2; v++) {
+    char *ir = grid_loop(variants[v][0], variants[v][1]);
+    LLVMModuleRef m = support_parse(ir);
+    aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &o);
+    size_t inter = 0, total = aucs_static_counts_of(s).total;
+    for (size_t i = 0; i < total; i++) {
+      const aucs_static_pair *p = aucs_static_pair_at(s, i);
+      inter += p->inter_block;
+      if (p->inter_block)
+        assert_int_not_equal(p->verdict, AUCS_STATIC_UNSAT);
+    }
+    assert_int_equal(inter, 2);
+    assert_int_not_equal(aucs_static_proof_of(s), AUCS_PROOF_RACE_FREE);
+    aucs_static_free(s);
+    support_free(m);
+    free(ir);
+  }
+}
+
 /* as[ty][tx] of a 16 x 16 tile, with the block fixed to 16 x 16. */
 static const char *tile =
     "@as = internal addrspace(3) global [16 x [16 x float]] undef\n"
@@ -836,6 +909,8 @@ int main(void) {
       cmocka_unit_test(test_static_two_tid_is_race_free_but_reads_race),
       cmocka_unit_test(test_static_guarded_access),
       cmocka_unit_test(test_static_loop_with_affine_induction),
+      cmocka_unit_test(test_static_grid_stride_loop),
+      cmocka_unit_test(test_static_grid_stride_races_are_not_proven),
       cmocka_unit_test(test_static_2d_indexing),
       cmocka_unit_test(test_static_overlapping_widths),
       cmocka_unit_test(test_static_data_dependent_index_never_proven),

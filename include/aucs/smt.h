@@ -33,6 +33,7 @@ typedef enum aucs_smt_result {
 
 typedef struct aucs_smt_stats {
   uint64_t queries, sat, unsat, unknown;
+  uint64_t linear; /* of the UNSAT answers, the linear try's */
   double seconds; /* wall-clock time inside the solver */
 } aucs_smt_stats;
 
@@ -43,6 +44,13 @@ void aucs_smt_free(aucs_smt *s);
 Z3_context aucs_smt_context(const aucs_smt *s);
 /* The timeout of the following queries (0: none). */
 void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms);
+/* Whether the following queries, when the SMT core gives up, are next
+ * tried with every product of two or more non-constant bit-vectors made an
+ * unknown of its own (a*b and b*a one unknown). That only drops facts, so
+ * its UNSAT holds of the query as given: a proof for the price of linear
+ * arithmetic when the asserts say what the proof needs of the products
+ * (static.c's lemmas on multiples); its other answers are dropped. */
+void aucs_smt_set_linear(aucs_smt *s, int on);
 
 /* Is the conjunction of asserts[0..n) satisfiable? On SAT, vals[i] gets the
  * model's value of terms[i] (a bit-vector of at most 64 bits, or a Boolean

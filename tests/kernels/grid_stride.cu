@@ -14,8 +14,9 @@ __global__ void saxpy(float *y, const float *x, float a, int n, int *done) {
 // Detection: every thread touches only its own elements of y, x and done,
 // so the barrier never orders a conflicting pair, whatever the launch.
 // AUCS-EXPECT: redundant-barrier 11
-// Static (aucs detect --static, no launch fixed): for a grid of more than
-// 2^31 threads blockIdx.x * blockDim.x + threadIdx.x wraps around, so two
-// threads can meet; those pairs stay sat or unknown. (With a launch fixed,
-// e.g. --grid 2 --block 64, every pair is proven.)
-// AUCS-EXPECT-STATIC: proof partial
+// Static (aucs detect --static, no launch fixed): proved race-free within
+// the stated bounds, which include a grid of fewer than 2^31 threads along
+// x (beyond that blockIdx.x * blockDim.x + threadIdx.x wraps around and two
+// threads do meet). Two threads' i = gid + k * stride are ordered by their
+// k, then by their gid, without the solver multiplying symbols.
+// AUCS-EXPECT-STATIC: proof race-free
