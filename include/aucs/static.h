@@ -25,9 +25,12 @@
  * helpers returning in more than one place, floats, unknown pointers)
  * becomes a fresh symbol per thread, so UNSAT stays a proof.
  * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
- * block; gridDim.x < 2^31, .y, .z < 2^16; any argument values; distinct
- * pointer arguments point to distinct buffers (may_alias drops that:
- * then only `noalias`, i.e. __restrict__, separates them).
+ * block; gridDim.x < 2^31, .y, .z < 2^16, and fewer than 2^31 threads of
+ * the grid along x (gridDim.x * blockDim.x: a 32-bit global index does not
+ * wrap); any argument values; distinct pointer arguments point to distinct
+ * buffers (may_alias drops that: then only `noalias`, i.e. __restrict__,
+ * separates them); no undefined behaviour (`nsw`/`nuw` arithmetic does not
+ * wrap, accesses keep their IR alignment).
  *
  * Limitation: proofs assume every separating barrier is reached by all
  * threads of the block (barriers in divergent blocks separate nothing, and
