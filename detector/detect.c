@@ -758,6 +758,10 @@ static size_t *replay_order(const aucs_static *st, size_t n) {
   return order;
 }
 
+static unsigned replay_limit(const aucs_detect_options *o) {
+  return o->replays ? o->replays : AUCS_DETECT_REPLAYS;
+}
+
 /* Replay each SAT pair's witness as one run (once per distinct input, and
  * not when an earlier run found the pair's race), unless the search's
  * single run is that input anyway. At most o->replays runs: a witness can
@@ -775,7 +779,7 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
   if (all_fixed && !s->o->static_only)
     return; /* the search runs the only launch a witness can have */
   size_t n = aucs_static_npairs(s->st), done = 0;
-  size_t limit = s->o->replays ? s->o->replays : AUCS_DETECT_REPLAYS;
+  size_t limit = replay_limit(s->o);
   aucs_candidate *runs = aucs_xcalloc(n + 1, sizeof *runs);
   s->unreplayed = aucs_xcalloc(n + 1, 1);
   size_t *order = replay_order(s->st, n);
@@ -880,8 +884,7 @@ static void possible(kstate *s, const aucs_static_pair *p, size_t j) {
           s->unreplayed && s->unreplayed[j]
               ? aucs_xasprintf("the solver's witness was not replayed: the "
                                "kernel's replays were spent (%u runs)",
-                               s->o->replays ? s->o->replays
-                                             : AUCS_DETECT_REPLAYS)
+                               replay_limit(s->o))
               : aucs_xstrdup(
                     w->replayable
                         ? "the solver's witness did not replay as a race "

@@ -158,6 +158,11 @@ static aucs_smt_result run(aucs_smt *s, Z3_solver solver,
   return r;
 }
 
+Z3_ast aucs_smt_mul(Z3_context z, Z3_ast a, Z3_ast b) {
+  return Z3_get_ast_id(z, a) <= Z3_get_ast_id(z, b) ? Z3_mk_bvmul(z, a, b)
+                                                    : Z3_mk_bvmul(z, b, a);
+}
+
 /* t with every product of two or more non-constant factors replaced by an
  * unknown of its own; a binary product's unknown is keyed by its factors
  * in one order. memo: term -> its image; products: key -> its unknown. */
@@ -174,12 +179,9 @@ static Z3_ast unmultiply(Z3_context z, Z3_ast t, aucs_ptrmap *memo,
     vars += !Z3_is_numeral_ast(z, Z3_get_app_arg(z, app, i));
   Z3_ast image = t;
   if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) == Z3_OP_BMUL && vars >= 2) {
-    Z3_ast key = t;
-    if (n == 2) {
-      Z3_ast a = Z3_get_app_arg(z, app, 0), b = Z3_get_app_arg(z, app, 1);
-      key = Z3_get_ast_id(z, a) <= Z3_get_ast_id(z, b) ? Z3_mk_bvmul(z, a, b)
-                                                       : Z3_mk_bvmul(z, b, a);
-    }
+    Z3_ast key = n == 2 ? aucs_smt_mul(z, Z3_get_app_arg(z, app, 0),
+                                       Z3_get_app_arg(z, app, 1))
+                        : t;
     if (!aucs_ptrmap_get(products, key, &got)) {
       got = (intptr_t)Z3_mk_fresh_const(z, "product", Z3_get_sort(z, t));
       aucs_ptrmap_put(products, key, got);

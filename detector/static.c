@@ -671,13 +671,6 @@ static Z3_ast binop_bool(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   }
 }
 
-/* a * b with the factors in one order, so that blockIdx.x * blockDim.x and
- * blockDim.x * blockIdx.x are one term. */
-static Z3_ast mul(Z3_context z, Z3_ast a, Z3_ast b) {
-  return Z3_get_ast_id(z, a) <= Z3_get_ast_id(z, b) ? Z3_mk_bvmul(z, a, b)
-                                                    : Z3_mk_bvmul(z, b, a);
-}
-
 static Z3_ast binop(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   if (is_bool(z, a))
     return binop_bool(z, op, a, b);
@@ -687,7 +680,7 @@ static Z3_ast binop(Z3_context z, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   case LLVMSub:
     return Z3_mk_bvsub(z, a, b);
   case LLVMMul:
-    return mul(z, a, b);
+    return aucs_smt_mul(z, a, b); /* blockIdx * blockDim: one term either way */
   case LLVMUDiv:
     return Z3_mk_bvudiv(z, a, b);
   case LLVMSDiv:
@@ -874,13 +867,15 @@ static Z3_ast call_value(enc *e, frame *f, LLVMValueRef v) {
 
 /* ---- multiples ----------------------------------------------------------*/
 
-static void add_multiple(enc *e, Z3_ast v, Z3_ast s, Z3_ast k, Z3_ast d) {
+/* Record v = s + k * d for this side; 0 when it was recorded already. */
+static int add_multiple(enc *e, Z3_ast v, Z3_ast s, Z3_ast k, Z3_ast d) {
   multiples *ms = e->mults;
   for (size_t i = 0; i < ms->n; i++)
     if (ms->m[i].v == v && ms->m[i].d == d)
-      return;
+      return 0;
   ms->m = aucs_xrealloc(ms->m, (ms->n + 1) * sizeof *ms->m);
   ms->m[ms->n++] = (multiple){v, s, k, d};
+  return 1;
 }
 
 /* a + b when it is a global index, blockIdx.d * blockDim.d + threadIdx.d
@@ -898,16 +893,17 @@ static void global_index(enc *e, Z3_ast a, Z3_ast b, Z3_ast sum) {
     Z3_ast t = resize(z, S->tid[e->side][d], w, 0);
     Z3_ast c = resize(z, S->ctaid[e->block][d], w, 0);
     Z3_ast n = resize(z, S->ntid[d], w, 0);
-    Z3_ast block = mul(z, c, n);
+    Z3_ast block = aucs_smt_mul(z, c, n);
     if (!((a == block && b == t) || (a == t && b == block)))
       continue;
-    Z3_ast threads = mul(z, n, resize(z, S->nctaid[d], w, 0));
+    if (!add_multiple(e, resize(z, sum, 64, 0), resize(z, t, 64, 0),
+                      resize(z, c, 64, 0), resize(z, n, 64, 0)))
+      return; /* its facts are in the query already */
+    Z3_ast threads = aucs_smt_mul(z, n, resize(z, S->nctaid[d], w, 0));
     push_ast(e->cons, e->ncons, Z3_mk_bvult(z, sum, threads));
     if (w == 32)
       push_ast(e->cons, e->ncons,
                Z3_mk_bvule(z, threads, bv(z, 0x7fffffff, 32)));
-    add_multiple(e, resize(z, sum, 64, 0), resize(z, t, 64, 0),
-                 resize(z, c, 64, 0), resize(z, n, 64, 0));
     return;
   }
 }

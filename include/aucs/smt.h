@@ -52,6 +52,10 @@ void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms);
  * (static.c's lemmas on multiples); its other answers are dropped. */
 void aucs_smt_set_linear(aucs_smt *s, int on);
 
+/* a * b with the factors in one order (by Z3's term id), so that a*b and
+ * b*a are one term: the form the linear try keys products by. */
+Z3_ast aucs_smt_mul(Z3_context z, Z3_ast a, Z3_ast b);
+
 /* Is the conjunction of asserts[0..n) satisfiable? On SAT, vals[i] gets the
  * model's value of terms[i] (a bit-vector of at most 64 bits, or a Boolean
  * as 0/1; 0 when the model leaves it free). One fresh solver per call. */
