@@ -74,18 +74,24 @@ static const double PI = 3.14159265358979323846;
 
 /* x rounded to an integral value: 0 nearest even, 1 zero, 2 down, 3 up. */
 static double rnd(double x, int mode) {
-  return mode == 0 ? nearbyint(x) : mode == 1 ? trunc(x) : mode == 2 ? floor(x)
-                                                                     : ceil(x);
+  return mode == 0   ? nearbyint(x)
+         : mode == 1 ? trunc(x)
+         : mode == 2 ? floor(x)
+                     : ceil(x);
 }
 
 static int64_t sat_s(double x, double lo, double hi) {
-  return isnan(x) ? 0 : x <= lo ? (int64_t)lo : x >= hi ? INT64_MAX : (int64_t)x;
+  return isnan(x)  ? 0
+         : x <= lo ? (int64_t)lo
+         : x >= hi ? INT64_MAX
+                   : (int64_t)x;
 }
 
 static int32_t sat_i32(double x) {
-  return isnan(x) ? 0 : x <= -2147483648.0 ? INT32_MIN
-                    : x >= 2147483647.0    ? INT32_MAX
-                                           : (int32_t)x;
+  return isnan(x)             ? 0
+         : x <= -2147483648.0 ? INT32_MIN
+         : x >= 2147483647.0  ? INT32_MAX
+                              : (int32_t)x;
 }
 
 static uint32_t sat_u32(double x) {
@@ -97,9 +103,9 @@ static int64_t sat_i64(double x) {
 }
 
 static uint64_t sat_u64(double x) {
-  return isnan(x) || x <= 0                  ? 0
+  return isnan(x) || x <= 0            ? 0
          : x >= 18446744073709551616.0 ? UINT64_MAX
-                                             : (uint64_t)x;
+                                       : (uint64_t)x;
 }
 
 static float saturate(float x) {
@@ -201,10 +207,10 @@ DEF(rsqrtf, RF, 1.0f / sqrtf(F(0)))
 DEF(rsqrt, RD, 1.0 / sqrt(D(0)))
 DEF(rcbrtf, RF, 1.0f / cbrtf(F(0)))
 DEF(rcbrt, RD, 1.0 / cbrt(D(0)))
-DEF(sinpif, RF, sin(PI * (double)F(0)))
-DEF(sinpi, RD, sin(PI * D(0)))
-DEF(cospif, RF, cos(PI * (double)F(0)))
-DEF(cospi, RD, cos(PI * D(0)))
+DEF(sinpif, RF, sin(PI *(double)F(0)))
+DEF(sinpi, RD, sin(PI *D(0)))
+DEF(cospif, RF, cos(PI *(double)F(0)))
+DEF(cospi, RD, cos(PI *D(0)))
 DEF(erfcxf, RF, exp((double)F(0) * F(0)) * erfc(F(0)))
 DEF(erfcx, RD, exp(D(0) * D(0)) * erfc(D(0)))
 DEF(normcdff, RF, 0.5 * erfc(-(double)F(0) / sqrt(2.0)))
@@ -227,17 +233,19 @@ DEF(jnf, RF, jnf(I(0), F(1)))
 DEF(jn, RD, jn(I(0), D(1)))
 DEF(ynf, RF, ynf(I(0), F(1)))
 DEF(yn, RD, yn(I(0), D(1)))
-DEF(norm3df, RF, sqrt((double)F(0) * F(0) + (double)F(1) * F(1) +
-                      (double)F(2) * F(2)))
+DEF(norm3df, RF,
+    sqrt((double)F(0) * F(0) + (double)F(1) * F(1) + (double)F(2) * F(2)))
 DEF(norm3d, RD, sqrt(D(0) * D(0) + D(1) * D(1) + D(2) * D(2)))
-DEF(rnorm3df, RF, 1.0 / sqrt((double)F(0) * F(0) + (double)F(1) * F(1) +
-                             (double)F(2) * F(2)))
+DEF(rnorm3df, RF,
+    1.0 / sqrt((double)F(0) * F(0) + (double)F(1) * F(1) + (double)F(2) * F(2)))
 DEF(rnorm3d, RD, 1.0 / sqrt(D(0) * D(0) + D(1) * D(1) + D(2) * D(2)))
-DEF(norm4df, RF, sqrt((double)F(0) * F(0) + (double)F(1) * F(1) +
-                      (double)F(2) * F(2) + (double)F(3) * F(3)))
+DEF(norm4df, RF,
+    sqrt((double)F(0) * F(0) + (double)F(1) * F(1) + (double)F(2) * F(2) +
+         (double)F(3) * F(3)))
 DEF(norm4d, RD, sqrt(D(0) * D(0) + D(1) * D(1) + D(2) * D(2) + D(3) * D(3)))
-DEF(rnorm4df, RF, 1.0 / sqrt((double)F(0) * F(0) + (double)F(1) * F(1) +
-                             (double)F(2) * F(2) + (double)F(3) * F(3)))
+DEF(rnorm4df, RF,
+    1.0 / sqrt((double)F(0) * F(0) + (double)F(1) * F(1) + (double)F(2) * F(2) +
+               (double)F(3) * F(3)))
 DEF(rnorm4d, RD,
     1.0 / sqrt(D(0) * D(0) + D(1) * D(1) + D(2) * D(2) + D(3) * D(3)))
 DEF(isnanf, RI, isnan(F(0)) != 0)
@@ -343,7 +351,10 @@ DEF(llabs, RL, L(0) < 0 ? 0u - UL(0) : UL(0))
 /* ---- the table ---- */
 
 #define lc_none NULL
-#define NO_OUTS {{-1, NULL, 0}, {-1, NULL, 0}}
+#define NO_OUTS                                                                \
+  {                                                                            \
+    {-1, NULL, 0}, { -1, NULL, 0 }                                             \
+  }
 
 static const aucs_libcall rows[] = {
 #define AUCS_LIBCALL(name, arity, impl) {name, arity, lc_##impl, 1, NO_OUTS},

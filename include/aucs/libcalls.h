@@ -24,9 +24,9 @@ typedef uint64_t (*aucs_libcall_fn)(const uint64_t *args);
 enum { AUCS_LIBCALL_MAX_ARGS = 4, AUCS_LIBCALL_MAX_OUTS = 2 };
 
 typedef struct aucs_libcall_out {
-  int arg;           /* pointer argument written, -1: none */
+  int arg;            /* pointer argument written, -1: none */
   aucs_libcall_fn fn; /* the value stored */
-  unsigned bytes;    /* its size */
+  unsigned bytes;     /* its size */
 } aucs_libcall_out;
 
 typedef struct aucs_libcall {
