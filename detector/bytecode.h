@@ -52,8 +52,9 @@
   X(FDIV64) X(FREM32) X(FREM64) X(FNEG32) X(FNEG64) X(FCMP32) X(FCMP64)        \
   X(FABS32) X(FABS64) X(FMIN32) X(FMIN64) X(FMAX32) X(FMAX64) X(FMA32)         \
   X(FMA64)                                                                     \
-  /* libm through the intrinsic table: imm is the table row */                 \
-  X(MATH1_32) X(MATH1_64) X(MATH2_32) X(MATH2_64)                              \
+  /* libcalls.def: d = fn(pool[b], .. c args), masked to width x; imm is     \
+   * the host function (aucs_libcall_fn) */                                   \
+  X(LIBCALL)                                                                   \
   /* conversions: to int of width x (mask imm); from int of width x */         \
   X(F32TOSI) X(F64TOSI) X(F32TOUI) X(F64TOUI) X(SITOF32) X(SITOF64)            \
   X(UITOF32) X(UITOF64) X(F64TOF32) X(F32TOF64)                                \

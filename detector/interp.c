@@ -32,6 +32,7 @@
  */
 #include "bytecode.h"
 
+#include "aucs/libcalls.h"
 #include "aucs/shadow.h"
 #include "aucs/srcloc.h"
 #include <llvm-c/Core.h>
@@ -39,21 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* libm rows of intrinsics.def, indexed like lower.c's table. */
-typedef struct math_row {
-  float (*f1)(float);
-  double (*d1)(double);
-  float (*f2)(float, float);
-  double (*d2)(double, double);
-} math_row;
-
-static const math_row math_rows[] = {
-#define AUCS_INTRIN(m, s, c, p) {0, 0, 0, 0},
-#define AUCS_MATH1(m, s, f, d) {f, d, 0, 0},
-#define AUCS_MATH2(m, s, f, d) {0, 0, f, d},
-#include "intrinsics.def"
-};
 
 enum { PAGE = 1024, MAX_DEPTH = 1024 };
 enum { RUN, AT_BARRIER, AT_WARP, DONE };
@@ -251,6 +237,16 @@ static uint64_t to_int(double d, unsigned w, int is_signed) {
                ? (uint64_t)(int64_t)d & mask_of(w)
                : 0;
   return d > -1.0 && d < 1.8446744073709552e19 ? (uint64_t)d & mask_of(w) : 0;
+}
+
+/* A library function (libcalls.def) on the raw bits of its arguments. */
+static uint64_t libcall(const bc_insn *I, const uint64_t *r,
+                        const uint32_t *pool) {
+  uint64_t args[AUCS_LIBCALL_MAX_ARGS] = {0};
+  for (uint32_t i = 0; i < I->c && i < AUCS_LIBCALL_MAX_ARGS; i++)
+    args[i] = r[pool[I->b + i]];
+  aucs_libcall_fn fn = (aucs_libcall_fn)(uintptr_t)I->imm;
+  return fn(args) & mask_of(I->x);
 }
 
 static uint64_t bitrev(uint64_t v, unsigned w) {
@@ -1033,17 +1029,8 @@ static int run_thread(run *R, thread *T) {
     case OP_FMA64:
       r[I->d] = bf64(fma(f64(A), f64(B), f64(C)));
       break;
-    case OP_MATH1_32:
-      r[I->d] = bf32(math_rows[I->imm].f1(f32(A)));
-      break;
-    case OP_MATH1_64:
-      r[I->d] = bf64(math_rows[I->imm].d1(f64(A)));
-      break;
-    case OP_MATH2_32:
-      r[I->d] = bf32(math_rows[I->imm].f2(f32(A), f32(B)));
-      break;
-    case OP_MATH2_64:
-      r[I->d] = bf64(math_rows[I->imm].d2(f64(A), f64(B)));
+    case OP_LIBCALL:
+      r[I->d] = libcall(I, r, P->pool);
       break;
     case OP_F32TOSI:
       r[I->d] = to_int(f32(A), I->x, 1);

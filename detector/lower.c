@@ -7,7 +7,8 @@
  *   2. Emit each block in order. Constants get slots of their own whose
  *      initial values go into the function's image. GEPs fold to a chain of
  *      `base + sext(index) * scale + offset` using the module's data layout.
- *      Calls resolve through intrinsics.def, else to a defined function.
+ *      Calls resolve through intrinsics.def, then libcalls.def (library
+ *      functions run on the host), else to a defined function.
  *   3. Phis become copies on the edges into their block: inline before an
  *      unconditional branch, in a small edge block for the other branches.
  *      The copies have parallel semantics: when a source is also a
@@ -23,6 +24,7 @@
  */
 #include "bytecode.h"
 
+#include "aucs/libcalls.h"
 #include "aucs/shadow.h"
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -48,9 +50,7 @@ enum {
   C_OVF,
   C_MEMCPY,
   C_MEMMOVE,
-  C_MEMSET,
-  C_MATH1,
-  C_MATH2
+  C_MEMSET
 };
 
 typedef struct intrin_row {
@@ -61,8 +61,6 @@ typedef struct intrin_row {
 
 static const intrin_row intrinsics[] = {
 #define AUCS_INTRIN(m, s, c, p) {m, s, C_##c, p},
-#define AUCS_MATH1(m, s, f, d) {m, s, C_MATH1, 0},
-#define AUCS_MATH2(m, s, f, d) {m, s, C_MATH2, 0},
 #include "intrinsics.def"
 };
 
@@ -885,15 +883,13 @@ static int lower_ret(lowerer *L, LLVMValueRef I) {
 
 /* ---- calls ---- */
 
-static const intrin_row *find_intrinsic(const char *name, size_t *row) {
+static const intrin_row *find_intrinsic(const char *name) {
   for (size_t i = 0; i < sizeof(intrinsics) / sizeof(*intrinsics); i++) {
     const intrin_row *r = &intrinsics[i];
     size_t n = strlen(r->spelling);
     if (r->match == EXACT ? strcmp(name, r->spelling) == 0
-                          : strncmp(name, r->spelling, n) == 0) {
-      *row = i;
+                          : strncmp(name, r->spelling, n) == 0)
       return r;
-    }
   }
   return NULL;
 }
@@ -934,20 +930,17 @@ static int lower_barrier(lowerer *L, LLVMValueRef I, uint32_t d, int kind) {
   return bad;
 }
 
-/* Float intrinsics and libm calls: FOO32, or FOO64 for double. */
+/* Float intrinsics: FOO32, or FOO64 for double. */
 static int lower_float(lowerer *L, LLVMValueRef I, uint32_t d,
-                       const intrin_row *r, size_t row) {
+                       const intrin_row *r) {
   LLVMTypeRef t = LLVMTypeOf(I);
   LLVMTypeKind k = LLVMGetTypeKind(t);
   if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
     return fail(L, "%s", type_problem(t));
-  int base = r->cls == C_MATH1   ? OP_MATH1_32
-             : r->cls == C_MATH2 ? OP_MATH2_32
-                                 : r->param;
   int bad = 0;
-  bc_insn in = {.op = (uint16_t)(base + is_double(t)), .d = d, .imm = row};
+  bc_insn in = {.op = (uint16_t)(r->param + is_double(t)), .d = d};
   in.a = arg_slot(L, I, 0, &bad);
-  if (r->cls != C_FP1 && r->cls != C_MATH1)
+  if (r->cls != C_FP1)
     in.b = arg_slot(L, I, 1, &bad);
   if (r->cls == C_FP3)
     in.c = arg_slot(L, I, 2, &bad);
@@ -956,7 +949,7 @@ static int lower_float(lowerer *L, LLVMValueRef I, uint32_t d,
 }
 
 static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
-                           const intrin_row *r, size_t row) {
+                           const intrin_row *r) {
   LLVMTypeRef t = LLVMTypeOf(I);
   int bad = 0;
   bc_insn in = {.d = d, .x = (uint16_t)width(t), .imm = mask_of(width(t))};
@@ -1002,9 +995,7 @@ static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
   case C_FP1:
   case C_FP2:
   case C_FP3:
-  case C_MATH1:
-  case C_MATH2:
-    return lower_float(L, I, d, r, row);
+    return lower_float(L, I, d, r);
   case C_MEMCPY:
   case C_MEMMOVE:
   case C_MEMSET:
@@ -1018,6 +1009,66 @@ static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
     break;
   }
   emit(L, in);
+  return bad;
+}
+
+/* A value a library function takes or gives: an integer up to 64 bits, a
+ * float or a double (or a pointer, for results stored through it). */
+static int libcall_type(LLVMTypeRef t, int ptr_ok) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return width(t) <= 64;
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+    return 1;
+  case LLVMPointerTypeKind:
+    return ptr_ok;
+  default:
+    return 0;
+  }
+}
+
+static void emit_libcall(lowerer *L, aucs_libcall_fn fn, uint32_t d,
+                         uint32_t args, unsigned n, unsigned w) {
+  emit(L, (bc_insn){.op = OP_LIBCALL,
+                    .d = d,
+                    .b = args,
+                    .c = n,
+                    .x = (uint16_t)w,
+                    .imm = (uint64_t)(uintptr_t)fn});
+}
+
+/* A row of libcalls.def: OP_LIBCALL with the host function, then a STORE
+ * for each result the function writes through a pointer argument. */
+static int lower_libcall(lowerer *L, LLVMValueRef I, uint32_t d,
+                         const aucs_libcall *lc) {
+  unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+  LLVMTypeRef t = LLVMTypeOf(I);
+  int is_void = LLVMGetTypeKind(t) == LLVMVoidTypeKind;
+  if (n != lc->arity || (lc->fn ? !libcall_type(t, 0) : !is_void))
+    return fail(L, "calls to '%s' of this signature are not supported",
+                lc->name);
+  int bad = 0;
+  uint32_t at = L->pool.n;
+  for (unsigned i = 0; i < n; i++) {
+    if (!libcall_type(LLVMTypeOf(LLVMGetOperand(I, i)), !lc->pure))
+      return fail(L, "calls to '%s' of this signature are not supported",
+                  lc->name);
+    VEC_PUSH(L->pool, op_slot(L, I, i, &bad));
+  }
+  if (lc->fn && !is_void)
+    emit_libcall(L, lc->fn, d, at, n, width(t));
+  for (int k = 0; k < AUCS_LIBCALL_MAX_OUTS; k++) {
+    const aucs_libcall_out *o = &lc->out[k];
+    if (o->arg < 0)
+      continue;
+    uint32_t tmp = new_slots(L, 1);
+    emit_libcall(L, o->fn, tmp, at, n, o->bytes * 8);
+    emit(L, (bc_insn){.op = OP_STORE,
+                      .a = L->pool.v[at + (unsigned)o->arg],
+                      .b = tmp,
+                      .x = (uint16_t)o->bytes});
+  }
   return bad;
 }
 
@@ -1037,7 +1088,7 @@ static int lower_asm(lowerer *L, LLVMValueRef I, LLVMValueRef callee,
   for (size_t i = 0; i < sizeof(asm_rows) / sizeof(*asm_rows); i++)
     if (strlen(asm_rows[i].spelling) == n &&
         memcmp(asm_rows[i].spelling, text, n) == 0)
-      return lower_intrinsic(L, I, d, &asm_rows[i], 0);
+      return lower_intrinsic(L, I, d, &asm_rows[i]);
   return fail(L, "%s", "inline assembly is not supported");
 }
 
@@ -1047,11 +1098,14 @@ static int lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
     return lower_asm(L, I, callee, d);
   if (!LLVMIsAFunction(callee))
     return fail(L, "%s", "indirect calls are not supported");
-  size_t n = 0, row;
+  size_t n = 0;
   const char *name = LLVMGetValueName2(callee, &n);
-  const intrin_row *r = find_intrinsic(name, &row);
+  const intrin_row *r = find_intrinsic(name);
   if (r)
-    return lower_intrinsic(L, I, d, r, row);
+    return lower_intrinsic(L, I, d, r);
+  const aucs_libcall *lc = aucs_libcalls_find(name);
+  if (lc && (LLVMIsDeclaration(callee) || aucs_libcalls_overrides_body(name)))
+    return lower_libcall(L, I, d, lc);
   if (LLVMIsDeclaration(callee))
     return fail(L, "calls to '%s' are not supported", name);
   if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVoidTypeKind &&

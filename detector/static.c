@@ -47,8 +47,10 @@
  *      exact: computed wide and bounded), and for k >= 1 the latch's test
  *      held when the back edge was taken (what bounds a rotated loop's
  *      variable); a toggle (c - i, i ^ m) as its start or the start's
- *      image; anything else a fresh symbol per thread. A block's guard is
- *      its entry condition on the branch DAG. A global index
+ *      image; floats as bit-vectors of their IEEE bits; a pure library
+ *      call, float operation or intrinsic as an uninterpreted function of
+ *      its operands (uf.h); anything else a fresh symbol per thread. A
+ *      block's guard is its entry condition on the branch DAG. A global index
  *      (blockIdx * blockDim + threadIdx) and a non-wrapping affine phi are
  *      multiples: v = s + k * d exactly; two threads' multiples of one d
  *      get the facts that order them (multiple_lemmas), and such a query
@@ -69,6 +71,7 @@
 #include "aucs/cfg.h"
 #include "aucs/nvvm.h"
 #include "aucs/srcloc.h"
+#include "aucs/uf.h"
 #include "aucs/uniform.h"
 #include "aucs/util.h"
 #include <llvm-c/Core.h>
@@ -537,6 +540,8 @@ static void make_symbols(aucs_static *S) {
                                          : LLVMGetIntTypeWidth(t));
     else if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
       S->params[i] = sym(S->z, name, 64);
+    else if (aucs_uf_float_width(t))
+      S->params[i] = sym(S->z, name, aucs_uf_float_width(t));
   }
 }
 
@@ -613,6 +618,8 @@ static Z3_ast ec(enc *e, frame *f, int b);
 static Z3_sort sort_of(Z3_context z, LLVMTypeRef t) {
   if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
     return Z3_mk_bv_sort(z, 64);
+  if (aucs_uf_float_width(t)) /* a float's IEEE bits (uf.h) */
+    return Z3_mk_bv_sort(z, aucs_uf_float_width(t));
   if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
     return NULL;
   unsigned w = LLVMGetIntTypeWidth(t);
@@ -1299,9 +1306,25 @@ static void no_wrap(enc *e, LLVMValueRef v, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   }
 }
 
+/* A pure function of v's operands (uf.h): one term for equal operands. */
+static Z3_ast pure_value(enc *e, frame *f, LLVMValueRef v, const char *name) {
+  unsigned n = aucs_uf_arity(v);
+  Z3_ast args[8];
+  if (n > 8)
+    return NULL;
+  for (unsigned i = 0; i < n; i++)
+    if (!(args[i] = val(e, f, LLVMGetOperand(v, i))))
+      return NULL;
+  return aucs_uf_apply(e->z, name, n, args, sort_of(e->z, LLVMTypeOf(v)));
+}
+
 static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
   if (!sort_of(e->z, LLVMTypeOf(v)))
     return NULL;
+  char buf[64];
+  const char *uf = aucs_uf_name(v, buf, sizeof buf);
+  if (uf)
+    return pure_value(e, f, v, uf);
   switch (op) {
   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv:
   case LLVMURem: case LLVMSRem: case LLVMShl: case LLVMLShr: case LLVMAShr:
@@ -1357,6 +1380,8 @@ static Z3_ast compute(enc *e, frame *f, LLVMValueRef v) {
   }
   if (LLVMIsAConstantPointerNull(v))
     return bv(z, 0, 64);
+  if (LLVMIsAConstantFP(v))
+    return aucs_uf_constant(z, v);
   if (LLVMIsAGlobalVariable(v))
     return global_base(e, v);
   if (LLVMIsAArgument(v))
@@ -1369,7 +1394,7 @@ static Z3_ast compute(enc *e, frame *f, LLVMValueRef v) {
 }
 
 /* v's term in frame f for this side; a fresh symbol when it cannot be
- * followed (NULL only for types with no term: floats, vectors, ...). */
+ * followed (NULL only for types with no term: vectors, half, ...). */
 static Z3_ast val(enc *e, frame *f, LLVMValueRef v) {
   intptr_t got;
   if (aucs_ptrmap_get(&e->memo[f->id], v, &got))
