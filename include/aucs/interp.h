@@ -32,7 +32,8 @@ typedef enum aucs_param_kind {
   AUCS_PARAM_INT,     /* integer of `bits` bits */
   AUCS_PARAM_FLOAT,   /* float (32) or double (64) */
   AUCS_PARAM_POINTER, /* gets a buffer of its own */
-  AUCS_PARAM_AGGREGATE, /* struct / byval: zero-filled, then the run's seed */
+  AUCS_PARAM_AGGREGATE, /* struct / byval: the fill, then its fields
+                           (aucs_run_config.fields) */
 } aucs_param_kind;
 
 typedef struct aucs_param {
