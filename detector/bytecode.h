@@ -193,6 +193,8 @@ struct aucs_prog {
   uint32_t *param_obj; /* per kernel parameter: its object, or 0 */
   aucs_param *params;
   size_t nparams;
+  struct aucs_inputs *inputs; /* the leaves of the parameters (inputs.h) */
+  uint32_t *leaf_obj;         /* per leaf: a pointer's buffer, or 0 */
   LLVMValueRef *barriers;
   size_t nbarriers;
 };

@@ -36,6 +36,7 @@
 
 #include "aucs/nvvm.h"
 
+#include "aucs/inputs.h"
 #include "aucs/interp.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
@@ -103,15 +104,6 @@ static int bad(char **err, const char *flag, const char *v, const char *want) {
   return -1;
 }
 
-static int option_arg(aucs_detect_options *o, const char *v, char **err) {
-  const char *eq = strchr(v, '=');
-  if (!eq || eq == v)
-    return bad(err, "--arg", v, "NAME=VALUE");
-  o->args = aucs_xrealloc(o->args, (o->nargs + 1) * sizeof(*o->args));
-  o->args[o->nargs++] = (aucs_detect_arg){v, (size_t)(eq - v), eq + 1};
-  return 1;
-}
-
 static int option_value(aucs_detect_options *o, const char *flag, const char *v,
                         char **err) {
   uint64_t x;
@@ -121,8 +113,6 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
       return bad(err, flag, v, "X[,Y[,Z]], positive integers");
     return *(grid ? &o->has_grid : &o->has_block) = 1;
   }
-  if (!strcmp(flag, "--arg"))
-    return option_arg(o, v, err);
   if (!strcmp(flag, "--kernel"))
     return o->kernel = v, 1;
   if (!strcmp(flag, "--fill")) {
@@ -160,13 +150,24 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
   return o->generations = (unsigned)x, 1;
 }
 
+/* The launch of an --inputs file, where the command line gave none. */
+static void inputs_launch(aucs_detect_options *o) {
+  if (o->user.has_grid && !o->has_grid)
+    o->grid = o->user.grid, o->has_grid = 1;
+  if (o->user.has_block && !o->has_block)
+    o->block = o->user.block, o->has_block = 1;
+}
+
 int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
                        char **err) {
   static const char *const flags[] = {
-      "--grid",          "--block",       "--arg",           "--kernel",
-      "--seed",          "--step-budget", "--memory-budget", "--population",
-      "--generations",   "--format",      "--fill",          "--smt-timeout",
-      "--static-budget", "--replays"};
+      "--grid",        "--block",         "--kernel",      "--seed",
+      "--step-budget", "--memory-budget", "--population",  "--generations",
+      "--format",      "--fill",          "--smt-timeout", "--static-budget",
+      "--replays"};
+  int in = aucs_inputs_option(&o->user, argc, argv, i, err);
+  if (in)
+    return inputs_launch(o), in;
   if (!strcmp(argv[*i], "--static"))
     return o->static_only = 1;
   if (!strcmp(argv[*i], "--no-static"))
@@ -214,7 +215,7 @@ int aucs_detect_options_parse(aucs_detect_options *o, const char *text,
 }
 
 void aucs_detect_options_free(aucs_detect_options *o) {
-  free(o->args);
+  aucs_inputs_user_free(&o->user);
   free(o->text);
   *o = (aucs_detect_options){0};
 }
@@ -229,8 +230,15 @@ typedef struct kstate {
   aucs_prog *prog;
   aucs_param *params;
   size_t np;
-  uint64_t *vals;       /* --arg values, raw bits */
+  uint64_t *vals;       /* per parameter: --arg values, raw bits */
   unsigned char *fixed; /* which params --arg fixed */
+  aucs_inputs *in;      /* the leaves, also of a kernel that did not lower */
+  size_t nl;
+  aucs_inputs_values iv; /* per leaf: the user's values, buffer sizes */
+  aucs_param *leaves;    /* per leaf, for the search */
+  unsigned char *lfixed; /* per leaf: not searched (the user's, or a float
+                            field left to the fill) */
+  unsigned char *lset;   /* per leaf: a run writes the field's value */
   size_t nbar;
   uint64_t *bar_runs; /* runs that passed barrier i */
   unsigned char *bar_ordered;
@@ -292,6 +300,9 @@ static void lower(kstate *s, LLVMValueRef fn) {
   k->demangled = aucs_report_demangle(k->name);
   if (!k->demangled)
     k->demangled = aucs_xstrdup(k->name);
+  s->in = aucs_inputs_describe(fn);
+  s->nl = s->in->n;
+  aucs_inputs_values_init(&s->iv, s->in);
   aucs_findings diag = {0};
   if (aucs_interp_lower(fn, &s->prog, &diag))
     unsupported(s, &diag);
@@ -322,171 +333,63 @@ static void kstate_free(kstate *s) {
   free(s->params);
   free(s->vals);
   free(s->fixed);
+  free(s->leaves);
+  free(s->lfixed);
+  free(s->lset);
+  aucs_inputs_values_free(&s->iv);
+  aucs_inputs_free(s->in);
   aucs_prog_free(s->prog);
 }
 
 /* ---- argument values ----------------------------------------------------*/
 
-static const char *kind_name(const aucs_param *p) {
-  switch (p->kind) {
-  case AUCS_PARAM_INT:
-    return "an integer";
-  case AUCS_PARAM_FLOAT:
-    return "a floating-point number";
-  case AUCS_PARAM_POINTER:
-    return "a pointer";
-  default:
-    return "an aggregate";
-  }
-}
-
-static int parse_int(const aucs_param *p, const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (p->bits == 1 && (!strcmp(s, "true") || !strcmp(s, "false")))
-    return *out = s[0] == 't', 0;
-  int neg = s[0] == '-';
-  long long sv = neg ? strtoll(s, &end, 0) : 0;
-  unsigned long long uv = neg ? 0 : strtoull(s, &end, 0);
-  if (errno || end == s || *end)
-    return -1;
-  unsigned bits = p->bits ? p->bits : 64;
-  if (bits < 64) {
-    long long lo = -(1ll << (bits - 1));
-    unsigned long long hi = (1ull << bits) - 1;
-    if ((neg && sv < lo) || (!neg && uv > hi))
-      return -1;
-    *out = (neg ? (uint64_t)sv : uv) & hi;
-  } else
-    *out = neg ? (uint64_t)sv : uv;
-  return 0;
-}
-
-static int parse_float(const aucs_param *p, const char *s, uint64_t *out) {
-  char *end;
-  double d = strtod(s, &end);
-  if (end == s || *end)
-    return -1;
-  if (p->bits == 32) {
-    float f = (float)d;
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    *out = b;
-  } else
-    memcpy(out, &d, sizeof d);
-  return 0;
-}
-
-static char *format_value(const aucs_param *p, uint64_t v) {
-  if (p->kind == AUCS_PARAM_FLOAT) {
-    double d;
-    if (p->bits == 32) {
-      uint32_t b = (uint32_t)v;
-      float f;
-      memcpy(&f, &b, sizeof f);
-      d = f;
-    } else
-      memcpy(&d, &v, sizeof d);
-    char *s = aucs_xasprintf(p->bits == 32 ? "%.9g" : "%.17g", d);
-    if (strpbrk(s, ".eni")) /* 1.5, 1e+20, inf, nan */
-      return s;
-    char *t = aucs_xasprintf("%s.0", s);
-    free(s);
-    return t;
-  }
-  unsigned bits = p->bits ? p->bits : 64;
-  if (bits == 1)
-    return aucs_xasprintf("%llu", (unsigned long long)(v & 1));
-  int64_t sv =
-      bits < 64 ? (int64_t)(v << (64 - bits)) >> (64 - bits) : (int64_t)v;
-  return aucs_xasprintf("%lld", (long long)sv);
-}
-
 static int scalar(const aucs_param *p) {
   return p->kind == AUCS_PARAM_INT || p->kind == AUCS_PARAM_FLOAT;
 }
 
-/* "n=100 x=0.5": every scalar argument of a run. */
+/* "n=100 t.dims[0]=4": the inputs a run used (per leaf values). */
 static char *format_args(const kstate *s, const uint64_t *vals) {
-  aucs_buf b = {0};
-  aucs_buf_puts(&b, "");
-  for (size_t i = 0; i < s->np; i++) {
-    if (!scalar(&s->params[i]))
-      continue;
-    char *v = format_value(&s->params[i], vals[i]);
-    aucs_buf_printf(&b, "%s%s=%s", b.len ? " " : "", s->params[i].name, v);
-    free(v);
-  }
-  return aucs_buf_take(&b);
+  return aucs_inputs_format(s->in, &s->iv, vals);
 }
 
-static char *param_list(const kstate *s) {
-  aucs_buf b = {0};
-  aucs_buf_puts(&b, "");
-  for (size_t i = 0; i < s->np; i++)
-    aucs_buf_printf(&b, "%s%s (%s)", i ? ", " : "", s->params[i].name,
-                    kind_name(&s->params[i]));
-  return aucs_buf_take(&b);
-}
-
-/* Bind a to s's parameter of that name: 1 bound, 0 no such parameter, -1
- * with *err when the value does not fit. */
-static int bind_arg(kstate *s, const aucs_detect_arg *a, char **err) {
-  for (size_t i = 0; i < s->np; i++) {
-    const aucs_param *p = &s->params[i];
-    if (strlen(p->name) != a->name_len ||
-        strncmp(p->name, a->name, a->name_len))
-      continue;
-    int rc = !scalar(p) ? -1
-             : p->kind == AUCS_PARAM_INT
-                 ? parse_int(p, a->value, &s->vals[i])
-                 : parse_float(p, a->value, &s->vals[i]);
-    if (rc) {
-      *err = aucs_xasprintf(
-          "--arg %s: '%s' does not fit parameter '%s' of kernel '%s' (%s%s)",
-          p->name, a->value, p->name, s->k->demangled, kind_name(p),
-          scalar(p) ? "" : ": its memory is modelled, not set");
-      return -1;
+/* After binding: what the search and the static checker see. A float field
+ * the user did not set keeps the fill (not searched, not written). */
+static void leaves_of(kstate *s) {
+  s->leaves = aucs_xcalloc(s->nl + 1, sizeof *s->leaves);
+  s->lfixed = aucs_xcalloc(s->nl + 1, 1);
+  s->lset = aucs_xcalloc(s->nl + 1, 1);
+  for (size_t j = 0; j < s->nl; j++) {
+    const aucs_input *x = &s->in->v[j];
+    s->leaves[j] = x->p;
+    s->lset[j] = (unsigned char)aucs_inputs_settable(s->in, &s->iv, j);
+    s->lfixed[j] = s->iv.fixed[j] || !s->lset[j];
+    if (!x->field && s->prog && x->param < s->np) {
+      s->vals[x->param] = s->iv.vals[j];
+      s->fixed[x->param] = s->iv.fixed[j];
     }
-    s->fixed[i] = 1;
-    return 1;
   }
-  return 0;
 }
 
-static char *unknown_arg(kstate *ks, size_t n, const aucs_detect_arg *a) {
-  aucs_buf b = {0};
-  aucs_buf_printf(&b, "--arg: no parameter named '%.*s'", (int)a->name_len,
-                  a->name);
-  for (size_t i = 0; i < n; i++) {
-    if (!ks[i].prog)
-      continue;
-    char *list = param_list(&ks[i]);
-    aucs_buf_printf(&b, "; kernel '%s' has: %s", ks[i].k->demangled,
-                    *list ? list : "no parameters");
-    free(list);
-  }
-  return aucs_buf_take(&b);
-}
-
+/* Bind the user's --arg and --buffer settings to every selected kernel's
+ * leaves (a kernel that did not lower included: its parameters are known
+ * from its signature). */
 static int bind_args(kstate *ks, size_t n, const aucs_detect_options *o,
                      char **err) {
-  for (size_t j = 0; j < o->nargs; j++) {
-    int found = 0;
-    for (size_t i = 0; i < n; i++) {
-      if (!ks[i].prog)
-        continue;
-      int rc = bind_arg(&ks[i], &o->args[j], err);
-      if (rc < 0)
-        return -1;
-      found |= rc;
-    }
-    if (!found) {
-      *err = unknown_arg(ks, n, &o->args[j]);
-      return -1;
-    }
+  const aucs_inputs **ins = aucs_xcalloc(n + 1, sizeof *ins);
+  const char **names = aucs_xcalloc(n + 1, sizeof *names);
+  aucs_inputs_values *vals = aucs_xcalloc(n + 1, sizeof *vals);
+  for (size_t i = 0; i < n; i++) {
+    ins[i] = ks[i].in;
+    names[i] = ks[i].k->demangled;
+    vals[i] = ks[i].iv;
   }
-  return 0;
+  int rc = aucs_inputs_bind(ins, names, vals, n, &o->user, err);
+  for (size_t i = 0; i < n; i++)
+    leaves_of(&ks[i]);
+  free(ins);
+  free(names);
+  free(vals);
+  return rc;
 }
 
 static int check_launch(const aucs_detect_options *o, char **err) {
@@ -517,13 +420,9 @@ static char *reproduce(const kstate *s, const aucs_candidate *c) {
                   s->k->name, g, bl);
   free(g);
   free(bl);
-  for (size_t i = 0; i < s->np; i++) {
-    if (!scalar(&s->params[i]))
-      continue;
-    char *v = format_value(&s->params[i], c->args[i]);
-    aucs_buf_printf(&b, " --arg %s=%s", s->params[i].name, v);
-    free(v);
-  }
+  char *in = aucs_inputs_command(s->in, &s->iv, c->args, &s->o->user);
+  aucs_buf_puts(&b, in);
+  free(in);
   aucs_buf_printf(&b, " --seed %llu --fill %s", (unsigned long long)c->seed,
                   aucs_interp_fill_name(c->fill));
   if (s->o->warp_lockstep)
@@ -627,9 +526,17 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
                                 aucs_fitness *fit) {
   kstate *s = ctx;
   aucs_report_kernel *k = s->k;
+  uint64_t *pargs = aucs_xcalloc(s->np + 1, sizeof *pargs);
+  for (size_t j = 0; j < s->nl; j++)
+    if (!s->in->v[j].field && s->in->v[j].param < s->np)
+      pargs[s->in->v[j].param] = c->args[j];
   aucs_run_config cfg = {
       .launch = c->launch,
-      .args = c->args,
+      .args = pargs,
+      .fields = c->args,
+      .fields_set = s->lset,
+      .buffer_bytes = s->iv.bytes,
+      .dynamic_shared_bytes = s->o->user.dynamic_shared,
       .seed = c->seed,
       .fill = c->fill,
       .warp_lockstep = s->o->warp_lockstep,
@@ -654,6 +561,7 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   if (st != AUCS_RUN_OK)
     run_failed(s, &res, c, args);
   free(args);
+  free(pargs);
   aucs_run_result_free(&res);
   return st != AUCS_RUN_OK ? AUCS_SEARCH_FAILED : AUCS_SEARCH_NEXT;
 }
@@ -762,6 +670,27 @@ static unsigned replay_limit(const aucs_detect_options *o) {
   return o->replays ? o->replays : AUCS_DETECT_REPLAYS;
 }
 
+/* Per leaf: a witness's value of each scalar parameter the user left free,
+ * else the user's value; an integer field the user left free (the solver
+ * does not choose fields) is the witness launch's thread count, a size. */
+static void witness_args(const kstate *s, const aucs_static_witness *w,
+                         uint64_t *out) {
+  const aucs_dim3 g = w->launch.grid, b = w->launch.block;
+  uint64_t threads = (uint64_t)g.x * g.y * g.z * b.x * b.y * b.z;
+  for (size_t j = 0; j < s->nl; j++) {
+    const aucs_input *x = &s->in->v[j];
+    out[j] = s->iv.vals[j];
+    if (s->iv.fixed[j] || !scalar(&x->p))
+      continue;
+    if (!x->field && x->param < s->np)
+      out[j] = w->args[x->param];
+    else if (x->p.kind == AUCS_PARAM_INT && x->p.bits > 1)
+      out[j] = x->p.bits < 64 && threads >> (x->p.bits - 1)
+                   ? (UINT64_C(1) << (x->p.bits - 1)) - 1
+                   : threads;
+  }
+}
+
 /* Replay each SAT pair's witness as one run (once per distinct input, and
  * not when an earlier run found the pair's race), unless the search's
  * single run is that input anyway. At most o->replays runs: a witness can
@@ -774,8 +703,8 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
     return;
   static_analyze(s);
   int all_fixed = s->o->has_grid && s->o->has_block;
-  for (size_t j = 0; j < s->np; j++)
-    all_fixed &= !scalar(&s->params[j]) || s->fixed[j];
+  for (size_t j = 0; j < s->nl; j++)
+    all_fixed &= !scalar(&s->leaves[j]) || s->lfixed[j];
   if (all_fixed && !s->o->static_only)
     return; /* the search runs the only launch a witness can have */
   size_t n = aucs_static_npairs(s->st), done = 0;
@@ -790,14 +719,12 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
         confirmed(s->k, p))
       continue;
     aucs_candidate c = {.launch = p->witness.launch,
-                        .args = aucs_xcalloc(s->np + 1, sizeof *c.args),
+                        .args = aucs_xcalloc(s->nl + 1, sizeof *c.args),
                         .seed = sp->seed,
                         .fill = sp->fixed_fill ? sp->fill : AUCS_FILL_RANDOM};
-    for (size_t j = 0; j < s->np; j++)
-      c.args[j] = scalar(&s->params[j]) && !s->fixed[j] ? p->witness.args[j]
-                                                        : s->vals[j];
+    witness_args(s, &p->witness, c.args);
     size_t k = 0;
-    while (k < done && !same_inputs(&runs[k], &c, s->np))
+    while (k < done && !same_inputs(&runs[k], &c, s->nl))
       k++;
     if (k < done || done == limit) {
       s->unreplayed[i] = k == done;
@@ -817,7 +744,7 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
 /* The user fixed part of the launch or arguments: the static checker's
  * proofs then hold for those only. */
 static int fixed_inputs(const aucs_detect_options *o) {
-  return o->has_grid || o->has_block || o->nargs;
+  return o->has_grid || o->has_block || o->user.nargs;
 }
 
 /* With --static, the barriers Z3 proves redundant are the findings (a
@@ -857,9 +784,8 @@ static aucs_report_witness *witness_of(const kstate *s,
   *r = (aucs_report_witness){.launch = w->launch,
                              .thread = {w->thread[0], w->thread[1]},
                              .block = {w->block[0], w->block[1]}};
-  uint64_t *vals = aucs_xcalloc(s->np + 1, sizeof *vals);
-  for (size_t j = 0; j < s->np; j++)
-    vals[j] = scalar(&s->params[j]) ? w->args[j] : 0;
+  uint64_t *vals = aucs_xcalloc(s->nl + 1, sizeof *vals);
+  witness_args(s, w, vals);
   r->args = format_args(s, vals);
   free(vals);
   return r;
@@ -949,15 +875,15 @@ static unsigned dims_count(unsigned bits) {
 static void space_of(const kstate *s, aucs_search_space *sp) {
   const aucs_detect_options *o = s->o;
   *sp = (aucs_search_space){
-      .params = s->params,
-      .nparams = s->np,
+      .params = s->leaves,
+      .nparams = s->nl,
       .fixed_grid = o->has_grid,
       .fixed_block = o->has_block,
       .fixed_fill = o->has_fill,
       .launch = {o->grid, o->block},
       .fill = o->fill,
-      .fixed_arg = s->fixed,
-      .args = s->vals,
+      .fixed_arg = s->lfixed,
+      .args = s->iv.vals,
       .population = o->population,
       .generations = o->generations,
       .seed = o->has_seed ? o->seed : AUCS_SEARCH_SEED,

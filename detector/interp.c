@@ -33,6 +33,7 @@
 #include "bytecode.h"
 
 #include "aucs/libcalls.h"
+#include "aucs/inputs.h"
 #include "aucs/shadow.h"
 #include "aucs/srcloc.h"
 #include <llvm-c/Core.h>
@@ -641,6 +642,12 @@ static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
     return 0;
   }
   uint64_t at = ptr & AUCS_PTR_OFFSET_MASK; /* off + bias: never negative */
+  if (o->size && (off + n > o->size || off + n < off)) { /* --buffer */
+    out_of_bounds(R, T, pc, o, off, n, mode);
+    if (!write)
+      memset(buf, 0, n);
+    return 1;
+  }
   while (n) {
     uint64_t in = at % PAGE, k = PAGE - in < n ? PAGE - in : n;
     page *pg = get_page(R, T, id, at / PAGE);
@@ -1437,6 +1444,29 @@ static char *format_args(const aucs_prog *p, const uint64_t *args) {
   return aucs_buf_take(&b);
 }
 
+/* The leaves of aggregate parameters (inputs.h): pointer fields point to
+ * their buffers, fields the run sets get their values; buffers get their
+ * sizes. */
+static void bind_leaves(run *R) {
+  const aucs_inputs *in = R->p->inputs;
+  const aucs_run_config *c = R->cfg;
+  for (size_t i = 0; in && i < in->n; i++) {
+    const aucs_input *x = &in->v[i];
+    uint32_t leaf = R->p->leaf_obj[i], agg = R->p->param_obj[x->param];
+    if (leaf && c->buffer_bytes)
+      R->objs[leaf].size = c->buffer_bytes[i];
+    if (!x->field || !agg || !R->objs[agg].data)
+      continue;
+    robj *o = &R->objs[agg];
+    unsigned n = x->p.bits / 8;
+    uint64_t v = leaf ? AUCS_PTR(leaf, 0) : c->fields ? c->fields[i] : 0;
+    int set = leaf || (c->fields && c->fields_set && c->fields_set[i] &&
+                       x->p.kind != AUCS_PARAM_AGGREGATE);
+    if (set && n && n <= 8 && x->offset + n <= o->size)
+      memcpy(o->data + x->offset, &v, n); /* little-endian host */
+  }
+}
+
 static int init_objects(run *R) {
   const aucs_prog *p = R->p;
   R->nobjs = p->nobjs + R->nthreads;
@@ -1464,6 +1494,7 @@ static int init_objects(run *R) {
     else
       fill_random(R, id, 0, o->data, o->size);
   }
+  bind_leaves(R);
   static const bc_object local = {.name = "local", .space = AUCS_MEM_LOCAL};
   for (uint32_t t = 0; t < R->nthreads; t++)
     R->objs[R->local0 + t].o = &local;

@@ -25,6 +25,7 @@
 #include "bytecode.h"
 
 #include "aucs/libcalls.h"
+#include "aucs/inputs.h"
 #include "aucs/shadow.h"
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -1278,31 +1279,40 @@ static LLVMTypeRef byval_type(LLVMValueRef fn, unsigned i) {
   return a ? LLVMGetTypeAttributeValue(a) : NULL;
 }
 
+/* Parameters and their leaves (inputs.h): a pointer leaf, argument or
+ * field, gets a buffer of its own; a byval aggregate a constant object its
+ * fields are written into. */
 static void lower_params(lowerer *L, LLVMValueRef fn, aucs_prog *p) {
+  p->inputs = aucs_inputs_describe(fn);
   p->nparams = LLVMCountParams(fn);
   p->params = AUCS_ANEW(L->arena, aucs_param, p->nparams);
   p->param_obj = AUCS_ANEW(L->arena, uint32_t, p->nparams);
+  p->leaf_obj = AUCS_ANEW(L->arena, uint32_t, p->inputs->n);
   for (unsigned i = 0; i < p->nparams; i++) {
     LLVMValueRef a = LLVMGetParam(fn, i);
     LLVMTypeRef t = LLVMTypeOf(a), bv = byval_type(fn, i);
-    char dflt[32];
-    snprintf(dflt, sizeof dflt, "arg%u", i);
     aucs_param *pa = &p->params[i];
-    pa->name = value_name(L, a, dflt);
+    pa->name = p->inputs->param_names[i];
     pa->bits = width(t);
     pa->kind = LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? AUCS_PARAM_INT
                : LLVMGetTypeKind(t) == LLVMPointerTypeKind
                    ? (bv ? AUCS_PARAM_AGGREGATE : AUCS_PARAM_POINTER)
                    : AUCS_PARAM_FLOAT;
-    if (pa->kind == AUCS_PARAM_POINTER)
-      p->param_obj[i] = add_object(
-          L,
-          (bc_object){.name = pa->name, .space = AUCS_MEM_GLOBAL, .sparse = 1});
-    else if (pa->kind == AUCS_PARAM_AGGREGATE)
+    if (pa->kind == AUCS_PARAM_AGGREGATE)
       p->param_obj[i] =
           add_object(L, (bc_object){.name = pa->name,
                                     .space = AUCS_MEM_CONSTANT,
                                     .size = LLVMABISizeOfType(L->td, bv)});
+    for (size_t j = 0; j < p->inputs->n; j++) {
+      const aucs_input *x = &p->inputs->v[j];
+      if (x->param != i || x->p.kind != AUCS_PARAM_POINTER)
+        continue;
+      p->leaf_obj[j] = add_object(L, (bc_object){.name = x->p.name,
+                                                 .space = AUCS_MEM_GLOBAL,
+                                                 .sparse = 1});
+      if (!x->field)
+        p->param_obj[i] = p->leaf_obj[j];
+    }
   }
 }
 
@@ -1407,8 +1417,11 @@ void aucs_prog_free(aucs_prog *p) {
   if (!p)
     return;
   aucs_arena_free(p->arena);
+  aucs_inputs_free(p->inputs);
   free(p);
 }
+
+const aucs_inputs *aucs_prog_inputs(const aucs_prog *p) { return p->inputs; }
 
 size_t aucs_prog_nparams(const aucs_prog *p) { return p->nparams; }
 

@@ -108,10 +108,9 @@ static void test_detect_options_parse(void **state) {
   assert_int_equal(o.grid.y, 3);
   assert_int_equal(o.grid.z, 1);
   assert_int_equal(o.block.x, 64);
-  assert_int_equal(o.nargs, 2);
-  assert_int_equal(o.args[0].name_len, 1);
-  assert_memory_equal(o.args[0].name, "n", 1);
-  assert_string_equal(o.args[1].value, "0.5");
+  assert_int_equal(o.user.nargs, 2);
+  assert_string_equal(o.user.args[0].name, "n");
+  assert_string_equal(o.user.args[1].value, "0.5");
   assert_int_equal(o.seed, 9);
   assert_true(o.warp_lockstep && o.json && o.stats);
   assert_string_equal(o.kernel, "k");

@@ -22,18 +22,12 @@
 #ifndef AUCS_DETECT_H
 #define AUCS_DETECT_H
 
+#include "aucs/inputs.h"
 #include "aucs/interp.h"
 #include "aucs/report.h"
 #include <llvm-c/Types.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* "--arg name=value", as typed: name is not NUL-terminated. */
-typedef struct aucs_detect_arg {
-  const char *name;
-  size_t name_len;
-  const char *value;
-} aucs_detect_arg;
 
 /* Zero-initialise for the defaults. Strings are borrowed (from argv or the
  * parsed text); free with aucs_detect_options_free. */
@@ -50,8 +44,7 @@ typedef struct aucs_detect_options {
   aucs_dim3 grid, block;
   uint64_t seed;
   aucs_fill fill;        /* with has_fill: every run's fill; else searched */
-  aucs_detect_arg *args; /* owned array */
-  size_t nargs;
+  aucs_inputs_user user; /* --arg, --buffer, --dynamic-shared, --inputs */
   uint64_t step_budget; /* 0: AUCS_INTERP_STEP_BUDGET */
   size_t memory_budget; /* 0: AUCS_INTERP_MEMORY_BUDGET */
   int warp_lockstep;

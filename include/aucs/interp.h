@@ -11,10 +11,11 @@
  * races, barrier divergence, out-of-bounds accesses, and for each barrier
  * whether it ever ordered a conflicting pair.
  *
- * Limitation: memory behind pointer arguments is modelled as one buffer per
- * argument, sized on demand, 512 GiB either side of the argument (it may
- * point into the middle of an allocation, so no access to it is out of
- * bounds); pointers stored in memory by the host are not.
+ * Limitation: memory behind pointer arguments and pointer fields of
+ * aggregate arguments is modelled as one buffer per pointer, sized on
+ * demand, 512 GiB either side (it may point into the middle of an
+ * allocation, so no access to it is out of bounds) unless the run gives
+ * its size (buffer_bytes); pointers stored in buffers by the host are not.
  */
 #ifndef AUCS_INTERP_H
 #define AUCS_INTERP_H
@@ -31,7 +32,8 @@ typedef enum aucs_param_kind {
   AUCS_PARAM_INT,     /* integer of `bits` bits */
   AUCS_PARAM_FLOAT,   /* float (32) or double (64) */
   AUCS_PARAM_POINTER, /* gets a buffer of its own */
-  AUCS_PARAM_AGGREGATE, /* struct / byval: zero-filled, then the run's seed */
+  AUCS_PARAM_AGGREGATE, /* struct / byval: the fill, then its fields
+                           (aucs_run_config.fields) */
 } aucs_param_kind;
 
 typedef struct aucs_param {
@@ -48,6 +50,9 @@ int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
                       aucs_findings *diag);
 void aucs_prog_free(aucs_prog *p);
 size_t aucs_prog_nparams(const aucs_prog *p);
+/* The leaves of the kernel's parameters (inputs.h); lives as long as p. */
+struct aucs_inputs;
+const struct aucs_inputs *aucs_prog_inputs(const aucs_prog *p);
 const aucs_param *aucs_prog_param(const aucs_prog *p, size_t i);
 /* The barrier instructions of the kernel and its callees, in a fixed order. */
 size_t aucs_prog_nbarriers(const aucs_prog *p);
@@ -87,6 +92,15 @@ typedef struct aucs_run_config {
    * grid above it runs its first blocks and its last block. */
   uint64_t max_threads;
   int keep_memory;       /* keep argument buffers for aucs_run_read */
+  /* Per leaf of aucs_prog_inputs (inputs.h): the raw value of an integer or
+   * float field of an aggregate parameter, written over its fill where
+   * fields_set[i] (either NULL: every field keeps its fill). A pointer field
+   * always points to the start of a buffer of its own. */
+  const uint64_t *fields;
+  const unsigned char *fields_set;
+  /* Per leaf: a pointer's buffer size in bytes, beyond which (or before
+   * whose start) an access is out of bounds; 0 or NULL: unbounded. */
+  const uint64_t *buffer_bytes;
 } aucs_run_config;
 
 /* Defaults of the zero fields of aucs_run_config. */

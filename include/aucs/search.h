@@ -17,8 +17,11 @@
  * exactly the run that found a bug. A run that fails (a budget, a trap) is
  * kept out of the parents and the search goes on.
  *
- * Limitation: the contents of pointer and aggregate parameters are searched
- * only through the fill (no value is chosen per element); integers stay in
+ * The parameters are the kernel's inputs (inputs.h): integer fields of
+ * structs passed by value are searched like integer arguments.
+ *
+ * Limitation: the contents of pointer parameters are searched only through
+ * the fill (no value is chosen per element); integers stay in
  * [0, 2 * threads of the
  * launch] (at least 16, at most the type's maximum): a negative or huge
  * value must come from --arg.
