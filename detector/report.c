@@ -739,15 +739,17 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
     json_static_fields(f, k, i, 0);
     json_array_append_new(fs, f);
   }
+  json_t *ps = json_array();
   for (size_t i = 0; i < k->st.possible.n; i++) {
     json_t *f = json_finding(&k->st.possible.v[i], NULL);
     json_static_fields(f, k, i, 1);
-    json_array_append_new(fs, f);
+    json_array_append_new(ps, f);
   }
   json_t *j = json_pack(
-      "{s:s,s:s,s:s,s:o,s:o,s:o}", "name", k->name, "demangled", k->demangled,
-      "status", status_name(k->status), "reason", json_str(k->reason), "launch",
-      json_launch(k->launch, k->args), "findings", fs);
+      "{s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "name", k->name, "demangled",
+      k->demangled, "status", status_name(k->status), "reason",
+      json_str(k->reason), "launch", json_launch(k->launch, k->args),
+      "findings", fs, "possible", ps);
   json_object_set_new(j, "proof",
                       json_string(k->st.ran ? k->st.proof : "none"));
   json_object_set_new(j, "pairs", json_pairs(&k->st));
