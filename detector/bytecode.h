@@ -66,7 +66,9 @@
   /* control: BR d; CBR a ? d : b; SWITCH a, pool b, c cases, default d */     \
   X(BR) X(CBR) X(SWITCH) X(RET) X(CALL) X(UNREACHABLE) X(TRAP)                 \
   /* GPU: special registers (x = SR_*), barriers, warp collectives */          \
-  X(SREG) X(BARRIER) X(WARP)
+  X(SREG) X(BARRIER) X(WARP)                                                   \
+  /* llvm.assume: the run ends (AUCS_RUN_ASSUME) when a is false */           \
+  X(ASSUME)
 // clang-format on
 
 typedef enum bc_op {

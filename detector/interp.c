@@ -837,6 +837,13 @@ static int trap(run *R, thread *T, uint32_t pc, const char *why) {
   return stop(R, T, AUCS_RUN_TRAP, why);
 }
 
+/* The input is outside the kernel's precondition: the run is discarded. */
+static int violated(run *R, thread *T, uint32_t pc) {
+  T->pc = pc;
+  R->res->assumption = R->p->instr[pc];
+  return stop(R, T, AUCS_RUN_ASSUME, "the input violates llvm.assume");
+}
+
 /* ---- the dispatch loop ---- */
 
 #define BIN(expr)                                                              \
@@ -1160,6 +1167,11 @@ static int run_thread(run *R, thread *T) {
       goto out;
     case OP_TRAP:
       ev = trap(R, T, pc, "the kernel trapped (llvm.trap or assert)");
+      goto out;
+    case OP_ASSUME:
+      if (A & 1)
+        break;
+      ev = violated(R, T, pc);
       goto out;
     case OP_SREG:
       r[I->d] = sreg(R, T, I->x, T->steps + start - left);

@@ -50,7 +50,8 @@ enum {
   C_MEMMOVE,
   C_MEMSET,
   C_MATH1,
-  C_MATH2
+  C_MATH2,
+  C_ASSUME
 };
 
 typedef struct intrin_row {
@@ -973,6 +974,10 @@ static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
     break;
   case C_TRAP:
     in.op = OP_TRAP;
+    break;
+  case C_ASSUME:
+    in.op = OP_ASSUME;
+    in.a = arg_slot(L, I, 0, &bad);
     break;
   case C_BARRIER:
     return lower_barrier(L, I, d, r->param);

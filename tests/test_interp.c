@@ -1357,8 +1357,40 @@ static void test_interp_memory_budget_stops_the_run(void **state) {
   free_fx(&f);
 }
 
+/* llvm.assume with a false condition ends the run: the input is outside
+ * the kernel's precondition (n % 64 == 0 here). */
+static const char *assume_ir =
+    "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+    "entry:\n"
+    "  %r = urem i32 %n, 64\n"
+    "  %ok = icmp eq i32 %r, 0\n"
+    "  call void @llvm.assume(i1 %ok)\n"
+    "  store i64 1, ptr %out\n"
+    "  ret void\n"
+    "}\n"
+    "declare void @llvm.assume(i1)\n";
+
+static void test_interp_false_assume_ends_the_run(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, assume_ir, "k");
+  aucs_run_config c = config(1, 1);
+  uint64_t args[2] = {0, 3};
+  c.args = args;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_ASSUME);
+  assert_ptr_equal(f.res.assumption, nth(&f, "k", LLVMCall, 0));
+  assert_non_null(strstr(f.res.error, "llvm.assume"));
+  assert_int_not_equal(out64(&f, 0), 1); /* the store never ran */
+  args[1] = 128;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_null(f.res.assumption);
+  assert_int_equal(out64(&f, 0), 1);
+  free_fx(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_interp_false_assume_ends_the_run),
       cmocka_unit_test(test_interp_integer_wraparound_at_each_width),
       cmocka_unit_test(test_interp_sdiv_srem_follow_the_dividend_sign),
       cmocka_unit_test(test_interp_division_by_zero_traps),

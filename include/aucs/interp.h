@@ -101,6 +101,9 @@ typedef enum aucs_run_status {
   AUCS_RUN_MEMORY_BUDGET, /* the run needed more than memory_budget */
   AUCS_RUN_TRAP,          /* llvm.trap, unreachable reached, division by 0 */
   AUCS_RUN_BAD_LAUNCH,    /* launch dims beyond the hardware limits */
+  /* a thread reached llvm.assume with a false condition: the input is
+   * outside the kernel's precondition (res->assumption names the call) */
+  AUCS_RUN_ASSUME,
 } aucs_run_status;
 
 typedef struct aucs_run_result {
@@ -116,6 +119,7 @@ typedef struct aucs_run_result {
   /* For the input search: memory accesses made and distinct addresses. */
   uint64_t accesses, distinct_addresses;
   uint64_t blocks_run; /* blocks simulated (all, or the sample under the cap) */
+  LLVMValueRef assumption; /* AUCS_RUN_ASSUME: the violated llvm.assume */
   aucs_run_memory *memory; /* with cfg->keep_memory; see aucs_run_read */
 } aucs_run_result;
 
