@@ -299,6 +299,7 @@ static void lower(kstate *s, LLVMValueRef fn) {
   aucs_findings_free(&diag);
   if (!s->prog)
     return;
+  k->cooperative = aucs_prog_grid_sync(s->prog);
   s->np = aucs_prog_nparams(s->prog);
   s->params = aucs_xcalloc(s->np + 1, sizeof(*s->params));
   for (size_t i = 0; i < s->np; i++)

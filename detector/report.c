@@ -564,6 +564,13 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     k->reason ? k->reason : "?");
   else if (k->reason) /* checked, but some runs failed */
     aucs_buf_printf(out, "aucs: note: %s\n", k->reason);
+  if (k->cooperative)
+    aucs_buf_printf(out,
+                    "aucs: note: kernel '%s' syncs its whole grid (cooperative "
+                    "groups' grid.sync()): it must be launched cooperatively "
+                    "(cudaLaunchCooperativeKernel, every block resident at "
+                    "once)\n",
+                    k->demangled);
   if (k->discarded && k->runs)
     aucs_buf_printf(out,
                     "aucs: note: kernel '%s': %llu input%s violated the "
@@ -775,6 +782,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   json_object_set_new(j, "pairs", json_pairs(&k->st));
   json_object_set_new(j, "assumptions", json_assumptions(&k->st));
   json_object_set_new(j, "discarded", json_integer((json_int_t)k->discarded));
+  json_object_set_new(j, "cooperative_launch", json_boolean(k->cooperative));
   json_object_set_new(j, "assumption", json_str(k->assumption));
   json_object_set_new(j, "aliasing",
                       k->st.ran ? json_string(k->st.may_alias ? "any"

@@ -49,6 +49,9 @@ int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
 void aucs_prog_free(aucs_prog *p);
 size_t aucs_prog_nparams(const aucs_prog *p);
 const aucs_param *aucs_prog_param(const aucs_prog *p, size_t i);
+/* 1 when the kernel syncs its whole grid (cooperative groups'
+ * this_grid().sync()): the launch must be cooperative. */
+int aucs_prog_grid_sync(const aucs_prog *p);
 /* The barrier instructions of the kernel and its callees, in a fixed order. */
 size_t aucs_prog_nbarriers(const aucs_prog *p);
 LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i);

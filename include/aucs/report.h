@@ -84,6 +84,7 @@ typedef struct aucs_report_kernel {
    * first violated assumption's location ("k.cu:12:3") or NULL. */
   uint64_t discarded;
   char *assumption;
+  int cooperative; /* it syncs its grid: the launch must be cooperative */
   double seconds;
   aucs_report_static st;
 } aucs_report_kernel;
