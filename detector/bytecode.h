@@ -67,7 +67,13 @@
   /* control: BR d; CBR a ? d : b; SWITCH a, pool b, c cases, default d */     \
   X(BR) X(CBR) X(SWITCH) X(RET) X(CALL) X(UNREACHABLE) X(TRAP)                 \
   /* GPU: special registers (x = SR_*), barriers, warp collectives */          \
-  X(SREG) X(BARRIER) X(WARP)
+  X(SREG) X(BARRIER) X(WARP)                                                   \
+  /* llvm.assume: the run ends (AUCS_RUN_ASSUME) when a is false */           \
+  X(ASSUME)                                                                    \
+  /* indirect call: d = (*a)(pool b .. b + c); a must be a function's object */\
+  X(CALLI)                                                                     \
+  /* grid sync step x (GRID_*): a the grid workspace pointer, d the result */  \
+  X(GRID)
 // clang-format on
 
 typedef enum bc_op {
@@ -157,6 +163,11 @@ enum {
 };
 enum { W_PRED = 1 };
 
+/* Grid sync steps (GRID x; lowered from cooperative groups' PTX): the
+ * workspace address's high and low words (constants), the master thread's
+ * arrival at the grid barrier, and its poll of the barrier word. */
+enum { GRID_WS_HI, GRID_WS_LO, GRID_ARRIVE, GRID_POLL };
+
 typedef struct bc_func {
   LLVMValueRef fn;
   uint32_t entry;  /* pc of the first instruction */
@@ -175,6 +186,7 @@ typedef struct bc_object {
   const unsigned char *init;   /* size bytes, or NULL: pseudo-random */
   unsigned dynamic_shared : 1; /* extern __shared__: size from the config */
   unsigned sparse : 1;         /* argument buffer: pages on demand */
+  uint32_t func; /* a function's address: its index in funcs + 1; else 0 */
 } bc_object;
 
 struct aucs_prog {
@@ -197,6 +209,8 @@ struct aucs_prog {
   uint32_t *leaf_obj;         /* per leaf: a pointer's buffer, or 0 */
   LLVMValueRef *barriers;
   size_t nbarriers;
+  uint32_t grid_ws; /* the grid workspace object (the kernel syncs its
+                       grid), or 0 */
 };
 
 #endif

@@ -40,6 +40,7 @@
 #include "aucs/interp.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
+#include "aucs/assume.h"
 #include "aucs/static.h"
 #include "aucs/util.h"
 #include <errno.h>
@@ -309,6 +310,7 @@ static void lower(kstate *s, LLVMValueRef fn) {
   aucs_findings_free(&diag);
   if (!s->prog)
     return;
+  k->cooperative = aucs_prog_grid_sync(s->prog);
   s->np = aucs_prog_nparams(s->prog);
   s->params = aucs_xcalloc(s->np + 1, sizeof(*s->params));
   for (size_t i = 0; i < s->np; i++)
@@ -507,6 +509,15 @@ static void run_failed(kstate *s, const aucs_run_result *res,
  * among finished ones leave it "checked", with a reason that says so. */
 static void settle(kstate *s) {
   aucs_report_kernel *k = s->k;
+  if (k->discarded && !k->runs) {
+    k->status = AUCS_KERNEL_ERROR;
+    k->reason = aucs_xasprintf(
+        "kernel '%s': every input tried (%llu) violated the kernel's "
+        "assumptions (%s): nothing ran; give inputs that satisfy them "
+        "(--arg, --grid, --block)",
+        k->demangled, (unsigned long long)k->discarded, k->assumption);
+    return;
+  }
   if (!s->failed)
     return;
   if (s->failed == k->runs) {
@@ -519,6 +530,16 @@ static void settle(kstate *s) {
       "barrier is reported redundant); the first: %s",
       k->demangled, (unsigned long long)s->failed, (unsigned long long)k->runs,
       s->failure);
+}
+
+/* An input that violates an llvm.assume is outside the kernel's
+ * precondition: not a run, and nothing it found is reported. */
+static aucs_search_verdict discard(kstate *s, aucs_run_result *res) {
+  aucs_report_kernel *k = s->k;
+  if (k->discarded++ == 0)
+    k->assumption = aucs_srcloc_format(res->assumption);
+  aucs_run_result_free(res);
+  return AUCS_SEARCH_DISCARDED;
 }
 
 /* The search's evaluation: one interpreter run, merged into the report. */
@@ -545,6 +566,8 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   };
   aucs_run_result res = {0};
   aucs_run_status st = aucs_interp_run(s->prog, &cfg, &res);
+  if (st == AUCS_RUN_ASSUME)
+    return discard(s, &res);
   char *args = format_args(s, c->args);
   if (k->runs++ == 0) {
     k->launch = c->launch;
@@ -827,6 +850,17 @@ static void possible(kstate *s, const aucs_static_pair *p, size_t j) {
   free(rw);
 }
 
+static void static_assumptions(const aucs_static *a, aucs_report_static *st) {
+  st->nassumptions = aucs_static_nassumptions(a);
+  st->assumptions =
+      aucs_xcalloc(st->nassumptions + 1, sizeof *st->assumptions);
+  for (size_t i = 0; i < st->nassumptions; i++) {
+    LLVMValueRef call = aucs_static_assumption(a, i);
+    st->assumptions[i].location = aucs_srcloc_format(call);
+    st->assumptions[i].condition = aucs_assume_text(call);
+  }
+}
+
 /* What the static checker adds to the kernel's report. */
 static void static_annotate(kstate *s) {
   if (!s->st)
@@ -843,6 +877,7 @@ static void static_annotate(kstate *s) {
   st->unknown = c.unknown;
   st->queries = q->queries, st->q_sat = q->sat, st->q_unsat = q->unsat;
   st->q_unknown = q->unknown, st->seconds = q->seconds;
+  static_assumptions(s->st, st);
   st->witness = aucs_xcalloc(k->findings.n + 1, sizeof *st->witness);
   st->proven = aucs_xcalloc(k->findings.n + 1, 1);
   for (size_t i = 0; i < k->findings.n; i++)

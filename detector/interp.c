@@ -43,7 +43,7 @@
 #include <string.h>
 
 enum { PAGE = 1024, MAX_DEPTH = 1024 };
-enum { RUN, AT_BARRIER, AT_WARP, DONE };
+enum { RUN, AT_BARRIER, AT_WARP, DONE, AT_GRID };
 enum { EV_STOP, EV_FATAL };
 enum { M_READ, M_WRITE, M_RMW, M_RAW_WRITE };
 
@@ -104,6 +104,7 @@ typedef struct run {
   aucs_dim3 grid, block;
   uint32_t nthreads, blk, bx, by, bz, local0, nobjs;
   uint32_t epoch, epoch0, bepoch;
+  uint32_t grid_word; /* the grid workspace's barrier word (grid sync) */
   int64_t last_barrier;
   size_t dyn_shared;
   robj *objs;
@@ -757,9 +758,10 @@ static int do_alloca(run *R, thread *T, const bc_insn *I, uint64_t *r) {
 
 /* ---- calls ---- */
 
-static int call(run *R, thread *T, const bc_insn *I, uint32_t pc) {
+static int call(run *R, thread *T, const bc_insn *I, uint32_t pc,
+                uint32_t fi) {
   const aucs_prog *P = R->p;
-  const bc_func *F = &P->funcs[I->a];
+  const bc_func *F = &P->funcs[fi];
   uint32_t nb = T->base + P->funcs[T->fn].nslots;
   if (T->depth == MAX_DEPTH)
     return stop(R, T, AUCS_RUN_TRAP, "calls nest deeper than 1024 frames");
@@ -780,8 +782,28 @@ static int call(run *R, thread *T, const bc_insn *I, uint32_t pc) {
   for (uint32_t i = 0; i < I->c && i < F->nparams; i++)
     nr[F->params[i]] = r[P->pool[I->b + i]];
   T->base = nb;
-  T->fn = I->a;
+  T->fn = fi;
   T->pc = F->entry;
+  return 0;
+}
+
+static int trap(run *R, thread *T, uint32_t pc, const char *why);
+
+/* The function an indirect call with nargs arguments reaches through
+ * pointer p (*fi), or a trap naming why it cannot. */
+static int callee_of(run *R, thread *T, uint64_t p, uint32_t nargs,
+                     uint32_t pc, uint32_t *fi) {
+  const aucs_prog *P = R->p;
+  uint32_t id = (uint32_t)(p >> AUCS_PTR_SHIFT);
+  if (!p || id >= P->nobjs || !P->objs[id].func || AUCS_PTR_OFF(p) != 0)
+    return trap(R, T, pc,
+                "an indirect call through a value that is not the address "
+                "of a function of the module");
+  *fi = P->objs[id].func - 1;
+  if (P->funcs[*fi].nparams != nargs)
+    return trap(R, T, pc,
+                "an indirect call passes another number of arguments than "
+                "its target function takes");
   return 0;
 }
 
@@ -838,6 +860,13 @@ static uint64_t sreg(run *R, thread *T, unsigned which, uint64_t steps) {
 static int trap(run *R, thread *T, uint32_t pc, const char *why) {
   T->pc = pc;
   return stop(R, T, AUCS_RUN_TRAP, why);
+}
+
+/* The input is outside the kernel's precondition: the run is discarded. */
+static int violated(run *R, thread *T, uint32_t pc) {
+  T->pc = pc;
+  R->res->assumption = R->p->instr[pc];
+  return stop(R, T, AUCS_RUN_ASSUME, "the input violates llvm.assume");
 }
 
 /* ---- the dispatch loop ---- */
@@ -1135,8 +1164,19 @@ static int run_thread(run *R, thread *T) {
       pc = to - 1;
       break;
     }
+    case OP_CALLI: {
+      uint32_t fi = 0;
+      if (callee_of(R, T, A, I->c, pc, &fi) ||
+          call(R, T, I, pc, fi) == EV_FATAL) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      pc = T->pc - 1;
+      r = T->regs + T->base;
+      break;
+    }
     case OP_CALL:
-      if (call(R, T, I, pc) == EV_FATAL) {
+      if (call(R, T, I, pc, I->a) == EV_FATAL) {
         ev = EV_FATAL;
         goto out;
       }
@@ -1155,6 +1195,11 @@ static int run_thread(run *R, thread *T) {
     case OP_TRAP:
       ev = trap(R, T, pc, "the kernel trapped (llvm.trap or assert)");
       goto out;
+    case OP_ASSUME:
+      if (A & 1)
+        break;
+      ev = violated(R, T, pc);
+      goto out;
     case OP_SREG:
       r[I->d] = sreg(R, T, I->x, T->steps + start - left);
       break;
@@ -1164,6 +1209,19 @@ static int run_thread(run *R, thread *T) {
       goto out;
     case OP_WARP:
       T->state = AT_WARP;
+      T->pc = pc;
+      goto out;
+    case OP_GRID:
+      if ((uint32_t)(A >> AUCS_PTR_SHIFT) != P->grid_ws) {
+        ev = trap(R, T, pc, "a grid sync step on memory other than the grid "
+                            "workspace");
+        goto out;
+      }
+      if (I->x == GRID_POLL) {
+        r[I->d] = R->grid_word;
+        break;
+      }
+      T->state = AT_GRID;
       T->pc = pc;
       goto out;
     case OP_NOPS:
@@ -1387,7 +1445,8 @@ static void reset_shared(run *R) {
   }
 }
 
-static void run_block(run *R, uint64_t lin) {
+/* Make block lin the current one, in a fresh epoch. */
+static void enter_block(run *R, uint64_t lin) {
   R->blk = (uint32_t)lin;
   aucs_dim3 b = coords((uint32_t)lin, R->grid);
   R->bx = b.x;
@@ -1395,26 +1454,41 @@ static void run_block(run *R, uint64_t lin) {
   R->bz = b.z;
   R->epoch += 2;
   R->epoch0 = R->epoch;
-  R->bepoch = 0;
   R->last_barrier = -1;
-  R->res->blocks_run++;
-  reset_shared(R);
-  if (reset_threads(R))
-    return;
+}
+
+/* Run the current block's threads until each is done (0), or until its
+ * master waits at a grid barrier (1; the others wait behind it). */
+static int block_steps(run *R) {
   for (;;) {
     for (uint32_t w0 = 0; w0 < R->nthreads; w0 += 32) {
       uint32_t w1 = w0 + 32 < R->nthreads ? w0 + 32 : R->nthreads;
       if (run_warp(R, w0, w1))
-        return;
+        return 0;
     }
     int waiting = 0;
-    for (uint32_t t = 0; t < R->nthreads && !waiting; t++)
-      waiting = R->th[t].state == AT_BARRIER;
+    for (uint32_t t = 0; t < R->nthreads; t++) {
+      if (R->th[t].state == AT_GRID)
+        return 1;
+      waiting |= R->th[t].state == AT_BARRIER;
+    }
     if (!waiting)
-      return;
+      return 0;
     release(R);
   }
 }
+
+static int run_block(run *R, uint64_t lin) {
+  enter_block(R, lin);
+  R->bepoch = 0;
+  R->res->blocks_run++;
+  reset_shared(R);
+  if (reset_threads(R))
+    return 0;
+  return block_steps(R);
+}
+
+#include "gridsync.inc"
 
 static const char *launch_problem(aucs_launch l) {
   uint64_t n = (uint64_t)l.block.x * l.block.y * l.block.z;
@@ -1536,6 +1610,10 @@ static void run_grid(run *R) {
     first = nblocks;
   else
     first--; /* ... and the last block */
+  if (R->p->grid_ws) {
+    run_grid_synced(R, first, nblocks);
+    return;
+  }
   for (uint64_t b = 0; b < first && !R->res->status; b++)
     run_block(R, b);
   if (first < nblocks && !R->res->status)

@@ -51,7 +51,9 @@ enum {
   C_OVF,
   C_MEMCPY,
   C_MEMMOVE,
-  C_MEMSET
+  C_MEMSET,
+  C_ASSUME,
+  C_GRID
 };
 
 typedef struct intrin_row {
@@ -107,6 +109,7 @@ typedef struct lowerer {
   VEC(LLVMValueRef) barriers;
   aucs_ptrmap fnidx;  /* function -> index + 1 */
   aucs_ptrmap objidx; /* global -> object id */
+  uint32_t grid_ws;   /* the grid workspace object, or 0 */
   aucs_arena *arena;  /* the program's */
   /* per function */
   LLVMValueRef cur;  /* instruction being lowered */
@@ -291,6 +294,30 @@ static int global_object(lowerer *L, LLVMValueRef g, uint32_t *id) {
   return 0;
 }
 
+static uint32_t func_index(lowerer *L, LLVMValueRef fn);
+
+/* A function whose address is taken is an object of size 0 (an access
+ * through its address is out of bounds) that an indirect call resolves to
+ * the function, lowered with the others. */
+static int function_object(lowerer *L, LLVMValueRef fn, uint32_t *id) {
+  intptr_t got;
+  if (aucs_ptrmap_get(&L->objidx, fn, &got)) {
+    *id = (uint32_t)got;
+    return 0;
+  }
+  const char *name = value_name(L, fn, "function");
+  if (LLVMIsDeclaration(fn))
+    return fail(L,
+                "a pointer to '%s', a function only declared in the module, "
+                "is not supported",
+                name);
+  bc_object o = {.name = name, .space = AUCS_MEM_GLOBAL};
+  o.func = func_index(L, fn) + 1;
+  *id = add_object(L, o);
+  aucs_ptrmap_put(&L->objidx, fn, *id);
+  return 0;
+}
+
 /* ---- constants ---- */
 
 static int gep_offset(lowerer *L, LLVMValueRef gep, int64_t *off);
@@ -348,7 +375,10 @@ static int const_bits(lowerer *L, LLVMValueRef c, uint64_t *out) {
   } else if (LLVMIsAConstantExpr(c)) {
     return const_expr_bits(L, c, out);
   } else if (LLVMIsAFunction(c)) {
-    return fail(L, "function pointers are not supported%s", "");
+    uint32_t id;
+    if (function_object(L, c, &id))
+      return 1;
+    *out = AUCS_PTR(id, 0);
   } else {
     return fail(L, "this constant is not supported%s", "");
   }
@@ -949,6 +979,28 @@ static int lower_float(lowerer *L, LLVMValueRef I, uint32_t d,
   return bad;
 }
 
+/* A grid sync step. The workspace is an object of its own, so its address
+ * is a pointer the interpreter recognises (the halves are constants). */
+static int lower_grid(lowerer *L, LLVMValueRef I, uint32_t d, int step) {
+  if (!L->grid_ws)
+    L->grid_ws = add_object(L, (bc_object){.name = "grid workspace",
+                                           .space = AUCS_MEM_CONSTANT,
+                                           .size = 16});
+  int bad = 0;
+  if (step == GRID_WS_HI || step == GRID_WS_LO) {
+    uint64_t p = AUCS_PTR(L->grid_ws, 0);
+    uint32_t s = new_slots(L, 1);
+    L->image.v[s] = step == GRID_WS_HI ? p >> 32 : p & 0xffffffffu;
+    emit(L, (bc_insn){.op = OP_MOV, .d = d, .a = s});
+    return 0;
+  }
+  emit(L, (bc_insn){.op = OP_GRID,
+                    .x = (uint16_t)step,
+                    .d = d,
+                    .a = arg_slot(L, I, 0, &bad)});
+  return bad;
+}
+
 static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
                            const intrin_row *r) {
   LLVMTypeRef t = LLVMTypeOf(I);
@@ -968,6 +1020,12 @@ static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
   case C_TRAP:
     in.op = OP_TRAP;
     break;
+  case C_ASSUME:
+    in.op = OP_ASSUME;
+    in.a = arg_slot(L, I, 0, &bad);
+    break;
+  case C_GRID:
+    return lower_grid(L, I, d, r->param);
   case C_BARRIER:
     return lower_barrier(L, I, d, r->param);
   case C_WARP:
@@ -1093,12 +1151,46 @@ static int lower_asm(lowerer *L, LLVMValueRef I, LLVMValueRef callee,
   return fail(L, "%s", "inline assembly is not supported");
 }
 
+/* Arguments of call I into the pool: their first index, or -1. */
+static int64_t call_args(lowerer *L, LLVMValueRef I, int *bad) {
+  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
+  uint32_t at = L->pool.n;
+  for (unsigned i = 0; i < nargs; i++) {
+    if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, i)))) {
+      fail(L, "%s", "aggregate call arguments are not supported");
+      return -1;
+    }
+    VEC_PUSH(L->pool, op_slot(L, I, i, bad));
+  }
+  return at;
+}
+
+/* A call through a pointer: which function it reaches is known at run
+ * time (a function object, see function_object). */
+static int lower_indirect(lowerer *L, LLVMValueRef I, uint32_t d) {
+  if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVoidTypeKind &&
+      !is_scalar(LLVMTypeOf(I)))
+    return fail(L, "%s", "calls returning aggregates are not supported");
+  int bad = 0;
+  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
+  uint32_t callee = op_slot(L, I, (unsigned)LLVMGetNumOperands(I) - 1, &bad);
+  int64_t at = call_args(L, I, &bad);
+  if (at < 0)
+    return 1;
+  emit(L, (bc_insn){.op = OP_CALLI,
+                    .d = d,
+                    .a = callee,
+                    .b = (uint32_t)at,
+                    .c = nargs});
+  return bad;
+}
+
 static int lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMValueRef callee = LLVMGetCalledValue(I);
   if (LLVMIsAInlineAsm(callee))
     return lower_asm(L, I, callee, d);
   if (!LLVMIsAFunction(callee))
-    return fail(L, "%s", "indirect calls are not supported");
+    return lower_indirect(L, I, d);
   size_t n = 0;
   const char *name = LLVMGetValueName2(callee, &n);
   const intrin_row *r = find_intrinsic(name);
@@ -1337,6 +1429,7 @@ static aucs_prog *finish(lowerer *L, LLVMValueRef kernel, aucs_prog *p) {
   p->nobjs = L->objs.n;
   ARENA_COPY(L, p->barriers, L->barriers);
   p->nbarriers = L->barriers.n;
+  p->grid_ws = L->grid_ws;
   return p;
 }
 
@@ -1431,6 +1524,8 @@ const aucs_param *aucs_prog_param(const aucs_prog *p, size_t i) {
 }
 
 size_t aucs_prog_nbarriers(const aucs_prog *p) { return p->nbarriers; }
+
+int aucs_prog_grid_sync(const aucs_prog *p) { return p->grid_ws != 0; }
 
 LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i) {
   AUCS_ASSERT(i < p->nbarriers);

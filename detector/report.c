@@ -532,17 +532,23 @@ static void text_proof(aucs_buf *out, const aucs_report_kernel *k) {
   if (!strcmp(st->proof, "race-free"))
     aucs_buf_printf(out,
                     "aucs: static: kernel '%s': proved race-free %s, %s "
-                    "(%zu pair%s, all unsat)\n",
+                    "(%zu pair%s, all unsat)",
                     k->demangled, bounds, aliasing, st->pairs,
                     st->pairs == 1 ? "" : "s");
   else
     aucs_buf_printf(out,
                     "aucs: static: kernel '%s': %s: %zu of %zu pairs proven "
-                    "race-free, %zu sat, %zu unknown\n",
+                    "race-free, %zu sat, %zu unknown",
                     k->demangled,
                     !strcmp(st->proof, "partial") ? "partial proof" : "no proof",
                     st->unsat, st->pairs, st->sat, st->unknown);
+  for (size_t i = 0; i < st->nassumptions; i++)
+    aucs_buf_printf(out, "%s %s `%s`", i ? " and" : ", assuming",
+                    st->assumptions[i].location, st->assumptions[i].condition);
+  aucs_buf_puts(out, "\n");
 }
+
+static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
 static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                         const aucs_report *r) {
@@ -558,6 +564,20 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     k->reason ? k->reason : "?");
   else if (k->reason) /* checked, but some runs failed */
     aucs_buf_printf(out, "aucs: note: %s\n", k->reason);
+  if (k->cooperative)
+    aucs_buf_printf(out,
+                    "aucs: note: kernel '%s' syncs its whole grid (cooperative "
+                    "groups' grid.sync()): it must be launched cooperatively "
+                    "(cudaLaunchCooperativeKernel, every block resident at "
+                    "once)\n",
+                    k->demangled);
+  if (k->discarded && k->runs)
+    aucs_buf_printf(out,
+                    "aucs: note: kernel '%s': %llu input%s violated the "
+                    "kernel's assumptions (%s) and %s discarded\n",
+                    k->demangled, (unsigned long long)k->discarded,
+                    plural(k->discarded), k->assumption,
+                    k->discarded == 1 ? "was" : "were");
   if (r->stats)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': %llu runs, %llu thread "
@@ -573,8 +593,6 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     (unsigned long long)k->st.q_unsat,
                     (unsigned long long)k->st.q_unknown, k->st.seconds);
 }
-
-static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
 void aucs_report_text(const aucs_report *r, aucs_buf *out) {
   size_t nf = 0, count[3] = {0};
@@ -731,6 +749,15 @@ static json_t *json_pairs(const aucs_report_static *st) {
                    "unknown", (json_int_t)st->unknown);
 }
 
+static json_t *json_assumptions(const aucs_report_static *st) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < st->nassumptions; i++)
+    json_array_append_new(
+        a, json_pack("{s:s,s:s}", "location", st->assumptions[i].location,
+                     "condition", st->assumptions[i].condition));
+  return a;
+}
+
 static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   json_t *fs = json_array();
   for (size_t i = 0; i < k->findings.n; i++) {
@@ -739,18 +766,24 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
     json_static_fields(f, k, i, 0);
     json_array_append_new(fs, f);
   }
+  json_t *ps = json_array();
   for (size_t i = 0; i < k->st.possible.n; i++) {
     json_t *f = json_finding(&k->st.possible.v[i], NULL);
     json_static_fields(f, k, i, 1);
-    json_array_append_new(fs, f);
+    json_array_append_new(ps, f);
   }
   json_t *j = json_pack(
-      "{s:s,s:s,s:s,s:o,s:o,s:o}", "name", k->name, "demangled", k->demangled,
-      "status", status_name(k->status), "reason", json_str(k->reason), "launch",
-      json_launch(k->launch, k->args), "findings", fs);
+      "{s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "name", k->name, "demangled",
+      k->demangled, "status", status_name(k->status), "reason",
+      json_str(k->reason), "launch", json_launch(k->launch, k->args),
+      "findings", fs, "possible", ps);
   json_object_set_new(j, "proof",
                       json_string(k->st.ran ? k->st.proof : "none"));
   json_object_set_new(j, "pairs", json_pairs(&k->st));
+  json_object_set_new(j, "assumptions", json_assumptions(&k->st));
+  json_object_set_new(j, "discarded", json_integer((json_int_t)k->discarded));
+  json_object_set_new(j, "cooperative_launch", json_boolean(k->cooperative));
+  json_object_set_new(j, "assumption", json_str(k->assumption));
   json_object_set_new(j, "aliasing",
                       k->st.ran ? json_string(k->st.may_alias ? "any"
                                                                : "distinct")
@@ -799,6 +832,11 @@ static void static_free(aucs_report_kernel *k) {
   free(st->proven);
   free(st->possible_witness);
   aucs_findings_free(&st->possible);
+  for (size_t i = 0; i < st->nassumptions; i++) {
+    free(st->assumptions[i].location);
+    free(st->assumptions[i].condition);
+  }
+  free(st->assumptions);
 }
 
 void aucs_report_kernel_free(aucs_report_kernel *k) {
@@ -810,6 +848,7 @@ void aucs_report_kernel_free(aucs_report_kernel *k) {
   free(k->name);
   free(k->demangled);
   free(k->reason);
+  free(k->assumption);
   free(k->args);
   *k = (aucs_report_kernel){0};
 }

@@ -99,11 +99,13 @@ static const uint32_t minor_sizes[] = {1, 2, 4, 8};
 #define NMINOR_SIZES 4
 #define MAX_GRID 4
 #define MAX_THREADS 1024
+#define DISCARD_RETRIES 4
 
 typedef struct member {
   aucs_candidate c;
   aucs_fitness fit;
   size_t age; /* order of creation: the last tie-break */
+  int discarded; /* it violated the kernel's assumptions */
 } member;
 
 typedef struct search {
@@ -114,6 +116,8 @@ typedef struct search {
   member *done; /* every candidate run, in order */
   size_t ndone, capdone;
   int stopped;
+  int discarded; /* the last try_run's candidate was discarded */
+  int assumes;   /* some candidate was: children take round sizes too */
 } search;
 
 static unsigned dims(unsigned d) { return d == 0 ? 1 : d > 3 ? 3 : d; }
@@ -308,15 +312,44 @@ static void mutate_arg(search *x, step_fn step, aucs_candidate *c, size_t p) {
       (uint64_t)clampl(v + sigma * step(&x->rng), 0, int_max(par, &c->launch));
 }
 
+/* A round size for an integer argument: assumptions such as n % 64 == 0
+ * or n % blockDim.x == 0 hold for these. */
+static uint64_t round_size(search *x, const aucs_param *par,
+                           const aucs_launch *l) {
+  uint64_t v;
+  switch (aucs_search_rng_below(&x->rng, 4)) {
+  case 0:
+    v = l->block.x;
+    break;
+  case 1:
+    v = threads(l);
+    break;
+  case 2:
+    v = (uint64_t)l->block.x * (1 + aucs_search_rng_below(&x->rng, 4));
+    break;
+  default:
+    v = 64u << aucs_search_rng_below(&x->rng, 4);
+    break;
+  }
+  int64_t hi = int_max(par, l);
+  return v > (uint64_t)hi ? (uint64_t)hi : v;
+}
+
 static aucs_candidate child(search *x, step_fn step,
                             const aucs_candidate *parent) {
   aucs_candidate c = copy(x->s, parent);
   mutate_launch(x, step, &c.launch);
   if (!x->s->fixed_fill)
     c.fill = (aucs_fill)clampl(c.fill + step(&x->rng), 0, AUCS_FILL_NMODES - 1);
-  for (size_t p = 0; p < x->s->nparams; p++)
-    if (searched(x->s, p))
+  for (size_t p = 0; p < x->s->nparams; p++) {
+    if (!searched(x->s, p))
+      continue;
+    if (x->assumes && x->s->params[p].kind == AUCS_PARAM_INT &&
+        aucs_search_rng_below(&x->rng, 2))
+      c.args[p] = round_size(x, &x->s->params[p], &c.launch);
+    else
       mutate_arg(x, step, &c, p);
+  }
   return c;
 }
 
@@ -333,7 +366,9 @@ static const member *find_done(const search *x, const aucs_candidate *c) {
  * became, or NULL when it is a repeat, its run failed or the search has
  * stopped. */
 static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
-  if (x->stopped || find_done(x, &c)) {
+  const member *old = x->stopped ? NULL : find_done(x, &c);
+  x->discarded = old && old->discarded;
+  if (x->stopped || old) {
     free(c.args);
     return NULL;
   }
@@ -347,7 +382,33 @@ static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
   x->ndone++;
   aucs_search_verdict v = x->eval(x->ctx, &m->c, &m->fit);
   x->stopped = v == AUCS_SEARCH_STOP;
+  x->discarded = m->discarded = v == AUCS_SEARCH_DISCARDED;
+  x->assumes |= x->discarded;
   return v == AUCS_SEARCH_NEXT ? m : NULL;
+}
+
+/* Retry k of a discarded candidate: round integer arguments, and on odd
+ * retries another launch. */
+static aucs_candidate retry(search *x, const aucs_candidate *from,
+                            unsigned k) {
+  aucs_candidate c = copy(x->s, from);
+  if (k % 2)
+    mutate_launch(x, aucs_search_rng_cauchy, &c.launch);
+  for (size_t p = 0; p < x->s->nparams; p++)
+    if (searched(x->s, p) && x->s->params[p].kind == AUCS_PARAM_INT)
+      c.args[p] = round_size(x, &x->s->params[p], &c.launch);
+  return c;
+}
+
+/* try_run, and when the candidate is discarded (it violates the kernel's
+ * assumptions: not a run), up to DISCARD_RETRIES others in its place. */
+static const member *try_valid(search *x, aucs_candidate c, uint64_t seed) {
+  aucs_candidate base = copy(x->s, &c);
+  const member *m = try_run(x, c, seed);
+  for (unsigned k = 0; !m && x->discarded && k < DISCARD_RETRIES; k++)
+    m = try_run(x, retry(x, &base, k), aucs_search_rng_next(&x->rng));
+  free(base.args);
+  return m;
 }
 
 static int better(const member *a, const member *b) {
@@ -381,7 +442,7 @@ static size_t generation(search *x, size_t *parents, size_t nparents,
     step_fn steps[2] = {aucs_search_rng_gauss, aucs_search_rng_cauchy};
     for (int k = 0; k < 2; k++) {
       aucs_candidate c = child(x, steps[k], &p);
-      if (try_run(x, c, aucs_search_rng_next(&x->rng)))
+      if (try_valid(x, c, aucs_search_rng_next(&x->rng)))
         pool[len++] = x->ndone - 1;
     }
     free(p.args);
@@ -406,7 +467,7 @@ static void evolve(search *x) {
   for (size_t i = 0; i < mu; i++) {
     aucs_candidate c = initial(x, i, first);
     uint64_t seed = aucs_search_rng_next(&x->rng);
-    if (try_run(x, c, i == 0 ? s->seed : seed))
+    if (try_valid(x, c, i == 0 ? s->seed : seed))
       parents[n++] = x->ndone - 1;
   }
   for (unsigned g = 0; g < gens && n && !x->stopped; g++)

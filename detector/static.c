@@ -68,6 +68,7 @@
  */
 #include "aucs/static.h"
 
+#include "aucs/assume.h"
 #include "aucs/cfg.h"
 #include "aucs/nvvm.h"
 #include "aucs/srcloc.h"
@@ -191,6 +192,9 @@ struct aucs_static {
   Z3_ast *launch;
   size_t nlaunch;
   aucs_ptrmap gbase; /* global variable -> base symbol */
+  LLVMValueRef *assumes; /* the kernel's preconditions (assume.h) */
+  size_t nassume;
+  unsigned char *assume_used; /* asserted in some query */
   int trace;
 };
 
@@ -1888,6 +1892,21 @@ static Z3_ast path_cond(enc *e, const region *r, int v, Z3_ast *memo) {
   return memo[v] = t ? t : Z3_mk_true(z); /* not in r: no condition */
 }
 
+/* The conditions of the kernel's llvm.assume calls a thread passed on its
+ * way to the access anchored at `at` hold for that thread. */
+static void assumptions(enc *e, LLVMValueRef at) {
+  aucs_static *S = e->S;
+  for (size_t i = 0; i < S->nassume; i++) {
+    if (!aucs_assume_precedes(S->cfg, S->assumes[i], at))
+      continue;
+    Z3_ast c = val(e, S->frames[0], LLVMGetOperand(S->assumes[i], 0));
+    if (!c || !is_bool(e->z, c))
+      continue;
+    push_ast(e->cons, e->ncons, c);
+    S->assume_used[i] = 1;
+  }
+}
+
 /* The query's constraints; with paths, also each thread's path from the
  * start of q's region to its access. */
 static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
@@ -1914,6 +1933,7 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
              .ncons = &out->n,
              .mults = &mults[side]};
     push_ast(&out->v, &out->n, guard(&e, a));
+    assumptions(&e, a->anchor);
     if (paths && q->region >= 0) {
       memset(pcs, 0, (size_t)S->cfg->nblocks * sizeof *pcs);
       push_ast(&out->v, &out->n,
@@ -2261,6 +2281,8 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   fix_inputs(S);
   collect_barriers(S);
   collect_fn(S, new_frame(S, kernel, NULL, NULL), NULL);
+  S->nassume = aucs_assume_collect(S->cfg, &S->assumes);
+  S->assume_used = aucs_xcalloc(S->nassume + 1, 1);
   qset base = {0};
   interval_queries(S, NULL, &base);
   inter_queries(S, &base);
@@ -2301,6 +2323,8 @@ void aucs_static_free(aucs_static *S) {
   free(S->regions);
   free(S->params);
   free(S->launch);
+  free(S->assumes);
+  free(S->assume_used);
   aucs_ptrmap_free(&S->anchors);
   aucs_ptrmap_free(&S->barmap);
   aucs_ptrmap_free(&S->warpmap);
@@ -2343,6 +2367,20 @@ const char *aucs_static_proof_name(aucs_static_proof p) {
 
 const aucs_smt_stats *aucs_static_stats(const aucs_static *s) {
   return aucs_smt_stats_of(s->smt);
+}
+
+size_t aucs_static_nassumptions(const aucs_static *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->nassume; i++)
+    n += s->assume_used[i];
+  return n;
+}
+
+LLVMValueRef aucs_static_assumption(const aucs_static *s, size_t i) {
+  for (size_t k = 0; k < s->nassume; k++)
+    if (s->assume_used[k] && i-- == 0)
+      return s->assumes[k];
+  return NULL;
 }
 
 size_t aucs_static_nbarriers(const aucs_static *s) { return s->nbar; }

@@ -360,9 +360,20 @@ static const char *data_kernels =
     "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
     "  ret void\n"
     "}\n"
+    /* every thread writes out[0] (a race), then assumes n % 64 == 0 */
+    "define ptx_kernel void @assumes(ptr %out, i32 %n) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  store i32 %t, ptr %out\n"
+    "  %r = urem i32 %n, 64\n"
+    "  %ok = icmp eq i32 %r, 0\n"
+    "  call void @llvm.assume(i1 %ok)\n"
+    "  ret void\n"
+    "}\n"
     "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
     "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n"
-    "declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32, i1)\n";
+    "declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32, i1)\n"
+    "declare void @llvm.assume(i1)\n";
 
 /* detect() on data_kernels, the dynamic detector only (the runs counted
  * are the search's); free with data_free. */
@@ -460,6 +471,37 @@ static void test_detect_failed_run_does_not_end_the_search(void **state) {
   data_free(f, &r);
 }
 
+/* An input violating llvm.assume is not a run: nothing it found is
+ * reported (the race comes before the assume), and when every input does,
+ * the kernel says so. */
+static void test_detect_assume_discards_inputs(void **state) {
+  (void)state;
+  aucs_report r;
+  fx *f = data_detect("--kernel assumes --grid 1 --block 32 --arg n=3", &r);
+  const aucs_report_kernel *k = only(&r);
+  assert_int_equal(k->status, AUCS_KERNEL_ERROR);
+  assert_int_equal(k->runs, 0);
+  assert_int_equal(k->discarded, AUCS_FILL_NMODES);
+  assert_int_equal(k->findings.n, 0);
+  assert_non_null(strstr(k->reason, "violated the kernel's assumptions"));
+  assert_non_null(strstr(k->assumption, "@assumes"));
+  data_free(f, &r);
+  f = data_detect("--kernel assumes --grid 1 --block 32 --arg n=128", &r);
+  k = only(&r);
+  assert_int_equal(k->status, AUCS_KERNEL_CHECKED);
+  assert_int_equal(k->discarded, 0);
+  assert_true(count_kind(k, AUCS_FINDING_RACE) >= 1);
+  data_free(f, &r);
+  /* searched: discarded inputs are replaced, the race is found */
+  f = data_detect("--kernel assumes --grid 1 --block 32 --seed 3", &r);
+  k = only(&r);
+  assert_int_equal(k->status, AUCS_KERNEL_CHECKED);
+  assert_true(k->discarded > 0);
+  assert_true(k->runs > 0);
+  assert_true(count_kind(k, AUCS_FINDING_RACE) >= 1);
+  data_free(f, &r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_detect_options_parse),
@@ -476,6 +518,7 @@ int main(void) {
       cmocka_unit_test(test_detect_used_reduction_is_never_redundant),
       cmocka_unit_test(test_detect_fill_reaches_data_dependent_race),
       cmocka_unit_test(test_detect_failed_run_does_not_end_the_search),
+      cmocka_unit_test(test_detect_assume_discards_inputs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -6,6 +6,7 @@
 #include "support.h"
 
 #include "aucs/interp.h"
+#include "aucs/util.h"
 #include <llvm-c/Core.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1357,8 +1358,202 @@ static void test_interp_memory_budget_stops_the_run(void **state) {
   free_fx(&f);
 }
 
+/* llvm.assume with a false condition ends the run: the input is outside
+ * the kernel's precondition (n % 64 == 0 here). */
+static const char *assume_ir =
+    "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+    "entry:\n"
+    "  %r = urem i32 %n, 64\n"
+    "  %ok = icmp eq i32 %r, 0\n"
+    "  call void @llvm.assume(i1 %ok)\n"
+    "  store i64 1, ptr %out\n"
+    "  ret void\n"
+    "}\n"
+    "declare void @llvm.assume(i1)\n";
+
+static void test_interp_false_assume_ends_the_run(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, assume_ir, "k");
+  aucs_run_config c = config(1, 1);
+  uint64_t args[2] = {0, 3};
+  c.args = args;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_ASSUME);
+  assert_ptr_equal(f.res.assumption, nth(&f, "k", LLVMCall, 0));
+  assert_non_null(strstr(f.res.error, "llvm.assume"));
+  assert_int_not_equal(out64(&f, 0), 1); /* the store never ran */
+  args[1] = 128;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_null(f.res.assumption);
+  assert_int_equal(out64(&f, 0), 1);
+  free_fx(&f);
+}
+
+/* Indirect calls: @k stores through @pick(i)(x); a table of function
+ * pointers in a global; a call through a pointer that is no function's
+ * address traps. */
+static const char *indirect_ir =
+    "@table = addrspace(1) global [2 x ptr] [ptr @inc, ptr @dbl]\n"
+    "define i64 @inc(i64 %x) {\n"
+    "  %r = add i64 %x, 1\n"
+    "  ret i64 %r\n"
+    "}\n"
+    "define i64 @dbl(i64 %x) {\n"
+    "  %r = mul i64 %x, 2\n"
+    "  ret i64 %r\n"
+    "}\n"
+    "define ptx_kernel void @k(ptr %out, i32 %i) {\n"
+    "  %slot = getelementptr [2 x ptr], ptr addrspace(1) @table, i32 0, i32 %i\n"
+    "  %f = load ptr, ptr addrspace(1) %slot\n"
+    "  %v = call i64 %f(i64 20)\n"
+    "  store i64 %v, ptr %out\n"
+    "  %g = select i1 true, ptr @dbl, ptr @inc\n"
+    "  %w = call i64 %g(i64 %v)\n"
+    "  %q = getelementptr i64, ptr %out, i32 1\n"
+    "  store i64 %w, ptr %q\n"
+    "  ret void\n"
+    "}\n"
+    "define ptx_kernel void @wild(ptr %out) {\n"
+    "  %v = call i64 %out(i64 1)\n"
+    "  ret void\n"
+    "}\n";
+
+static void test_interp_indirect_calls_reach_module_functions(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, indirect_ir, "k");
+  aucs_run_config c = config(1, 1);
+  uint64_t args[2] = {0, 1};
+  c.args = args;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(out64(&f, 0), 40); /* dbl(20) */
+  assert_int_equal(out64(&f, 1), 80); /* dbl(40) */
+  args[1] = 0;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(out64(&f, 0), 21); /* inc(20) */
+  assert_int_equal(out64(&f, 1), 42);
+  free_fx(&f);
+  load_fx(&f, indirect_ir, "wild");
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_TRAP);
+  assert_non_null(strstr(f.res.error, "not the address of a function"));
+  free_fx(&f);
+}
+
+/* A pointer to a function the module only declares: no body to run. */
+static void test_interp_pointer_to_declared_function_unsupported(void **st) {
+  (void)st;
+  LLVMModuleRef m =
+      support_parse("declare i64 @ext(i64)\n"
+                    "define ptx_kernel void @k(ptr %out) {\n"
+                    "  %g = select i1 true, ptr @ext, ptr null\n"
+                    "  %v = call i64 %g(i64 1)\n"
+                    "  ret void\n"
+                    "}\n");
+  aucs_prog *p = NULL;
+  aucs_findings d = {0};
+  assert_int_not_equal(aucs_interp_lower(support_fn(m, "k"), &p, &d), 0);
+  assert_null(p);
+  assert_int_equal(d.n, 1);
+  assert_non_null(strstr(d.v[0].message, "a pointer to 'ext', a function "
+                                         "only declared in the module"));
+  aucs_findings_free(&d);
+  support_free(m);
+}
+
+/* Cooperative groups' grid sync (the PTX of cooperative_groups' sync.h):
+ * every thread writes a[i], the grid syncs, then reads a[i + 1 mod n],
+ * which the next block wrote for the block's last thread. DEAD: block 1
+ * skips the grid sync. */
+static char *grid_ir(int dead) {
+  return aucs_xasprintf(
+      "define ptx_kernel void @k(ptr %%a, ptr %%b) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%c = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+      "  %%nt = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+      "  %%nc = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n"
+      "  %%base = mul i32 %%c, %%nt\n"
+      "  %%i = add i32 %%base, %%t\n"
+      "  %%pa = getelementptr i32, ptr %%a, i32 %%i\n"
+      "  store i32 %%i, ptr %%pa\n"
+      "  %%hi = call i32 asm \"mov.u32 $0, %%envreg1;\", \"=r\"()\n"
+      "  %%lo = call i32 asm \"mov.u32 $0, %%envreg2;\", \"=r\"()\n"
+      "  %%hi64 = zext i32 %%hi to i64\n"
+      "  %%lo64 = zext i32 %%lo to i64\n"
+      "  %%sh = shl i64 %%hi64, 32\n"
+      "  %%w = or i64 %%sh, %%lo64\n"
+      "  %%ws = inttoptr i64 %%w to ptr\n"
+      "  %%word = getelementptr i8, ptr %%ws, i64 4\n"
+      "  %%skip = icmp eq i32 %%c, %d\n"
+      "  br i1 %%skip, label %%after, label %%sync\n"
+      "sync:\n"
+      "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+      "  %%master = icmp eq i32 %%t, 0\n"
+      "  br i1 %%master, label %%arrive, label %%wait\n"
+      "arrive:\n"
+      "  %%old = call i32 asm sideeffect \"atom.add.release.gpu.u32 "
+      "$0,[$1],$2;\", \"=r,l,r,~{memory}\"(ptr %%word, i32 1)\n"
+      "  br label %%poll\n"
+      "poll:\n"
+      "  %%cur = call i32 asm sideeffect \"ld.acquire.gpu.u32 $0,[$1];\", "
+      "\"=r,l,~{memory}\"(ptr %%word)\n"
+      "  %%x = xor i32 %%old, %%cur\n"
+      "  %%top = and i32 %%x, -2147483648\n"
+      "  %%flipped = icmp ne i32 %%top, 0\n"
+      "  br i1 %%flipped, label %%wait, label %%poll\n"
+      "wait:\n"
+      "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+      "  br label %%after\n"
+      "after:\n"
+      "  %%n = mul i32 %%nc, %%nt\n"
+      "  %%j1 = add i32 %%i, 1\n"
+      "  %%j = urem i32 %%j1, %%n\n"
+      "  %%pj = getelementptr i32, ptr %%a, i32 %%j\n"
+      "  %%v = load i32, ptr %%pj\n"
+      "  %%pb = getelementptr i32, ptr %%b, i32 %%i\n"
+      "  store i32 %%v, ptr %%pb\n"
+      "  ret void\n"
+      "}\n" SREG_DECLS
+      "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+      "declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n",
+      dead ? 1 : -1);
+}
+
+static void test_interp_grid_sync_orders_blocks(void **state) {
+  (void)state;
+  char *ir = grid_ir(0);
+  fx f;
+  load_fx(&f, ir, "k");
+  aucs_run_config c = config(4, 32);
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_true(aucs_prog_grid_sync(f.p));
+  assert_int_equal(count(&f, AUCS_FINDING_INTER_BLOCK_RACE), 0);
+  assert_int_equal(count(&f, AUCS_FINDING_BARRIER_DIVERGENCE), 0);
+  assert_int_equal(f.res.blocks_run, 4);
+  /* every block read what the next one wrote before the sync */
+  uint32_t v = 0;
+  assert_int_equal(aucs_run_read(&f.res, 1, 31 * 4, &v, 4), 0);
+  assert_int_equal(v, 32);
+  assert_int_equal(aucs_run_read(&f.res, 1, 127 * 4, &v, 4), 0);
+  assert_int_equal(v, 0);
+  free_fx(&f);
+  free(ir);
+  /* block 1 never arrives: the others wait for ever */
+  ir = grid_ir(1);
+  load_fx(&f, ir, "k");
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_TRAP);
+  assert_non_null(strstr(f.res.error, "block (1,0,0) ended without reaching"));
+  assert_non_null(strstr(f.res.error, "deadlocks"));
+  free_fx(&f);
+  free(ir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_interp_indirect_calls_reach_module_functions),
+      cmocka_unit_test(test_interp_grid_sync_orders_blocks),
+      cmocka_unit_test(test_interp_pointer_to_declared_function_unsupported),
+      cmocka_unit_test(test_interp_false_assume_ends_the_run),
       cmocka_unit_test(test_interp_integer_wraparound_at_each_width),
       cmocka_unit_test(test_interp_sdiv_srem_follow_the_dividend_sign),
       cmocka_unit_test(test_interp_division_by_zero_traps),

@@ -94,6 +94,7 @@ typedef struct log {
   size_t stop_at;  /* stop after this many runs; 0 never */
   int fitness_arg; /* fitness = args[fitness_arg] / 1000 */
   int fail_fill;   /* runs with fill == fail_fill - 1 fail; 0 none */
+  uint64_t assume_mod; /* args[0] % assume_mod != 0 is discarded; 0 none */
 } log;
 
 static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
@@ -108,6 +109,8 @@ static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
   fit->tie = 0;
   if (l->stop_at && l->n >= l->stop_at)
     return AUCS_SEARCH_STOP;
+  if (l->assume_mod && c->args[0] % l->assume_mod)
+    return AUCS_SEARCH_DISCARDED;
   return (int)c->fill == l->fail_fill - 1 ? AUCS_SEARCH_FAILED
                                           : AUCS_SEARCH_NEXT;
 }
@@ -201,6 +204,26 @@ static void test_search_goes_on_after_a_failed_run(void **state) {
   log none = {.fail_fill = 1 + AUCS_FILL_ZERO};
   assert_int_equal(aucs_search_run(&s, record, &none), 2);
   log_free(&none);
+}
+
+/* A candidate violating the kernel's assumptions (n % 64 == 0 here) is
+ * replaced by others with round sizes, so most runs are real ones. */
+static void test_search_replaces_discarded_candidates(void **state) {
+  (void)state;
+  aucs_search_space s = space(8);
+  log plain = {0}, l = {.assume_mod = 64};
+  aucs_search_run(&s, record, &plain);
+  aucs_search_run(&s, record, &l);
+  size_t ok = 0, ok_plain = 0;
+  for (size_t i = 0; i < l.n; i++)
+    ok += l.c[i].args[0] % 64 == 0;
+  for (size_t i = 0; i < plain.n; i++)
+    ok_plain += plain.c[i].args[0] % 64 == 0;
+  assert_true(ok > ok_plain);
+  assert_true(2 * ok >= l.n); /* at least half of the candidates run */
+  assert_true(ok >= AUCS_SEARCH_POPULATION);
+  log_free(&plain);
+  log_free(&l);
 }
 
 static void test_search_defaults_bounds(void **state) {
@@ -315,6 +338,7 @@ int main(void) {
       cmocka_unit_test(test_search_fixed_is_one_run),
       cmocka_unit_test(test_search_fill_is_searched),
       cmocka_unit_test(test_search_goes_on_after_a_failed_run),
+      cmocka_unit_test(test_search_replaces_discarded_candidates),
       cmocka_unit_test(test_search_defaults_bounds),
       cmocka_unit_test(test_search_same_seed_same_runs),
       cmocka_unit_test(test_search_keeps_what_user_fixed),

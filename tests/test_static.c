@@ -4,7 +4,8 @@
  * proven), barrier redundancy, witnesses that replay as races, one
  * blockIdx for two threads of one block, %laneid, __syncwarp, rotated loops,
  * toggled phis, __device__ helpers (results, a barrier at their end) and
- * the threads' paths from an interval's start.
+ * the threads' paths from an interval's start, and llvm.assume
+ * preconditions.
  */
 #include "support.h"
 
@@ -903,6 +904,59 @@ static void test_static_syncwarp_makes_barrier_redundant(void **state) {
   }
 }
 
+/* Thread 0 writes s[n % 64], every thread s[t]: a race unless n % 64 is
+ * 0, which the kernel assumes (ASSUME_AT: "entry" before the accesses,
+ * "exit" after them, where it constrains nothing). */
+static char *assuming(const char *at) {
+  const char *call = "  call void @llvm.assume(i1 %ok)\n";
+  int entry = !strcmp(at, "entry");
+  return aucs_xasprintf(
+      "@s = internal addrspace(3) global [2048 x i32] undef\n"
+      "define ptx_kernel void @k(i32 %%n) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%r = urem i32 %%n, 64\n"
+      "  %%ok = icmp eq i32 %%r, 0\n"
+      "%s"
+      "  %%p = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %%t\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  %%z = icmp eq i32 %%t, 0\n"
+      "  br i1 %%z, label %%first, label %%exit\n"
+      "first:\n"
+      "  %%q = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %%r\n"
+      "  store i32 2, ptr addrspace(3) %%q\n"
+      "  br label %%exit\n"
+      "exit:\n"
+      "%s"
+      "  ret void\n"
+      "}\n"
+      "declare void @llvm.assume(i1)\n" DECLS,
+      entry ? call : "", entry ? "" : call);
+}
+
+static void test_static_assume_is_an_assumption(void **state) {
+  (void)state;
+  char *ir = assuming("entry");
+  LLVMModuleRef m = support_parse(ir);
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &patient);
+  assert_int_equal(aucs_static_proof_of(s), AUCS_PROOF_RACE_FREE);
+  assert_int_equal(aucs_static_nassumptions(s), 1);
+  assert_true(LLVMIsACallInst(aucs_static_assumption(s, 0)));
+  assert_null(aucs_static_assumption(s, 1));
+  aucs_static_free(s);
+  support_free(m);
+  free(ir);
+  /* after the accesses it holds at none of them */
+  ir = assuming("exit");
+  m = support_parse(ir);
+  s = aucs_static_analyze(support_fn(m, "k"), &patient);
+  assert_int_not_equal(aucs_static_proof_of(s), AUCS_PROOF_RACE_FREE);
+  assert_int_equal(aucs_static_nassumptions(s), 0);
+  aucs_static_free(s);
+  support_free(m);
+  free(ir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_static_affine_indices),
@@ -931,6 +985,7 @@ int main(void) {
       cmocka_unit_test(test_static_divergent_syncwarp_separates_nothing),
       cmocka_unit_test(test_static_syncwarp_race_within_an_iteration),
       cmocka_unit_test(test_static_syncwarp_makes_barrier_redundant),
+      cmocka_unit_test(test_static_assume_is_an_assumption),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

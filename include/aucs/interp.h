@@ -54,6 +54,9 @@ size_t aucs_prog_nparams(const aucs_prog *p);
 struct aucs_inputs;
 const struct aucs_inputs *aucs_prog_inputs(const aucs_prog *p);
 const aucs_param *aucs_prog_param(const aucs_prog *p, size_t i);
+/* 1 when the kernel syncs its whole grid (cooperative groups'
+ * this_grid().sync()): the launch must be cooperative. */
+int aucs_prog_grid_sync(const aucs_prog *p);
 /* The barrier instructions of the kernel and its callees, in a fixed order. */
 size_t aucs_prog_nbarriers(const aucs_prog *p);
 LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i);
@@ -115,6 +118,9 @@ typedef enum aucs_run_status {
   AUCS_RUN_MEMORY_BUDGET, /* the run needed more than memory_budget */
   AUCS_RUN_TRAP,          /* llvm.trap, unreachable reached, division by 0 */
   AUCS_RUN_BAD_LAUNCH,    /* launch dims beyond the hardware limits */
+  /* a thread reached llvm.assume with a false condition: the input is
+   * outside the kernel's precondition (res->assumption names the call) */
+  AUCS_RUN_ASSUME,
 } aucs_run_status;
 
 typedef struct aucs_run_result {
@@ -130,6 +136,7 @@ typedef struct aucs_run_result {
   /* For the input search: memory accesses made and distinct addresses. */
   uint64_t accesses, distinct_addresses;
   uint64_t blocks_run; /* blocks simulated (all, or the sample under the cap) */
+  LLVMValueRef assumption; /* AUCS_RUN_ASSUME: the violated llvm.assume */
   aucs_run_memory *memory; /* with cfg->keep_memory; see aucs_run_read */
 } aucs_run_result;
 

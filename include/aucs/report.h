@@ -38,6 +38,12 @@ typedef struct aucs_report_witness {
   char *args;                    /* "n=3" */
 } aucs_report_witness;
 
+/* A precondition the static checker assumed (an llvm.assume). */
+typedef struct aucs_report_assumption {
+  char *location;  /* "k.cu:2:3" */
+  char *condition; /* "n % 64 == 0" (the source's, else the IR's) */
+} aucs_report_assumption;
+
 /* What the static checker (static.h) said about one kernel. */
 typedef struct aucs_report_static {
   int ran;            /* 0: not asked (--no-static) */
@@ -55,6 +61,9 @@ typedef struct aucs_report_static {
    * as "possible", never as findings (no exit code, no repair). */
   aucs_findings possible;
   aucs_report_witness *possible_witness;
+  /* The proofs hold under these preconditions. */
+  aucs_report_assumption *assumptions;
+  size_t nassumptions;
 } aucs_report_static;
 
 /* What the detector learnt about one kernel. Owns every pointer it holds
@@ -71,6 +80,11 @@ typedef struct aucs_report_kernel {
   aucs_findings findings;
   char **reproduce; /* per finding: the command that replays its run */
   uint64_t thread_instructions, runs;
+  /* Inputs that violated an llvm.assume: not runs, nothing reported; the
+   * first violated assumption's location ("k.cu:12:3") or NULL. */
+  uint64_t discarded;
+  char *assumption;
+  int cooperative; /* it syncs its grid: the launch must be cooperative */
   double seconds;
   aucs_report_static st;
 } aucs_report_kernel;

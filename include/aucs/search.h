@@ -15,7 +15,10 @@
  * --fill) is never changed; when everything is fixed the search is one run
  * whose seed is the given seed, which is how a reproduce command replays
  * exactly the run that found a bug. A run that fails (a budget, a trap) is
- * kept out of the parents and the search goes on.
+ * kept out of the parents and the search goes on. A candidate that
+ * violates the kernel's assumptions is discarded, and up to four others
+ * (round integer sizes such as blockDim.x or 64 << k, another launch) are
+ * tried in its place.
  *
  * The parameters are the kernel's inputs (inputs.h): integer fields of
  * structs passed by value are searched like integer arguments.
@@ -96,6 +99,9 @@ typedef enum aucs_search_verdict {
   AUCS_SEARCH_NEXT,   /* *fit is set; the candidate competes */
   AUCS_SEARCH_FAILED, /* the run failed: never a parent; the search goes on */
   AUCS_SEARCH_STOP,   /* end the search now */
+  /* the input violates the kernel's assumptions (llvm.assume): not a run;
+   * the search tries other candidates in its place */
+  AUCS_SEARCH_DISCARDED,
 } aucs_search_verdict;
 
 /* Run one candidate and say how it went (filling *fit for NEXT). The

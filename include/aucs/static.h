@@ -27,7 +27,9 @@
  * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
  * block; gridDim.x < 2^31, .y, .z < 2^16, and fewer than 2^31 threads of
  * the grid along x (gridDim.x * blockDim.x: a 32-bit global index does not
- * wrap); any argument values; distinct pointer arguments point to distinct
+ * wrap); any argument values that satisfy the kernel's preconditions
+ * (assume.h: an llvm.assume that precedes an access holds for the thread
+ * making it); distinct pointer arguments point to distinct
  * buffers (may_alias drops that: then only `noalias`, i.e. __restrict__,
  * separates them); no undefined behaviour (`nsw`/`nuw` arithmetic does not
  * wrap, accesses keep their IR alignment).
@@ -129,6 +131,12 @@ aucs_static_proof aucs_static_proof_of(const aucs_static *s);
 const char *aucs_static_proof_name(aucs_static_proof p);
 /* Solver statistics of the analysis (queries, answers, seconds). */
 const aucs_smt_stats *aucs_static_stats(const aucs_static *s);
+
+/* The kernel's preconditions the queries assumed: llvm.assume calls
+ * (assume.h) that precede an access of some query, whose condition then
+ * holds for the thread making it. Proofs hold under them. */
+size_t aucs_static_nassumptions(const aucs_static *s);
+LLVMValueRef aucs_static_assumption(const aucs_static *s, size_t i);
 
 /* The kernel's own block barrier instructions (not __syncwarp), in block
  * order. */

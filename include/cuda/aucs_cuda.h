@@ -9,7 +9,8 @@
  * <__clang_cuda_builtin_vars.h>. __syncthreads() is a clang builtin.
  *
  * Limitation: device-side only and deliberately small: no math library,
- * no printf, no textures, no cooperative groups, no dim3 launches.
+ * no printf, no textures, no dim3 launches; of cooperative groups only
+ * this_thread_block().sync() and this_grid().sync().
  */
 #ifndef AUCS_CUDA_H
 #define AUCS_CUDA_H
@@ -145,6 +146,50 @@ __AUCS_FN unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
 __AUCS_FN unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
 __AUCS_FN unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
 __AUCS_FN unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
+
+/* Cooperative groups: the block and the grid, and their sync(). The grid
+ * sync is the SDK's (cooperative_groups/details/sync.h, sm_70) in the same
+ * PTX: the driver's workspace at %envreg1:%envreg2, each block master's
+ * atom.add.release.gpu on its barrier word (block 0 adds what flips the
+ * top bit once every block has added 1), then polling with ld.acquire.gpu
+ * until the bit flips. The launch must be cooperative. */
+__AUCS_FN volatile unsigned *__aucs_grid_barrier_word(void) {
+  unsigned hi, lo;
+  asm("mov.u32 %0, %%envreg1;" : "=r"(hi));
+  asm("mov.u32 %0, %%envreg2;" : "=r"(lo));
+  return (volatile unsigned *)(((__aucs_u64)hi << 32) | lo) + 1;
+}
+__AUCS_FN void __aucs_grid_sync(void) {
+  volatile unsigned *arrived = __aucs_grid_barrier_word();
+  __syncthreads();
+  if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {
+    unsigned expected = gridDim.x * gridDim.y * gridDim.z, old, cur;
+    unsigned nb = blockIdx.x + blockIdx.y + blockIdx.z == 0
+                      ? 0x80000000u - (expected - 1)
+                      : 1;
+    asm volatile("atom.add.release.gpu.u32 %0,[%1],%2;"
+                 : "=r"(old)
+                 : "l"(arrived), "r"(nb)
+                 : "memory");
+    do
+      asm volatile("ld.acquire.gpu.u32 %0,[%1];"
+                   : "=r"(cur)
+                   : "l"(arrived)
+                   : "memory");
+    while (((old ^ cur) & 0x80000000u) == 0);
+  }
+  __syncthreads();
+}
+namespace cooperative_groups {
+struct thread_block {
+  __device__ __forceinline__ void sync() const { __syncthreads(); }
+};
+struct grid_group {
+  __device__ __forceinline__ void sync() const { __aucs_grid_sync(); }
+};
+__AUCS_FN thread_block this_thread_block(void) { return thread_block(); }
+__AUCS_FN grid_group this_grid(void) { return grid_group(); }
+} // namespace cooperative_groups
 
 #undef __AUCS_I
 #undef __AUCS_LL
