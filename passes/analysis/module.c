@@ -633,8 +633,10 @@ int aucs_module_write(LLVMModuleRef m, const char *path, char **err) {
   }
   /* A symbolic link stays one: the file it resolves to gets the module. */
   char *target = realpath(path, NULL);
-  if (!target)
+  if (!target && errno == ENOENT)
     return fail(err, path, "cannot write: a symbolic link to a missing file");
+  if (!target)
+    return fail_errno(err, path, "cannot write", errno);
   int e = write_to(m, target, textual);
   free(target);
   return e ? fail_errno(err, path, "cannot write", e) : 0;
