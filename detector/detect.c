@@ -67,32 +67,36 @@ static int flag_value(int argc, char **argv, int *i, const char *flag,
   return 1;
 }
 
+/* Decimal digits only: no sign, no spaces, no 0x or leading-0 octal. */
 static int parse_u64(const char *s, uint64_t *out) {
   char *end;
   errno = 0;
   if (!s || *s < '0' || *s > '9')
     return -1;
-  unsigned long long v = strtoull(s, &end, 0);
+  unsigned long long v = strtoull(s, &end, 10);
   if (errno || *end)
     return -1;
   *out = v;
   return 0;
 }
 
-/* "X[,Y[,Z]]": missing dims are 1. */
+/* "X[,Y[,Z]]": missing dims are 1; an empty component is an error. */
 static int parse_dim3(const char *s, aucs_dim3 *d) {
   uint32_t v[3] = {1, 1, 1};
-  char *copy = aucs_xstrdup(s), *save = NULL;
-  int n = 0, bad = s[0] == ',' || s[strlen(s) ? strlen(s) - 1 : 0] == ',';
-  for (char *w = strtok_r(copy, ",", &save); w && !bad;
-       w = strtok_r(NULL, ",", &save)) {
+  char *copy = aucs_xstrdup(s), *w = copy;
+  int n = 0, bad = 0;
+  while (w && !bad) {
+    char *comma = strchr(w, ',');
+    if (comma)
+      *comma = '\0';
     uint64_t x;
     bad = n == 3 || parse_u64(w, &x) || x == 0 || x > UINT32_MAX;
     if (!bad)
       v[n++] = (uint32_t)x;
+    w = comma ? comma + 1 : NULL;
   }
   free(copy);
-  if (bad || n == 0)
+  if (bad)
     return -1;
   *d = (aucs_dim3){v[0], v[1], v[2]};
   return 0;
@@ -346,8 +350,10 @@ static int parse_int(const aucs_param *p, const char *s, uint64_t *out) {
   if (p->bits == 1 && (!strcmp(s, "true") || !strcmp(s, "false")))
     return *out = s[0] == 't', 0;
   int neg = s[0] == '-';
-  long long sv = neg ? strtoll(s, &end, 0) : 0;
-  unsigned long long uv = neg ? 0 : strtoull(s, &end, 0);
+  if (s[neg] < '0' || s[neg] > '9') /* decimal only: no '+', no spaces */
+    return -1;
+  long long sv = neg ? strtoll(s, &end, 10) : 0;
+  unsigned long long uv = neg ? 0 : strtoull(s, &end, 10);
   if (errno || end == s || *end)
     return -1;
   unsigned bits = p->bits ? p->bits : 64;

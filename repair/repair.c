@@ -1173,6 +1173,15 @@ static char *warnings(const aucs_report *rep) {
   return aucs_buf_take(&b);
 }
 
+static int incomplete(const aucs_report *rep) {
+  size_t checked = 0, failed = 0;
+  for (size_t k = 0; k < rep->nkernels; k++) {
+    checked += rep->kernels[k].status == AUCS_KERNEL_CHECKED;
+    failed += rep->kernels[k].status == AUCS_KERNEL_ERROR;
+  }
+  return failed || !checked;
+}
+
 int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
                     aucs_repair_result *r, char **err) {
   static const aucs_repair_options none = {0};
@@ -1186,6 +1195,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   }
   add_items(&s, &s.cur, 0);
   r->warnings = warnings(&s.cur);
+  r->incomplete = incomplete(&s.cur);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
   for (unsigned round = 1; round <= max && nfindings(&s.cur); round++) {
     r->rounds = round;
