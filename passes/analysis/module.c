@@ -566,9 +566,15 @@ static int write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
+/* Both forms go through memory and write(2), so a full disk or a closed
+ * pipe is an errno here, not LLVM's stream aborting. */
 static int write_module(LLVMModuleRef m, int fd, int textual) {
-  if (!textual)
-    return LLVMWriteBitcodeToFD(m, fd, 0, 1) ? EIO : 0;
+  if (!textual) {
+    LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(m);
+    int e = write_all(fd, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+    LLVMDisposeMemoryBuffer(mb);
+    return e;
+  }
   char *text = LLVMPrintModuleToString(m);
   int e = write_all(fd, text, strlen(text));
   LLVMDisposeMessage(text);
