@@ -13,8 +13,9 @@
 // aucs-detect and aucs-fix take the `aucs detect` / `aucs fix` options from
 // $AUCS_OPTIONS. When aucs's exit code would be 2 (a bad $AUCS_OPTIONS, a
 // module that is no NVPTX module or has no kernel, nothing could be
-// checked) or 3, the pass fails the compile (LLVM's fatal error: opt and
-// clang exit non-zero and write nothing); so does a bad $AUCS_MODE.
+// checked) or 3, the pass fails the compile (an error diagnostic for 2,
+// LLVM's fatal error for 3: opt and clang exit non-zero and write no
+// module); so does a bad $AUCS_MODE.
 // Reports go to stdout, diagnostics to stderr. No global state: a second run
 // in the same process starts from nothing.
 //
