@@ -69,32 +69,23 @@ static int flag_value(int argc, char **argv, int *i, const char *flag,
   return 1;
 }
 
-static int parse_u64(const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (!s || *s < '0' || *s > '9')
-    return -1;
-  unsigned long long v = strtoull(s, &end, 0);
-  if (errno || *end)
-    return -1;
-  *out = v;
-  return 0;
-}
-
-/* "X[,Y[,Z]]": missing dims are 1. */
+/* "X[,Y[,Z]]": missing dims are 1; an empty component is an error. */
 static int parse_dim3(const char *s, aucs_dim3 *d) {
   uint32_t v[3] = {1, 1, 1};
-  char *copy = aucs_xstrdup(s), *save = NULL;
-  int n = 0, bad = s[0] == ',' || s[strlen(s) ? strlen(s) - 1 : 0] == ',';
-  for (char *w = strtok_r(copy, ",", &save); w && !bad;
-       w = strtok_r(NULL, ",", &save)) {
+  char *copy = aucs_xstrdup(s), *w = copy;
+  int n = 0, bad = 0;
+  while (w && !bad) {
+    char *comma = strchr(w, ',');
+    if (comma)
+      *comma = '\0';
     uint64_t x;
-    bad = n == 3 || parse_u64(w, &x) || x == 0 || x > UINT32_MAX;
+    bad = n == 3 || aucs_parse_u64(w, &x) || x == 0 || x > UINT32_MAX;
     if (!bad)
       v[n++] = (uint32_t)x;
+    w = comma ? comma + 1 : NULL;
   }
   free(copy);
-  if (bad || n == 0)
+  if (bad)
     return -1;
   *d = (aucs_dim3){v[0], v[1], v[2]};
   return 0;
@@ -126,7 +117,7 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
       return bad(err, flag, v, "json or text");
     return o->json = !strcmp(v, "json"), 1;
   }
-  if (parse_u64(v, &x))
+  if (aucs_parse_u64(v, &x))
     return bad(err, flag, v, "a non-negative integer");
   if (!strcmp(flag, "--smt-timeout") || !strcmp(flag, "--static-budget")) {
     if (x == 0 || x > 86400000)

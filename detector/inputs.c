@@ -345,18 +345,6 @@ static void add_setting(aucs_inputs_setting **v, size_t *n, const char *name,
   (*v)[(*n)++] = (aucs_inputs_setting){nm, aucs_xstrdup(value)};
 }
 
-static int parse_u64(const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (!s || *s < '0' || *s > '9')
-    return -1;
-  unsigned long long v = strtoull(s, &end, 0);
-  if (errno || *end)
-    return -1;
-  *out = v;
-  return 0;
-}
-
 static int bad(char **err, const char *flag, const char *v, const char *want) {
   *err = aucs_xasprintf("%s: bad value '%s' (%s)", flag, v ? v : "", want);
   return -1;
@@ -370,7 +358,7 @@ static int setting(aucs_inputs_user *u, const char *flag, const char *v,
   uint64_t x;
   if (!eq || eq == v || !eq[1])
     return bad(err, flag, v, buffer ? "NAME=COUNT" : "NAME=VALUE");
-  if (buffer && (parse_u64(eq + 1, &x) || x == 0))
+  if (buffer && (aucs_parse_u64(eq + 1, &x) || x == 0))
     return bad(err, flag, v, "NAME=COUNT, a positive integer");
   if (buffer)
     add_setting(&u->buffers, &u->nbuffers, v, (size_t)(eq - v), eq + 1);
@@ -384,7 +372,7 @@ static int option_value(aucs_inputs_user *u, const char *flag, const char *v,
   if (!strcmp(flag, "--inputs"))
     return aucs_inputs_read_json(u, v, err) ? -1 : 1;
   if (!strcmp(flag, "--dynamic-shared")) {
-    if (parse_u64(v, &u->dynamic_shared) || u->dynamic_shared == 0 ||
+    if (aucs_parse_u64(v, &u->dynamic_shared) || u->dynamic_shared == 0 ||
         u->dynamic_shared > (1u << 30))
       return bad(err, flag, v, "bytes, 1..1073741824");
     return u->has_dynamic_shared = 1;
@@ -573,8 +561,10 @@ static int parse_int(const aucs_param *p, const char *s, uint64_t *out) {
   if (!strcmp(s, "true") || !strcmp(s, "false"))
     return *out = s[0] == 't', 0;
   int neg = s[0] == '-';
-  long long sv = neg ? strtoll(s, &end, 0) : 0;
-  unsigned long long uv = neg ? 0 : strtoull(s, &end, 0);
+  if (s[neg] < '0' || s[neg] > '9') /* decimal only: no '+', no spaces */
+    return -1;
+  long long sv = neg ? strtoll(s, &end, 10) : 0;
+  unsigned long long uv = neg ? 0 : strtoull(s, &end, 10);
   if (errno || end == s || *end)
     return -1;
   unsigned bits = p->bits ? p->bits : 64;
@@ -786,7 +776,8 @@ static int bind_buffer(const aucs_inputs *in, const char *kname,
   if (i < 0)
     return 0;
   const aucs_input *x = &in->v[i];
-  uint64_t count = strtoull(s->value, NULL, 0);
+  uint64_t count = 0;
+  aucs_parse_u64(s->value, &count); /* checked when parsed */
   uint64_t each = x->elem_bytes ? x->elem_bytes : 1;
   if (x->p.kind != AUCS_PARAM_POINTER || count > (UINT64_C(1) << 38) / each) {
     *err = aucs_xasprintf("--buffer %s: '%s' of kernel '%s' is %s%s", s->name,

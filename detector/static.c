@@ -1725,7 +1725,8 @@ static int region_of(aucs_static *S, int sb, LLVMValueRef si, const cut *c) {
   for (size_t i = 0; i < S->nregions; i++) {
     const region *x = &S->regions[i];
     if (x->first == si && x->nedges == r.nedges &&
-        !memcmp(x->edges, r.edges, r.nedges * 2 * sizeof *r.edges)) {
+        (!r.nedges || /* no edges: both NULL, not for memcmp */
+         !memcmp(x->edges, r.edges, r.nedges * 2 * sizeof *r.edges))) {
       free(r.edges);
       return (int)i;
     }

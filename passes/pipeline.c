@@ -113,7 +113,8 @@ int aucs_pipeline_fix_option(aucs_fix_options *o, int argc, char **argv,
   if (strcmp(a, "--max-rounds"))
     return aucs_detect_option(&o->detect, argc, argv, i, err);
   char *end = NULL;
-  long v = *i + 1 < argc ? strtol(argv[*i + 1], &end, 10) : 0;
+  const char *w = *i + 1 < argc ? argv[*i + 1] : "";
+  long v = *w >= '0' && *w <= '9' ? strtol(w, &end, 10) : 0;
   if (!end || *end || v < 1 || v > 100) {
     *err = aucs_xstrdup("--max-rounds needs a number from 1 to 100");
     return -1;
@@ -129,11 +130,14 @@ void aucs_pipeline_fix_options_free(aucs_fix_options *o) {
   memset(o, 0, sizeof(*o));
 }
 
+/* As detect's: a finding left (review: an edit) is 1; otherwise 2 when no
+ * kernel could be checked or a kernel's run failed, else 0. */
 static aucs_exit fix_code(const aucs_fix_options *o,
                           const aucs_repair_result *r) {
-  if (o->review)
-    return r->log.n ? AUCS_EXIT_FINDINGS : AUCS_EXIT_OK;
-  return r->fixed == r->nitems ? AUCS_EXIT_OK : AUCS_EXIT_FINDINGS;
+  int left = o->review ? r->log.n != 0 : r->fixed != r->nitems;
+  if (left)
+    return AUCS_EXIT_FINDINGS;
+  return r->incomplete ? AUCS_EXIT_USAGE : AUCS_EXIT_OK;
 }
 
 static aucs_exit verify_fixed(LLVMModuleRef m, aucs_buf *diag) {

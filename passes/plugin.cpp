@@ -11,7 +11,11 @@
 //   opt-22 -load-pass-plugin=./AuCS.so -passes=aucs-fix k.bc -o fixed.bc
 //
 // aucs-detect and aucs-fix take the `aucs detect` / `aucs fix` options from
-// $AUCS_OPTIONS.
+// $AUCS_OPTIONS. When aucs's exit code would be 2 (a bad $AUCS_OPTIONS, a
+// module that is no NVPTX module or has no kernel, nothing could be
+// checked) or 3, the pass fails the compile (an error diagnostic for 2,
+// LLVM's fatal error for 3: opt and clang exit non-zero and write no
+// module); so does a bad $AUCS_MODE.
 // Reports go to stdout, diagnostics to stderr. No global state: a second run
 // in the same process starts from nothing.
 //
@@ -26,9 +30,11 @@
 #else
 #include "llvm/Passes/PassPlugin.h"
 #endif
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 #include <cstdlib>
+#include <string>
 
 extern "C" {
 #include "aucs/pipeline.h"
@@ -52,7 +58,7 @@ struct AucsPass : PassInfoMixin<AucsPass> {
     if (DeviceOnly && !Triple(M.getTargetTriple()).isNVPTX())
       return PreservedAnalyses::all();
     aucs_buf Out = {}, Diag = {};
-    Run(wrap(&M), &Out, &Diag);
+    aucs_exit Code = Run(wrap(&M), &Out, &Diag);
     if (Out.len)
       outs() << Out.data;
     outs().flush();
@@ -60,7 +66,25 @@ struct AucsPass : PassInfoMixin<AucsPass> {
       errs() << Diag.data;
     aucs_buf_free(&Out);
     aucs_buf_free(&Diag);
+    if (Code >= AUCS_EXIT_USAGE)
+      fail(M, Code);
     return Edits ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+  // A usage or input error (exit 2: the module is left valid, untouched
+  // or with verified repairs) is an error diagnostic: clang reports it and
+  // fails the compile, opt prints it and exits 1 before writing. A module
+  // that does not verify (exit 3) must not reach another pass: LLVM's fatal
+  // error, which also removes opt's output file.
+  static void fail(Module &M, aucs_exit Code) {
+    std::string Msg = ("aucs: " + M.getModuleIdentifier() +
+                       ": the pass failed (exit " + Twine((int)Code) +
+                       "; the errors above say why)")
+                          .str();
+    if (Code == AUCS_EXIT_USAGE)
+      M.getContext().emitError(Twine(Msg));
+    else
+      report_fatal_error(Twine(Msg), false);
   }
 
   static bool isRequired() { return true; }
@@ -72,6 +96,14 @@ aucs_exit detectWithEnvOptions(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
 
 aucs_exit fixWithEnvOptions(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
   return aucs_pipeline_fix_text(M, getenv("AUCS_OPTIONS"), Out, Diag);
+}
+
+aucs_exit badMode(LLVMModuleRef, aucs_buf *, aucs_buf *Diag) {
+  aucs_buf_printf(Diag,
+                  "aucs: error: AUCS_MODE must be 'detect' or 'fix', not "
+                  "'%s'\n",
+                  getenv("AUCS_MODE"));
+  return AUCS_EXIT_USAGE;
 }
 
 bool addPass(StringRef Name, ModulePassManager &MPM,
@@ -102,8 +134,7 @@ void addClangPass(ModulePassManager &MPM, OptimizationLevel) {
   else if (M == "fix")
     MPM.addPass(AucsPass(fixWithEnvOptions, true, true));
   else
-    errs() << "aucs: error: AUCS_MODE must be 'detect' or 'fix', not '" << M
-           << "'\n";
+    MPM.addPass(AucsPass(badMode, false));
 }
 
 void registerCallbacks(PassBuilder &PB) {

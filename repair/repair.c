@@ -260,6 +260,10 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     set_id(bar, o->id);
     return bar;
   case OP_DELETE:
+    if (LLVMGetFirstUse(I)) { /* erasing it would leave dangling uses */
+      *err = aucs_xstrdup("the barrier's result is used");
+      return NULL;
+    }
     LLVMInstructionEraseFromParent(I);
     return I;
   case OP_SPLIT:
@@ -770,7 +774,7 @@ static int divergent_barriers(LLVMValueRef kernel, const aucs_finding *f,
   for (int i = 0; i < 2; i++) {
     LLVMValueRef I = sides[i];
     if (I && aucs_place_is_barrier_call(I) && fn_of(I) == kernel &&
-        (!n || out[0] != I) &&
+        LLVMGetFirstUse(I) == NULL && (!n || out[0] != I) &&
         !aucs_uniform_block(u, aucs_cfg_index(g, LLVMGetInstructionParent(I))))
       out[n++] = I;
   }
@@ -885,10 +889,21 @@ static int all_divergent_barriers(LLVMValueRef kernel, LLVMValueRef out[8]) {
   return n;
 }
 
+/* A __syncthreads_count/and/or whose result the kernel reads. */
+static int used_reduction(LLVMValueRef I) {
+  return I && aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) != NULL;
+}
+
 static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
                            const aucs_finding *f, int variant) {
   LLVMValueRef bars[8];
   size_t before = t->edits.n;
+  if (used_reduction(f->a.instr) || used_reduction(f->b.instr)) {
+    t->why = aucs_xstrdup("the barrier is a __syncthreads_count/and/or whose "
+                          "result is used: moving or deleting it would "
+                          "change the value the kernel reads");
+    return 1;
+  }
   if (uniformize_around(s, t, kernel, f))
     return 1;
   int n = t->edits.n > before ? all_divergent_barriers(kernel, bars)
@@ -1158,6 +1173,15 @@ static char *warnings(const aucs_report *rep) {
   return aucs_buf_take(&b);
 }
 
+static int incomplete(const aucs_report *rep) {
+  size_t checked = 0, failed = 0;
+  for (size_t k = 0; k < rep->nkernels; k++) {
+    checked += rep->kernels[k].status == AUCS_KERNEL_CHECKED;
+    failed += rep->kernels[k].status == AUCS_KERNEL_ERROR;
+  }
+  return failed || !checked;
+}
+
 int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
                     aucs_repair_result *r, char **err) {
   static const aucs_repair_options none = {0};
@@ -1171,6 +1195,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   }
   add_items(&s, &s.cur, 0);
   r->warnings = warnings(&s.cur);
+  r->incomplete = incomplete(&s.cur);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
   for (unsigned round = 1; round <= max && nfindings(&s.cur); round++) {
     r->rounds = round;

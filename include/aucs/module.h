@@ -43,9 +43,13 @@ void aucs_module_free(aucs_module *m);
 /* 0 when m targets NVPTX; otherwise nonzero and *err (free with free()). */
 int aucs_module_check_nvptx(LLVMModuleRef m, char **err);
 
-/* Write m to path atomically (a temp file beside it, then rename): textual
- * IR when path ends in ".ll", bitcode otherwise. 0 on success, nonzero and
- * *err otherwise. */
+/* Write m to path: textual IR when path ends in ".ll", bitcode otherwise.
+ * A regular file, or a name that does not exist yet, is written atomically
+ * (a temp file beside it, then rename). Any other existing target keeps its
+ * kind: a device or FIFO is opened and written through (never created,
+ * truncated or replaced); a symbolic link stays a link and the file it
+ * resolves to is written by these rules; a directory or a link to nothing is
+ * refused. 0 on success, nonzero and *err otherwise. */
 int aucs_module_write(LLVMModuleRef m, const char *path, char **err);
 
 #endif

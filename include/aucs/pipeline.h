@@ -54,8 +54,10 @@ void aucs_pipeline_fix_options_free(aucs_fix_options *o);
 /* Repair the kernels of m in place (repair.h); o NULL: the defaults. The
  * text report goes to diag, the review diff (o->review) to out. Exit:
  * 0 no finding left, 1 some remain (the module keeps every repair that
- * succeeded); with o->review, 0 no edit, 1 edits proposed; 2 usage error;
- * 3 the repaired module does not verify (it must not be written). */
+ * succeeded); with o->review, 0 no edit, 1 edits proposed; 2 usage error,
+ * or (instead of 0) no kernel could be checked or a kernel's run failed, as
+ * detect's 2; 3 the repaired module does not verify (it must not be
+ * written). */
 aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
                             aucs_buf *out, aucs_buf *diag);
 /* The same with the options as one string, as the pass aucs-fix takes

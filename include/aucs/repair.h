@@ -73,6 +73,8 @@ typedef struct aucs_repair_result {
   unsigned rounds;
   char *warnings; /* kernels not checked (unsupported, run errors), one
                      "aucs: warning: ..." line each; or NULL */
+  int incomplete; /* the first detection checked no kernel, or a kernel's
+                     run failed (where detect exits 2) */
 } aucs_repair_result;
 
 /* Give every load, store, atomic, call and terminator of m that has none a

@@ -35,6 +35,9 @@ char *aucs_xvasprintf(const char *fmt, va_list ap);
 
 /* Seconds on the monotonic clock, for measuring durations. */
 double aucs_seconds(void);
+/* Decimal digits only (no sign, spaces, 0x or leading-0 octal) into *out:
+ * 0 on success, -1 when s is not such a number or overflows. */
+int aucs_parse_u64(const char *s, uint64_t *out);
 
 /* Growable NUL-terminated string. Zero-initialise; free with aucs_buf_free. */
 typedef struct aucs_buf {

@@ -152,7 +152,8 @@ static int by_id(const void *a, const void *b) {
 
 /* Sort l by id and drop duplicates. */
 static void normalise(list *l) {
-  qsort(l->v, (size_t)l->n, sizeof(*l->v), by_id);
+  if (l->n > 1) /* an empty list has v NULL, not for qsort */
+    qsort(l->v, (size_t)l->n, sizeof(*l->v), by_id);
   int k = 0;
   for (int i = 0; i < l->n; i++)
     if (!k || l->v[k - 1] != l->v[i])

@@ -16,9 +16,14 @@
  * a CUDA SDK clang uses its own CUDA headers; without one (or with
  * no_cuda_sdk) it gets -nocudainc and the shipped include/cuda/aucs_cuda.h.
  *
+ * Writing replaces a regular file atomically (temp file beside it, rename);
+ * a device or FIFO is written through and a symbolic link keeps being one,
+ * so `-o /dev/null` never turns /dev/null into a file.
+ *
  * Limitation: one device compilation for one GPU arch; host code is not
  * looked at.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/module.h"
 
 #include "aucs/util.h"
@@ -561,9 +566,15 @@ static int write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
+/* Both forms go through memory and write(2), so a full disk or a closed
+ * pipe is an errno here, not LLVM's stream aborting. */
 static int write_module(LLVMModuleRef m, int fd, int textual) {
-  if (!textual)
-    return LLVMWriteBitcodeToFD(m, fd, 0, 1) ? EIO : 0;
+  if (!textual) {
+    LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(m);
+    int e = write_all(fd, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+    LLVMDisposeMemoryBuffer(mb);
+    return e;
+  }
   char *text = LLVMPrintModuleToString(m);
   int e = write_all(fd, text, strlen(text));
   LLVMDisposeMessage(text);
@@ -576,17 +587,16 @@ static mode_t mode_for(const char *path) {
   return stat(path, &st) == 0 ? st.st_mode & 07777 : 0644;
 }
 
-int aucs_module_write(LLVMModuleRef m, const char *path, char **err) {
-  *err = NULL;
+static int write_atomic(LLVMModuleRef m, const char *path, int textual) {
   char *tmp = sibling_template(path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
     int e = errno;
     free(tmp);
-    return fail_errno(err, path, "cannot write", e);
+    return e;
   }
   fchmod(fd, mode_for(path));
-  int e = write_module(m, fd, ends_with(path, ".ll"));
+  int e = write_module(m, fd, textual);
   if (close(fd) && !e)
     e = errno;
   if (!e && rename(tmp, path))
@@ -594,5 +604,46 @@ int aucs_module_write(LLVMModuleRef m, const char *path, char **err) {
   if (e)
     unlink(tmp);
   free(tmp);
+  return e;
+}
+
+/* A device or FIFO: written into, never created, truncated or replaced. */
+static int write_through(LLVMModuleRef m, const char *path, int textual) {
+  int fd = open(path, O_WRONLY | O_NOCTTY);
+  if (fd < 0)
+    return errno;
+  int e = write_module(m, fd, textual);
+  if (close(fd) && !e)
+    e = errno;
+  return e;
+}
+
+/* Regular files (and new names) are replaced atomically; a device or FIFO is
+ * written through; a directory is refused. errno-style result. */
+static int write_to(LLVMModuleRef m, const char *path, int textual) {
+  struct stat st;
+  if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+    return write_atomic(m, path, textual);
+  if (S_ISDIR(st.st_mode))
+    return EISDIR;
+  return write_through(m, path, textual);
+}
+
+int aucs_module_write(LLVMModuleRef m, const char *path, char **err) {
+  *err = NULL;
+  int textual = ends_with(path, ".ll");
+  struct stat st;
+  if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) {
+    int e = write_to(m, path, textual);
+    return e ? fail_errno(err, path, "cannot write", e) : 0;
+  }
+  /* A symbolic link stays one: the file it resolves to gets the module. */
+  char *target = realpath(path, NULL);
+  if (!target && errno == ENOENT)
+    return fail(err, path, "cannot write: a symbolic link to a missing file");
+  if (!target)
+    return fail_errno(err, path, "cannot write", errno);
+  int e = write_to(m, target, textual);
+  free(target);
   return e ? fail_errno(err, path, "cannot write", e) : 0;
 }

@@ -3,6 +3,8 @@
  */
 #include "aucs/util.h"
 
+#include <errno.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,4 +192,16 @@ void aucs_ptrmap_free(aucs_ptrmap *m) {
   free(m->keys);
   free(m->vals);
   *m = (aucs_ptrmap){0};
+}
+
+int aucs_parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (!s || *s < '0' || *s > '9')
+    return -1;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end)
+    return -1;
+  *out = v;
+  return 0;
 }
