@@ -1462,6 +1462,16 @@ static int assign_slots(lowerer *L, LLVMValueRef fn, bc_func *f) {
 
 static LLVMTypeRef byval_type(LLVMValueRef fn, unsigned i);
 
+/* The alignment of byval parameter i: its `align`, else its type's. */
+static unsigned param_align(lowerer *L, LLVMValueRef fn, unsigned i,
+                            LLVMTypeRef t) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("align", 5);
+  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, i + 1, kind);
+  unsigned abi = LLVMABIAlignmentOfType(L->td, t);
+  uint64_t al = a ? LLVMGetEnumAttributeValue(a) : 0;
+  return al > abi ? (unsigned)al : abi;
+}
+
 /* A helper's byval parameters: on entry it copies the caller's bytes into
  * an alloca of its own, so its writes never reach the caller's object. */
 static int copy_byval(lowerer *L, LLVMValueRef fn) {
@@ -1480,7 +1490,7 @@ static int copy_byval(lowerer *L, LLVMValueRef fn) {
                       .d = tmp,
                       .a = one,
                       .x = 32,
-                      .c = LLVMABIAlignmentOfType(L->td, bv),
+                      .c = param_align(L, fn, i, bv),
                       .imm = size});
     emit(L, (bc_insn){.op = OP_MEMCPY, .a = tmp, .b = p, .c = n, .x = 64});
     emit_mov(L, p, tmp, 1);
