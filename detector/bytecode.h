@@ -6,7 +6,8 @@
  * (a width, a predicate or a kind), four 32-bit operands (register slots,
  * pcs or pool indices) and a 64-bit immediate. Registers are 64-bit slots of
  * the current frame; every SSA value has one (aggregates one per scalar
- * leaf), constants are slots pre-filled from the function's image.
+ * leaf, vectors one per lane), constants are slots pre-filled from the
+ * function's image.
  *
  * Value representation in a slot: integers of width w are kept zero-extended
  * (bits above w are 0), floats as their IEEE bits (float in the low 32),
@@ -64,6 +65,13 @@
   X(GEP) X(ADDI)                                                               \
   /* memory: x is the access size; imm holds MEM_* flags */                    \
   X(LOAD) X(STORE) X(RMW) X(CMPXCHG) X(ALLOCA) X(MEMCPY) X(MEMMOVE) X(MEMSET)  \
+  /* multi-leaf values (vectors, aggregates), c leaves: ALOAD d.. = *a and    \
+   * ASTORE *a = b.. are ONE access of x bytes, leaf k at pool[d or b + 3k]    \
+   * (byte offset, bytes, bits), imm MEM_* flags (ALOAD's layout at b,        \
+   * ASTORE's at d); VEXTRACT d = a[r[b]]; VINSERT d[r[b]] = a (0 / no-op     \
+   * past c); REPACK d.. = bits of a.. (lanes of x bits to lanes of imm       \
+   * bits, b bits in all: bitcasts between vector shapes) */                  \
+  X(ALOAD) X(ASTORE) X(VEXTRACT) X(VINSERT) X(REPACK)                          \
   /* control: BR d; CBR a ? d : b; SWITCH a, pool b, c cases, default d */     \
   X(BR) X(CBR) X(SWITCH) X(RET) X(CALL) X(UNREACHABLE) X(TRAP)                 \
   /* GPU: special registers (x = SR_*), barriers, warp collectives */          \
@@ -89,6 +97,9 @@ typedef struct bc_insn {
   uint32_t d, a, b, c;
   uint64_t imm;
 } bc_insn;
+
+/* The largest ALOAD/ASTORE, in bytes. */
+#define BC_MAX_ACCESS 4096
 
 /* LOAD/STORE/RMW/CMPXCHG flags. */
 enum { MEM_ATOMIC = 1, MEM_VOLATILE = 2 };

@@ -34,6 +34,7 @@
 
 #include "aucs/libcalls.h"
 #include "aucs/inputs.h"
+#include "aucs/lanes.h"
 #include "aucs/shadow.h"
 #include "aucs/srcloc.h"
 #include <llvm-c/Core.h>
@@ -416,7 +417,7 @@ static const char *op_word(aucs_op op) {
 static unsigned size_at(run *R, uint32_t pc) {
   const bc_insn *I = &R->p->code[pc];
   return I->op == OP_LOAD || I->op == OP_STORE || I->op == OP_RMW ||
-                 I->op == OP_CMPXCHG
+                 I->op == OP_CMPXCHG || I->op == OP_ALOAD || I->op == OP_ASTORE
              ? I->x
              : 1;
 }
@@ -682,6 +683,21 @@ static int store(run *R, thread *T, uint32_t pc, uint64_t ptr, unsigned n,
   return touch(R, T, pc, ptr, n, mode, atomic, b) < 0;
 }
 
+/* ALOAD / ASTORE: one access of I->x bytes, leaves placed by the layout. */
+static int multi(run *R, thread *T, uint32_t pc, const bc_insn *I,
+                 uint64_t *r) {
+  unsigned char b[BC_MAX_ACCESS];
+  int load = I->op == OP_ALOAD, atomic = (int)(I->imm & MEM_ATOMIC);
+  const uint32_t *layout = R->p->pool + (load ? I->b : I->d);
+  memset(b, 0, I->x);
+  if (!load)
+    aucs_lanes_pack(b, r + I->b, layout, I->c);
+  int rc = touch(R, T, pc, r[I->a], I->x, load ? M_READ : M_WRITE, atomic, b);
+  if (load)
+    aucs_lanes_unpack(r + I->d, b, layout, I->c);
+  return rc < 0;
+}
+
 static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
   unsigned char b[8];
   uint64_t old = 0, ptr = r[I->a];
@@ -814,14 +830,14 @@ static int ret(thread *T, const bc_insn *I, uint32_t pc) {
     T->end_pc = pc;
     return 1;
   }
-  uint64_t v = T->regs[T->base + I->a];
+  uint64_t *v = T->regs + T->base + I->a;
   frame f = T->frames[--T->depth];
   T->base = f.base;
   T->fn = f.fn;
   T->sp = f.sp;
   T->pc = f.ret_pc;
-  if (I->x)
-    T->regs[f.base + f.dst] = v;
+  for (uint32_t i = 0; i < I->x; i++) /* x: the leaves returned */
+    T->regs[f.base + f.dst + i] = v[i];
   return 0;
 }
 
@@ -1123,6 +1139,24 @@ static int run_thread(run *R, thread *T) {
         ev = EV_FATAL;
         goto out;
       }
+      break;
+    case OP_ALOAD:
+    case OP_ASTORE:
+      T->pc = pc;
+      if (multi(R, T, pc, I, r)) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
+    case OP_VEXTRACT:
+      r[I->d] = B < I->c ? r[I->a + B] : 0;
+      break;
+    case OP_VINSERT:
+      if (B < I->c)
+        r[I->d + B] = A;
+      break;
+    case OP_REPACK:
+      aucs_lanes_repack(r + I->d, r + I->a, I->x, (unsigned)I->imm, I->b);
       break;
     case OP_RMW:
     case OP_CMPXCHG:

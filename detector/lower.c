@@ -17,10 +17,16 @@
  * Module globals and pointer parameters become memory objects with fixed
  * ids; global initializers are serialised to bytes with the data layout.
  *
- * Limitation: vectors, i128 and wider integers, half, aggregates in memory
- * or across calls, indirect calls, and inline asm other than the few PTX
- * snippets of intrinsics.def are not lowered; the first one met is reported
- * as an UNSUPPORTED finding naming the instruction.
+ * Vectors get one slot per lane and are lowered lane by lane; a vector or
+ * aggregate load/store is one access of its full size (ALOAD/ASTORE with
+ * the leaves' byte layout in the pool). Helpers take and return aggregates
+ * and vectors leaf by leaf; a byval parameter is copied on entry.
+ *
+ * Limitation: i128 and wider integers, half, scalable vectors, vectors of
+ * pointers built by GEPs, vectors of i1 in memory, llvm.masked.*, indirect
+ * calls, and inline asm other than the few PTX snippets of intrinsics.def
+ * are not lowered; the first one met is reported as an UNSUPPORTED finding
+ * naming the instruction.
  */
 #include "bytecode.h"
 
@@ -53,7 +59,8 @@ enum {
   C_MEMMOVE,
   C_MEMSET,
   C_ASSUME,
-  C_GRID
+  C_GRID,
+  C_REDUCE
 };
 
 typedef struct intrin_row {
@@ -163,6 +170,9 @@ static unsigned leaves_of(LLVMTypeRef t) {
     return n > MAX_LEAVES ? MAX_LEAVES + 1
                           : leaves(LLVMGetElementType(t)) * (unsigned)n;
   }
+  case LLVMVectorTypeKind: /* one slot per lane */
+    return leaves(LLVMGetElementType(t)) == 1 ? LLVMGetVectorSize(t)
+                                              : MAX_LEAVES + 1;
   default:
     return 0;
   }
@@ -170,11 +180,28 @@ static unsigned leaves_of(LLVMTypeRef t) {
 
 static int is_scalar(LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
-  return k != LLVMStructTypeKind && k != LLVMArrayTypeKind && leaves(t) == 1;
+  return k != LLVMStructTypeKind && k != LLVMArrayTypeKind &&
+         k != LLVMVectorTypeKind && leaves(t) == 1;
+}
+
+static int is_vector(LLVMTypeRef t) {
+  return LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+}
+
+/* Lanes of a vector type; 1 for a scalar. */
+static unsigned lanes(LLVMTypeRef t) {
+  return is_vector(t) ? LLVMGetVectorSize(t) : 1;
+}
+
+/* The element type of a vector; t itself for a scalar. */
+static LLVMTypeRef lane_type(LLVMTypeRef t) {
+  return is_vector(t) ? LLVMGetElementType(t) : t;
 }
 
 static unsigned width(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
+  case LLVMVectorTypeKind:
+    return width(LLVMGetElementType(t));
   case LLVMIntegerTypeKind:
     return LLVMGetIntTypeWidth(t);
   case LLVMFloatTypeKind:
@@ -189,7 +216,7 @@ static uint64_t mask_of(unsigned w) {
 }
 
 static int is_double(LLVMTypeRef t) {
-  return LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
+  return LLVMGetTypeKind(lane_type(t)) == LLVMDoubleTypeKind;
 }
 
 static const char *type_problem(LLVMTypeRef t) {
@@ -200,8 +227,13 @@ static const char *type_problem(LLVMTypeRef t) {
   case LLVMBFloatTypeKind:
     return "half-precision floats are not supported";
   case LLVMVectorTypeKind:
+    if (leaves(LLVMGetElementType(t)) != 1)
+      return type_problem(LLVMGetElementType(t));
+    if (!leaves(t))
+      return "vectors of more than 256 lanes are not supported";
+    return "vector values are not supported here";
   case LLVMScalableVectorTypeKind:
-    return "vector values are not supported";
+    return "scalable vectors are not supported";
   default:
     return "values of this type are not supported";
   }
@@ -237,6 +269,8 @@ static void put_le(unsigned char *p, uint64_t v, unsigned n) {
 /* Serialise constant c of type t into buf (its alloc size). */
 static int const_bytes(lowerer *L, LLVMValueRef c, LLVMTypeRef t,
                        unsigned char *buf) {
+  if (!c)
+    return 1;
   if (LLVMIsNull(c) || LLVMIsUndef(c) || LLVMIsPoison(c))
     return 0;
   LLVMTypeKind k = LLVMGetTypeKind(t);
@@ -254,6 +288,16 @@ static int const_bytes(lowerer *L, LLVMValueRef c, LLVMTypeRef t,
     for (uint64_t i = 0; i < LLVMGetArrayLength2(t); i++)
       if (const_bytes(L, LLVMGetAggregateElement(c, (unsigned)i), e,
                       buf + i * stride))
+        return 1;
+    return 0;
+  }
+  if (k == LLVMVectorTypeKind) {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    if (width(e) % 8)
+      return 1;
+    for (unsigned i = 0; i < LLVMGetVectorSize(t); i++)
+      if (const_bytes(L, LLVMGetAggregateElement(c, i), e,
+                      buf + i * (width(e) / 8)))
         return 1;
     return 0;
   }
@@ -398,13 +442,16 @@ static int const_leaves(lowerer *L, LLVMValueRef c, LLVMTypeRef t,
     return const_bits(L, c, out);
   unsigned n = LLVMGetTypeKind(t) == LLVMStructTypeKind
                    ? LLVMCountStructElementTypes(t)
-                   : (unsigned)LLVMGetArrayLength2(t);
+               : is_vector(t) ? LLVMGetVectorSize(t)
+                              : (unsigned)LLVMGetArrayLength2(t);
   for (unsigned i = 0; i < n; i++) {
     LLVMTypeRef e = LLVMGetTypeKind(t) == LLVMStructTypeKind
                         ? LLVMStructGetTypeAtIndex(t, i)
                         : LLVMGetElementType(t);
     LLVMValueRef ci = LLVMGetAggregateElement(c, i);
-    if (!ci || const_leaves(L, ci, e, out))
+    if (!ci)
+      return fail(L, "this constant is not supported%s", "");
+    if (const_leaves(L, ci, e, out))
       return 1;
     out += leaves(e);
   }
@@ -450,6 +497,26 @@ static uint32_t emit(lowerer *L, bc_insn in) {
 static void emit_mov(lowerer *L, uint32_t d, uint32_t a, unsigned n) {
   for (unsigned i = 0; i < n; i++)
     emit(L, (bc_insn){.op = OP_MOV, .d = d + i, .a = a + i});
+}
+
+/* Operands that step by lane in emit_lanes. */
+enum { LANE_D = 1, LANE_A = 2, LANE_B = 4, LANE_C = 8 };
+
+/* in once per lane: lane i adds i to the slots named in which. */
+static void emit_lanes(lowerer *L, bc_insn in, unsigned n, unsigned which) {
+  for (unsigned i = 0; i < n; i++) {
+    bc_insn k = in;
+    k.d += which & LANE_D ? i : 0;
+    k.a += which & LANE_A ? i : 0;
+    k.b += which & LANE_B ? i : 0;
+    k.c += which & LANE_C ? i : 0;
+    emit(L, k);
+  }
+}
+
+/* A scalar, or a vector of scalars: lowered lane by lane. */
+static int lane_wise(LLVMTypeRef t) {
+  return is_scalar(lane_type(t)) && leaves(t) > 0;
 }
 
 static void add_fix(lowerer *L, uint32_t at, int field, LLVMBasicBlockRef bb,
@@ -546,6 +613,8 @@ static int gep_offset(lowerer *L, LLVMValueRef gep, int64_t *off) {
 }
 
 static int lower_gep(lowerer *L, LLVMValueRef I, uint32_t d) {
+  if (is_vector(LLVMTypeOf(I)))
+    return fail(L, "%s", "GEPs over vectors of pointers are not supported");
   if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMPointerTypeKind)
     return fail(L, "%s", type_problem(LLVMTypeOf(I)));
   int bad = 0;
@@ -645,7 +714,7 @@ static bc_op icmp_op(LLVMIntPredicate p) {
 static int lower_binop(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef t = LLVMTypeOf(I);
   bc_op op = int_binop(LLVMGetInstructionOpcode(I));
-  if (!is_scalar(t))
+  if (!lane_wise(t))
     return fail(L, "%s", type_problem(t));
   int bad = 0;
   bc_insn in = {.d = d,
@@ -654,16 +723,35 @@ static int lower_binop(lowerer *L, LLVMValueRef I, uint32_t d) {
                 .x = width(t),
                 .imm = mask_of(width(t))};
   in.op = (uint16_t)(op >= OP_FADD32 ? op + is_double(t) : op);
-  emit(L, in);
+  emit_lanes(L, in, lanes(t), LANE_D | LANE_A | LANE_B);
+  return bad;
+}
+
+/* A bitcast that regroups bits: <2 x i32> <-> i64, <4 x i8> <-> i32. */
+static int lower_repack(lowerer *L, LLVMValueRef I, uint32_t d) {
+  LLVMTypeRef to = LLVMTypeOf(I), from = LLVMTypeOf(LLVMGetOperand(I, 0));
+  unsigned bits = lanes(to) * width(to);
+  if (bits > MAX_LEAVES * 64)
+    return fail(L, "a bitcast of more than %s bits is not supported", "16384");
+  int bad = 0;
+  emit(L, (bc_insn){.op = OP_REPACK,
+                    .d = d,
+                    .a = op_slot(L, I, 0, &bad),
+                    .b = bits,
+                    .x = (uint16_t)width(from),
+                    .imm = width(to)});
   return bad;
 }
 
 static int lower_cast(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef to = LLVMTypeOf(I), from = LLVMTypeOf(LLVMGetOperand(I, 0));
-  if (!is_scalar(to))
+  if (!lane_wise(to))
     return fail(L, "%s", type_problem(to));
-  if (!is_scalar(from))
+  if (!lane_wise(from))
     return fail(L, "%s", type_problem(from));
+  if (LLVMGetInstructionOpcode(I) == LLVMBitCast &&
+      (lanes(to) != lanes(from) || width(to) != width(from)))
+    return lower_repack(L, I, d);
   int bad = 0;
   unsigned wt = width(to), wf = width(from);
   int dt = is_double(to), df = is_double(from);
@@ -703,13 +791,13 @@ static int lower_cast(lowerer *L, LLVMValueRef I, uint32_t d) {
   default: /* zext, bitcast, inttoptr, addrspacecast: the bits stay */
     break;
   }
-  emit(L, in);
+  emit_lanes(L, in, lanes(to), LANE_D | LANE_A);
   return bad;
 }
 
 static int lower_cmp(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, 0));
-  if (!is_scalar(t))
+  if (!lane_wise(t))
     return fail(L, "%s", type_problem(t));
   int bad = 0;
   bc_insn in = {.d = d,
@@ -722,7 +810,7 @@ static int lower_cmp(lowerer *L, LLVMValueRef I, uint32_t d) {
     in.op = is_double(t) ? OP_FCMP64 : OP_FCMP32;
     in.x = (uint16_t)LLVMGetFCmpPredicate(I);
   }
-  emit(L, in);
+  emit_lanes(L, in, lanes(t), LANE_D | LANE_A | LANE_B);
   return bad;
 }
 
@@ -742,9 +830,63 @@ static uint64_t mem_flags(LLVMValueRef I) {
   return f;
 }
 
+/* Pool triples (byte offset, bytes, bits) of each leaf of t at base. */
+static int leaf_layout(lowerer *L, LLVMTypeRef t, uint64_t base) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMStructTypeKind) {
+    for (unsigned i = 0; i < LLVMCountStructElementTypes(t); i++)
+      if (leaf_layout(L, LLVMStructGetTypeAtIndex(t, i),
+                      base + LLVMOffsetOfElement(L->td, t, i)))
+        return 1;
+    return 0;
+  }
+  if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    unsigned n = k == LLVMVectorTypeKind ? LLVMGetVectorSize(t)
+                                         : (unsigned)LLVMGetArrayLength2(t);
+    /* vectors are packed: lane i at i * its bytes */
+    uint64_t stride =
+        k == LLVMVectorTypeKind ? width(e) / 8 : LLVMABISizeOfType(L->td, e);
+    if (k == LLVMVectorTypeKind && width(e) % 8)
+      return fail(L, "%s", "vectors of i1 in memory are not supported");
+    for (unsigned i = 0; i < n; i++)
+      if (leaf_layout(L, e, base + i * stride))
+        return 1;
+    return 0;
+  }
+  VEC_PUSH(L->pool, (uint32_t)base);
+  VEC_PUSH(L->pool, (uint32_t)LLVMStoreSizeOfType(L->td, t));
+  VEC_PUSH(L->pool, width(t));
+  return 0;
+}
+
+/* A vector or aggregate load/store: one access of the value's full size. */
+static int lower_multi(lowerer *L, LLVMValueRef I, LLVMTypeRef t, uint32_t d) {
+  uint64_t size = LLVMStoreSizeOfType(L->td, t);
+  if (!leaves(t))
+    return fail(L, "%s", type_problem(t));
+  if (size > BC_MAX_ACCESS)
+    return fail(L, "%s", "memory accesses above 4 KiB are not supported");
+  uint32_t at = L->pool.n;
+  if (leaf_layout(L, t, 0))
+    return 1;
+  int bad = 0, load = LLVMGetInstructionOpcode(I) == LLVMLoad;
+  bc_insn in = {.op = load ? OP_ALOAD : OP_ASTORE,
+                .c = leaves(t),
+                .x = (uint16_t)size,
+                .imm = mem_flags(I)};
+  in.a = op_slot(L, I, load ? 0 : 1, &bad);
+  in.b = load ? at : op_slot(L, I, 0, &bad);
+  in.d = load ? d : at;
+  emit(L, in);
+  return bad;
+}
+
 static int lower_load(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef t = LLVMTypeOf(I);
   unsigned size;
+  if (!is_scalar(t))
+    return lower_multi(L, I, t, d);
   if (access_size(L, t, &size))
     return 1;
   int bad = 0;
@@ -761,7 +903,10 @@ static int lower_load(lowerer *L, LLVMValueRef I, uint32_t d) {
 
 static int lower_store(lowerer *L, LLVMValueRef I) {
   unsigned size;
-  if (access_size(L, LLVMTypeOf(LLVMGetOperand(I, 0)), &size))
+  LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, 0));
+  if (!is_scalar(t))
+    return lower_multi(L, I, t, 0);
+  if (access_size(L, t, &size))
     return 1;
   int bad = 0;
   emit(L, (bc_insn){.op = OP_STORE,
@@ -821,11 +966,14 @@ static int lower_select(lowerer *L, LLVMValueRef I, uint32_t d) {
   int bad = 0;
   uint32_t c = op_slot(L, I, 0, &bad), a = op_slot(L, I, 1, &bad),
            b = op_slot(L, I, 2, &bad);
-  if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, 0))))
-    return fail(L, "%s", "vector selects are not supported");
+  /* a vector condition picks lane by lane */
+  unsigned step = is_vector(LLVMTypeOf(LLVMGetOperand(I, 0)));
   for (unsigned i = 0; i < leaves(LLVMTypeOf(I)); i++)
-    emit(L, (bc_insn){
-                .op = OP_SELECT, .d = d + i, .a = a + i, .b = b + i, .c = c});
+    emit(L, (bc_insn){.op = OP_SELECT,
+                      .d = d + i,
+                      .a = a + i,
+                      .b = b + i,
+                      .c = c + i * step});
   return bad;
 }
 
@@ -859,6 +1007,61 @@ static int lower_aggregate(lowerer *L, LLVMValueRef I, uint32_t d) {
   uint32_t v = op_slot(L, I, 1, &bad);
   emit_mov(L, d, agg, leaves(at));
   emit_mov(L, d + off, v, leaves(et));
+  return bad;
+}
+
+/* d = 0 (a poison lane or element). */
+static void emit_zero(lowerer *L, uint32_t d) {
+  emit(L, (bc_insn){.op = OP_TRUNC, .d = d, .a = d, .imm = 0});
+}
+
+static int lower_extract(lowerer *L, LLVMValueRef I, uint32_t d) {
+  int bad = 0;
+  unsigned n = lanes(LLVMTypeOf(LLVMGetOperand(I, 0)));
+  uint32_t v = op_slot(L, I, 0, &bad);
+  LLVMValueRef ix = LLVMGetOperand(I, 1);
+  if (!LLVMIsAConstantInt(ix)) {
+    emit(L, (bc_insn){.op = OP_VEXTRACT,
+                      .d = d,
+                      .a = v,
+                      .b = op_slot(L, I, 1, &bad),
+                      .c = n});
+  } else if (LLVMConstIntGetZExtValue(ix) < n) {
+    emit_mov(L, d, v + (uint32_t)LLVMConstIntGetZExtValue(ix), 1);
+  } else {
+    emit_zero(L, d);
+  }
+  return bad;
+}
+
+static int lower_insert(lowerer *L, LLVMValueRef I, uint32_t d) {
+  int bad = 0;
+  unsigned n = lanes(LLVMTypeOf(I));
+  uint32_t v = op_slot(L, I, 0, &bad), e = op_slot(L, I, 1, &bad);
+  LLVMValueRef ix = LLVMGetOperand(I, 2);
+  emit_mov(L, d, v, n);
+  if (!LLVMIsAConstantInt(ix))
+    emit(L, (bc_insn){.op = OP_VINSERT,
+                      .d = d,
+                      .a = e,
+                      .b = op_slot(L, I, 2, &bad),
+                      .c = n});
+  else if (LLVMConstIntGetZExtValue(ix) < n)
+    emit_mov(L, d + (uint32_t)LLVMConstIntGetZExtValue(ix), e, 1);
+  return bad;
+}
+
+static int lower_shuffle(lowerer *L, LLVMValueRef I, uint32_t d) {
+  int bad = 0;
+  unsigned n = lanes(LLVMTypeOf(LLVMGetOperand(I, 0)));
+  uint32_t a = op_slot(L, I, 0, &bad), b = op_slot(L, I, 1, &bad);
+  for (unsigned i = 0; i < LLVMGetNumMaskElements(I); i++) {
+    int m = LLVMGetMaskValue(I, i);
+    if (m == LLVMGetUndefMaskElem())
+      emit_zero(L, d + i);
+    else
+      emit_mov(L, d + i, (unsigned)m < n ? a + m : b + (m - n), 1);
+  }
   return bad;
 }
 
@@ -902,11 +1105,9 @@ static int lower_switch(lowerer *L, LLVMValueRef I) {
 static int lower_ret(lowerer *L, LLVMValueRef I) {
   int bad = 0;
   bc_insn in = {.op = OP_RET};
-  if (LLVMGetNumOperands(I) == 1) {
-    if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, 0))))
-      return fail(L, "%s", "returning an aggregate is not supported");
+  if (LLVMGetNumOperands(I) == 1) { /* x: the leaves returned */
     in.a = op_slot(L, I, 0, &bad);
-    in.x = 1;
+    in.x = (uint16_t)leaves(LLVMTypeOf(LLVMGetOperand(I, 0)));
   }
   emit(L, in);
   return bad;
@@ -965,7 +1166,7 @@ static int lower_barrier(lowerer *L, LLVMValueRef I, uint32_t d, int kind) {
 static int lower_float(lowerer *L, LLVMValueRef I, uint32_t d,
                        const intrin_row *r) {
   LLVMTypeRef t = LLVMTypeOf(I);
-  LLVMTypeKind k = LLVMGetTypeKind(t);
+  LLVMTypeKind k = LLVMGetTypeKind(lane_type(t));
   if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
     return fail(L, "%s", type_problem(t));
   int bad = 0;
@@ -1001,8 +1202,8 @@ static int lower_grid(lowerer *L, LLVMValueRef I, uint32_t d, int step) {
   return bad;
 }
 
-static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
-                           const intrin_row *r) {
+static int lower_scalar_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
+                                  const intrin_row *r) {
   LLVMTypeRef t = LLVMTypeOf(I);
   int bad = 0;
   bc_insn in = {.d = d, .x = (uint16_t)width(t), .imm = mask_of(width(t))};
@@ -1040,7 +1241,7 @@ static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
       in.x = (uint16_t)width(t);
       in.imm = mask_of(width(t));
     }
-    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || width(t) > 64)
+    if (LLVMGetTypeKind(lane_type(t)) != LLVMIntegerTypeKind || width(t) > 64)
       return fail(L, "%s", type_problem(t));
     in.op = (uint16_t)(r->cls == C_OVF ? OP_OVF : r->param);
     in.a = arg_slot(L, I, 0, &bad);
@@ -1131,6 +1332,55 @@ static int lower_libcall(lowerer *L, LLVMValueRef I, uint32_t d,
   return bad;
 }
 
+/* llvm.vector.reduce.*: a chain of the scalar op over the lanes, after
+ * the start value when the intrinsic has one (fadd, fmul: in order). */
+static int lower_reduce(lowerer *L, LLVMValueRef I, uint32_t d, int op) {
+  unsigned na = (unsigned)LLVMGetNumArgOperands(I);
+  LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, na - 1));
+  if (!is_vector(t) || !lane_wise(t))
+    return fail(L, "%s", type_problem(t));
+  int bad = 0;
+  uint32_t v = op_slot(L, I, na - 1, &bad);
+  bc_insn in = {.op = (uint16_t)(op >= OP_FADD32 ? op + is_double(t) : op),
+                .d = d,
+                .a = na == 2 ? op_slot(L, I, 0, &bad) : v,
+                .x = width(t),
+                .imm = mask_of(width(t))};
+  unsigned i = na == 2 ? 0 : 1;
+  if (i == lanes(t))
+    emit_mov(L, d, v, 1);
+  for (; i < lanes(t); i++) {
+    in.b = v + i;
+    emit(L, in);
+    in.a = d;
+  }
+  return bad;
+}
+
+/* Element-wise intrinsics on vectors: the scalar form once per lane. */
+static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
+                           const intrin_row *r) {
+  LLVMTypeRef t = LLVMTypeOf(I);
+  if (r->cls == C_REDUCE)
+    return lower_reduce(L, I, d, r->param);
+  if (!is_vector(t))
+    return lower_scalar_intrinsic(L, I, d, r);
+  if (r->cls != C_COPY && (r->cls < C_INT1 || r->cls > C_FP3))
+    return fail(L, "%s", "this intrinsic is not supported on vectors");
+  uint32_t first = L->code.n;
+  if (lower_scalar_intrinsic(L, I, d, r))
+    return 1;
+  AUCS_ASSERT(L->code.n == first + 1);
+  bc_insn in = L->code.v[first];
+  L->code.n = L->instr.n = first;
+  unsigned which = LANE_D, na = (unsigned)LLVMGetNumArgOperands(I);
+  for (unsigned k = 0; k < 3 && k < na; k++)
+    if (is_vector(LLVMTypeOf(LLVMGetOperand(I, k))))
+      which |= LANE_A << k;
+  emit_lanes(L, in, lanes(t), which);
+  return 0;
+}
+
 static uint32_t func_index(lowerer *L, LLVMValueRef fn) {
   intptr_t got;
   if (aucs_ptrmap_get(&L->fnidx, fn, &got))
@@ -1201,22 +1451,25 @@ static int lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
     return lower_libcall(L, I, d, lc);
   if (LLVMIsDeclaration(callee))
     return fail(L, "calls to '%s' are not supported", name);
-  if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVoidTypeKind &&
-      !is_scalar(LLVMTypeOf(I)))
-    return fail(L, "%s", "calls returning aggregates are not supported");
   int bad = 0;
-  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
+  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I), nslots = 0;
   uint32_t at = L->pool.n;
+  /* every leaf of an aggregate or vector argument is one slot */
   for (unsigned i = 0; i < nargs; i++) {
-    if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, i))))
-      return fail(L, "%s", "aggregate call arguments are not supported");
-    VEC_PUSH(L->pool, op_slot(L, I, i, &bad));
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, i));
+    unsigned n = leaves(t);
+    if (!n)
+      return fail(L, "%s", type_problem(t));
+    uint32_t s = op_slot(L, I, i, &bad);
+    for (unsigned j = 0; j < n; j++)
+      VEC_PUSH(L->pool, s + j);
+    nslots += n;
   }
   emit(L, (bc_insn){.op = OP_CALL,
                     .d = d,
                     .a = func_index(L, callee),
                     .b = at,
-                    .c = nargs});
+                    .c = nslots});
   return bad;
 }
 
@@ -1264,11 +1517,13 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
   case LLVMFNeg: {
     int bad = 0;
     LLVMTypeRef t = LLVMTypeOf(I);
-    if (!is_scalar(t))
+    if (!lane_wise(t))
       return fail(L, "%s", type_problem(t));
-    emit(L, (bc_insn){.op = (uint16_t)(OP_FNEG32 + is_double(t)),
-                      .d = d,
-                      .a = op_slot(L, I, 0, &bad)});
+    emit_lanes(L,
+               (bc_insn){.op = (uint16_t)(OP_FNEG32 + is_double(t)),
+                         .d = d,
+                         .a = op_slot(L, I, 0, &bad)},
+               lanes(t), LANE_D | LANE_A);
     return bad;
   }
   case LLVMICmp:
@@ -1293,6 +1548,12 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
   case LLVMExtractValue:
   case LLVMInsertValue:
     return lower_aggregate(L, I, d);
+  case LLVMExtractElement:
+    return lower_extract(L, I, d);
+  case LLVMInsertElement:
+    return lower_insert(L, I, d);
+  case LLVMShuffleVector:
+    return lower_shuffle(L, I, d);
   case LLVMFreeze: {
     int bad = 0;
     emit_mov(L, d, op_slot(L, I, 0, &bad), leaves(LLVMTypeOf(I)));
@@ -1308,16 +1569,26 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
   return fail(L, "%s", "this instruction is not supported");
 }
 
-/* Step 1: slots for parameters and every instruction with a value. */
+/* Step 1: slots for parameters and every instruction with a value. A
+ * helper's aggregate or vector parameter takes one params entry per leaf. */
 static int assign_slots(lowerer *L, LLVMValueRef fn, bc_func *f) {
-  f->nparams = LLVMCountParams(fn);
+  unsigned np = LLVMCountParams(fn), k = 0;
+  f->nparams = 0;
+  for (unsigned i = 0; i < np; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+    unsigned n = fn == L->funcs.v[0] && !is_scalar(t) ? 0 : leaves(t);
+    if (!n)
+      return fail(L, "%s", type_problem(t));
+    f->nparams += n;
+  }
   f->params = AUCS_ANEW(L->arena, uint32_t, f->nparams);
-  for (unsigned i = 0; i < f->nparams; i++) {
+  for (unsigned i = 0; i < np; i++) {
     LLVMValueRef a = LLVMGetParam(fn, i);
-    if (!is_scalar(LLVMTypeOf(a)))
-      return fail(L, "%s", type_problem(LLVMTypeOf(a)));
-    f->params[i] = new_slots(L, 1);
-    aucs_ptrmap_put(&L->slots, a, (intptr_t)f->params[i] + 1);
+    unsigned n = leaves(LLVMTypeOf(a));
+    uint32_t s = new_slots(L, n);
+    aucs_ptrmap_put(&L->slots, a, (intptr_t)s + 1);
+    for (unsigned j = 0; j < n; j++)
+      f->params[k++] = s + j;
   }
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -1335,6 +1606,44 @@ static int assign_slots(lowerer *L, LLVMValueRef fn, bc_func *f) {
   return 0;
 }
 
+static LLVMTypeRef byval_type(LLVMValueRef fn, unsigned i);
+
+/* The alignment of byval parameter i: its `align`, else its type's. */
+static unsigned param_align(lowerer *L, LLVMValueRef fn, unsigned i,
+                            LLVMTypeRef t) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("align", 5);
+  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, i + 1, kind);
+  unsigned abi = LLVMABIAlignmentOfType(L->td, t);
+  uint64_t al = a ? LLVMGetEnumAttributeValue(a) : 0;
+  return al > abi ? (unsigned)al : abi;
+}
+
+/* A helper's byval parameters: on entry it copies the caller's bytes into
+ * an alloca of its own, so its writes never reach the caller's object. */
+static int copy_byval(lowerer *L, LLVMValueRef fn) {
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(fn));
+  int bad = 0;
+  for (unsigned i = 0; i < LLVMCountParams(fn); i++) {
+    LLVMTypeRef bv = byval_type(fn, i);
+    if (!bv)
+      continue;
+    uint64_t size = LLVMABISizeOfType(L->td, bv);
+    uint32_t p = 0, one = 0, n = 0, tmp = new_slots(L, 1);
+    bad |= slot(L, LLVMGetParam(fn, i), &p);
+    bad |= slot(L, LLVMConstInt(LLVMInt32TypeInContext(cx), 1, 0), &one);
+    bad |= slot(L, LLVMConstInt(LLVMInt64TypeInContext(cx), size, 0), &n);
+    emit(L, (bc_insn){.op = OP_ALLOCA,
+                      .d = tmp,
+                      .a = one,
+                      .x = 32,
+                      .c = param_align(L, fn, i, bv),
+                      .imm = size});
+    emit(L, (bc_insn){.op = OP_MEMCPY, .a = tmp, .b = p, .c = n, .x = 64});
+    emit_mov(L, p, tmp, 1);
+  }
+  return bad;
+}
+
 static int lower_function(lowerer *L, LLVMValueRef fn, bc_func *f) {
   aucs_ptrmap_free(&L->slots);
   aucs_ptrmap_free(&L->blockpc);
@@ -1344,6 +1653,9 @@ static int lower_function(lowerer *L, LLVMValueRef fn, bc_func *f) {
   f->fn = fn;
   f->entry = L->code.n;
   if (assign_slots(L, fn, f))
+    return 1;
+  L->cur = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn));
+  if (fn != L->funcs.v[0] && copy_byval(L, fn))
     return 1;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb)) {

@@ -70,6 +70,7 @@
 
 #include "aucs/assume.h"
 #include "aucs/cfg.h"
+#include "aucs/lanes.h"
 #include "aucs/nvvm.h"
 #include "aucs/srcloc.h"
 #include "aucs/uf.h"
@@ -1367,6 +1368,10 @@ static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
     return phi_value(e, f, v);
   case LLVMCall:
     return call_value(e, f, v);
+  case LLVMExtractElement: { /* other lanes: fresh (aucs/lanes.h) */
+    LLVMValueRef s = aucs_lanes_extracted(v);
+    return s ? val(e, f, s) : NULL;
+  }
   default:
     return NULL;
   }
@@ -1376,6 +1381,8 @@ static Z3_ast compute(enc *e, frame *f, LLVMValueRef v) {
   Z3_context z = e->z;
   LLVMTypeRef t = LLVMTypeOf(v);
   if (LLVMIsAConstantInt(v)) {
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) /* a vector splat */
+      return NULL;
     unsigned w = LLVMGetIntTypeWidth(t);
     uint64_t x = LLVMConstIntGetZExtValue(v);
     return w == 1 ? (x ? Z3_mk_true(z) : Z3_mk_false(z))

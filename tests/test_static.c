@@ -294,6 +294,53 @@ static void test_static_overlapping_widths(void **state) {
   free(next);
 }
 
+/* A <4 x float> store to slot tid (16 bytes) and a float load at byte
+ * 16 tid + OFF. */
+static char *vector_widths(int off) {
+  return aucs_xasprintf(
+      "@s = internal addrspace(3) global [256 x <4 x float>] undef\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%p = getelementptr [256 x <4 x float>], ptr addrspace(3) @s, i32 0, "
+      "i32 %%t\n"
+      "  store <4 x float> zeroinitializer, ptr addrspace(3) %%p, align 16\n"
+      "  %%q = getelementptr i8, ptr addrspace(3) %%p, i32 %d\n"
+      "  %%v = load float, ptr addrspace(3) %%q\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      off);
+}
+
+static void test_static_vector_access_is_its_full_width(void **state) {
+  (void)state;
+  char *own = vector_widths(12), *next = vector_widths(16);
+  /* the fourth lane of its own slot */
+  assert_int_equal(proof_of_ir(own, "k", NULL), AUCS_PROOF_RACE_FREE);
+  /* the first lane of the next thread's slot */
+  assert_int_equal(proof_of_ir(next, "k", NULL), AUCS_PROOF_PARTIAL);
+  free(own);
+  free(next);
+}
+
+static void test_static_extracted_lane_follows_its_insert(void **state) {
+  (void)state;
+  /* lane 1 of <n, t> is t: a distinct word per thread */
+  assert_int_equal(
+      proof_of_index("  %v0 = insertelement <2 x i32> poison, i32 %n, i32 0\n"
+                     "  %v1 = insertelement <2 x i32> %v0, i32 %t, i32 1\n"
+                     "  %w = shufflevector <2 x i32> %v1, <2 x i32> poison, "
+                     "<2 x i32> <i32 1, i32 0>\n"
+                     "  %i = extractelement <2 x i32> %w, i32 0\n"),
+      AUCS_PROOF_RACE_FREE);
+  /* lane 0 is n, the same word for every thread */
+  assert_int_equal(
+      proof_of_index("  %v0 = insertelement <2 x i32> poison, i32 %n, i32 0\n"
+                     "  %v1 = insertelement <2 x i32> %v0, i32 %t, i32 1\n"
+                     "  %i = extractelement <2 x i32> %v1, i32 0\n"),
+      AUCS_PROOF_PARTIAL);
+}
+
 static void test_static_data_dependent_index_never_proven(void **state) {
   (void)state;
   const char *ir =
@@ -967,6 +1014,8 @@ int main(void) {
       cmocka_unit_test(test_static_grid_stride_races_are_not_proven),
       cmocka_unit_test(test_static_2d_indexing),
       cmocka_unit_test(test_static_overlapping_widths),
+      cmocka_unit_test(test_static_vector_access_is_its_full_width),
+      cmocka_unit_test(test_static_extracted_lane_follows_its_insert),
       cmocka_unit_test(test_static_data_dependent_index_never_proven),
       cmocka_unit_test(test_static_distinct_arguments_overlap_only_if_asked),
       cmocka_unit_test(test_static_barrier_redundancy),

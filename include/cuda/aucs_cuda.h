@@ -10,7 +10,8 @@
  *
  * Limitation: device-side only and deliberately small: no math library,
  * no printf, no textures, no dim3 launches; of cooperative groups only
- * this_thread_block().sync() and this_grid().sync().
+ * this_thread_block().sync() and this_grid().sync(); of the vector types
+ * only float2/4, int2/4 and uint2/4 (with make_*).
  */
 #ifndef AUCS_CUDA_H
 #define AUCS_CUDA_H
@@ -190,6 +191,27 @@ struct grid_group {
 __AUCS_FN thread_block this_thread_block(void) { return thread_block(); }
 __AUCS_FN grid_group this_grid(void) { return grid_group(); }
 } // namespace cooperative_groups
+
+/* Vector types as the SDK's vector_types.h lays them out (float4 and int4
+ * 16-byte aligned, so loads of them become one <4 x float> access). */
+#define __AUCS_VEC2(T, N, A)                                                   \
+  struct __attribute__((aligned(A))) N##2 {                                    \
+    T x, y;                                                                    \
+  };                                                                           \
+  __AUCS_FN N##2 make_##N##2(T x, T y) { return {x, y}; }
+#define __AUCS_VEC4(T, N, A)                                                   \
+  struct __attribute__((aligned(A))) N##4 {                                    \
+    T x, y, z, w;                                                              \
+  };                                                                           \
+  __AUCS_FN N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+__AUCS_VEC2(float, float, 8)
+__AUCS_VEC2(int, int, 8)
+__AUCS_VEC2(unsigned, uint, 8)
+__AUCS_VEC4(float, float, 16)
+__AUCS_VEC4(int, int, 16)
+__AUCS_VEC4(unsigned, uint, 16)
+#undef __AUCS_VEC2
+#undef __AUCS_VEC4
 
 #undef __AUCS_I
 #undef __AUCS_LL
