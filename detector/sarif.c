@@ -21,7 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char schema_uri[] = "https://json.schemastore.org/sarif-2.1.0.json";
+static const char schema_uri[] =
+    "https://json.schemastore.org/sarif-2.1.0.json";
 static const char srcroot[] = "%SRCROOT%";
 
 /* Short descriptions of the rules, by finding kind (finding.def). */
@@ -86,8 +87,8 @@ static json_t *artifact(const char *s, size_t n) {
 }
 
 /* A file named in debug info: a relative name is in directory dir. */
-static json_t *physical(const char *dir, size_t dn, const char *file,
-                        size_t n, unsigned line, unsigned col) {
+static json_t *physical(const char *dir, size_t dn, const char *file, size_t n,
+                        unsigned line, unsigned col) {
   json_t *region = json_pack("{s:I}", "startLine", (json_int_t)line);
   if (col)
     json_object_set_new(region, "startColumn", json_integer(col));
@@ -243,11 +244,10 @@ static json_t *result(const aucs_report_kernel *k, size_t i) {
 
 /* ---- notifications ------------------------------------------------------*/
 
-static json_t *note(int id, const char *level, const char *text,
-                    json_t *loc) {
-  json_t *j = json_pack("{s:s,s:{s:s},s:{s:s,s:i}}", "level", level,
-                        "message", "text", text, "descriptor", "id",
-                        note_ids[id], "index", id);
+static json_t *note(int id, const char *level, const char *text, json_t *loc) {
+  json_t *j =
+      json_pack("{s:s,s:{s:s},s:{s:s,s:i}}", "level", level, "message", "text",
+                text, "descriptor", "id", note_ids[id], "index", id);
   if (loc)
     json_object_set_new(j, "locations", json_pack("[o]", loc));
   return j;
@@ -257,10 +257,10 @@ static void kernel_note(aucs_sarif *s, const aucs_report_kernel *k) {
   int unsupported = k->status == AUCS_KERNEL_UNSUPPORTED;
   char *text = aucs_xasprintf("kernel '%s' not checked: %s", k->demangled,
                               k->reason ? k->reason : "?");
-  json_array_append_new(
-      s->notes, note(unsupported ? NOTE_UNSUPPORTED : NOTE_KERNEL_ERROR,
-                     unsupported ? "warning" : "error", text,
-                     kernel_location(k->fn, k->demangled)));
+  json_array_append_new(s->notes,
+                        note(unsupported ? NOTE_UNSUPPORTED : NOTE_KERNEL_ERROR,
+                             unsupported ? "warning" : "error", text,
+                             kernel_location(k->fn, k->demangled)));
   s->failed |= !unsupported;
   free(text);
 }
@@ -284,9 +284,8 @@ void aucs_sarif_add_report(aucs_sarif *s, const aucs_report *r) {
 
 void aucs_sarif_add_input_error(aucs_sarif *s, const char *path,
                                 const char *message) {
-  json_t *loc = json_pack(
-      "{s:{s:o}}", "physicalLocation", "artifactLocation",
-      artifact(path, strlen(path)));
+  json_t *loc = json_pack("{s:{s:o}}", "physicalLocation", "artifactLocation",
+                          artifact(path, strlen(path)));
   json_array_append_new(s->notes,
                         note(NOTE_INPUT_ERROR, "error", message, loc));
   s->failed = 1;
@@ -309,12 +308,11 @@ static json_t *rules(void) {
     if (!rule_text[k])
       break; /* unsupported, the last kind, is a notification */
     json_array_append_new(
-        a, json_pack("{s:s,s:{s:s},s:{s:s}}", "id",
-                     aucs_finding_kind_name((aucs_finding_kind)k),
-                     "shortDescription", "text", rule_text[k],
-                     "defaultConfiguration", "level",
-                     k == AUCS_FINDING_REDUNDANT_BARRIER ? "warning"
-                                                         : "error"));
+        a, json_pack(
+               "{s:s,s:{s:s},s:{s:s}}", "id",
+               aucs_finding_kind_name((aucs_finding_kind)k), "shortDescription",
+               "text", rule_text[k], "defaultConfiguration", "level",
+               k == AUCS_FINDING_REDUNDANT_BARRIER ? "warning" : "error"));
   }
   return a;
 }
@@ -322,9 +320,9 @@ static json_t *rules(void) {
 static json_t *notification_descriptors(void) {
   json_t *a = json_array();
   for (size_t i = 0; i < sizeof note_ids / sizeof *note_ids; i++)
-    json_array_append_new(a, json_pack("{s:s,s:{s:s}}", "id", note_ids[i],
-                                       "shortDescription", "text",
-                                       note_text[i]));
+    json_array_append_new(a,
+                          json_pack("{s:s,s:{s:s}}", "id", note_ids[i],
+                                    "shortDescription", "text", note_text[i]));
   return a;
 }
 
@@ -344,17 +342,17 @@ static json_t *base_ids(void) {
 }
 
 void aucs_sarif_end(aucs_sarif *s, const char *version, aucs_buf *out) {
-  json_t *driver = json_pack(
-      "{s:s,s:s,s:s,s:o,s:o}", "name", "aucs", "version",
-      version ? version : "?", "semanticVersion", version ? version : "0.0.0",
-      "rules", rules(), "notifications", notification_descriptors());
+  json_t *driver = json_pack("{s:s,s:s,s:s,s:o,s:o}", "name", "aucs", "version",
+                             version ? version : "?", "semanticVersion",
+                             version ? version : "0.0.0", "rules", rules(),
+                             "notifications", notification_descriptors());
   json_t *inv = json_pack("{s:b,s:o}", "executionSuccessful", !s->failed,
                           "toolExecutionNotifications", s->notes);
   json_t *run = json_pack("{s:{s:o},s:[o],s:o,s:o}", "tool", "driver", driver,
-                          "invocations", inv, "originalUriBaseIds",
-                          base_ids(), "results", s->results);
-  json_t *log = json_pack("{s:s,s:s,s:[o]}", "$schema", schema_uri,
-                          "version", "2.1.0", "runs", run);
+                          "invocations", inv, "originalUriBaseIds", base_ids(),
+                          "results", s->results);
+  json_t *log = json_pack("{s:s,s:s,s:[o]}", "$schema", schema_uri, "version",
+                          "2.1.0", "runs", run);
   AUCS_ASSERT(log);
   char *text = json_dumps(log, JSON_INDENT(2));
   AUCS_ASSERT(text);
