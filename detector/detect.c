@@ -113,8 +113,9 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     return o->has_fill = 1;
   }
   if (!strcmp(flag, "--format")) {
-    if (strcmp(v, "json") && strcmp(v, "text"))
-      return bad(err, flag, v, "json or text");
+    if (strcmp(v, "json") && strcmp(v, "text") && strcmp(v, "sarif"))
+      return bad(err, flag, v, "json, sarif or text");
+    o->sarif = !strcmp(v, "sarif");
     return o->json = !strcmp(v, "json"), 1;
   }
   if (aucs_parse_u64(v, &x))

@@ -5,10 +5,13 @@
  *   aucs detect  k.cu|k.bc|k.ll       find races and barrier bugs
  *   aucs fix     k.bc -o out.bc       repair them (--review: as a diff)
  *   aucs compile k.cu -o k.bc         the exact module the others analyse
+ *   aucs check   PATH...              detect over files, folders, a
+ *                                     compile_commands.json (check.c)
  *
  * main reads as the pipeline: parse arguments, load the module, run the
  * subcommand's pipeline, print, exit with the pipeline's code.
  */
+#include "aucs/check.h"
 #include "aucs/detect.h"
 #include "aucs/module.h"
 #include "aucs/pipeline.h"
@@ -32,6 +35,9 @@ static const char usage[] =
     "  fix       repair them and write the repaired module (-o)\n"
     "  compile   write the module aucs analyses for an input (-o), e.g. to\n"
     "            feed a .cu to opt -load-pass-plugin=AuCS.so\n"
+    "  check     detect on every kernel of many inputs: aucs check PATH...\n"
+    "            (files, folders walked for .cu/.bc/.ll, or a\n"
+    "            compile_commands.json), then a summary table per file\n"
     "\n"
     "input: .bc (bitcode), .ll (textual IR) or .cu (CUDA, compiled for the\n"
     "device with clang; see the .cu options)\n"
@@ -74,6 +80,7 @@ static const char usage[] =
     "  --memory-budget B  bytes of modelled memory per run (default 256 MiB)\n"
     "  --warp-lockstep    pre-Volta warps: one warp never races with itself\n"
     "  --format=json      JSON report on stdout instead of text on stderr\n"
+    "  --format=sarif     SARIF 2.1.0 log on stdout (code scanning, review)\n"
     "  --stats            add run counts, thread instructions and time, and\n"
     "                     the solver's queries, answers and time\n"
     "  --static           static checker (Z3) only: prove pairs race-free,\n"
@@ -102,6 +109,12 @@ static const char usage[] =
     "  --trust-dynamic    delete redundant barriers on dynamic evidence\n"
     "  --max-rounds N     detect-repair rounds (default 8)\n"
     "\n"
+    "check options (and every detect and .cu option, for every file):\n"
+    "  -j N               files checked at once (default: the cores)\n"
+    "  -o FILE            write the JSON or SARIF report to FILE\n"
+    "  a compile_commands.json entry adds its own -I, -isystem, -D, -U,\n"
+    "  -std= and --cuda-gpu-arch (as --gpu-arch) to its file's options\n"
+    "\n"
     "exit codes: 0 clean, 1 findings (fix: some remain; fix --review: edits\n"
     "proposed), 2 usage or input error (or nothing could be checked),\n"
     "3 internal error\n";
@@ -116,6 +129,9 @@ typedef struct args {
   int in_place;        /* fix -i */
   aucs_buf load_words; /* the load options as typed, for reproduce lines */
   int conditions;      /* facts --conditions */
+  const char **inputs; /* check: every path */
+  size_t ninputs;
+  unsigned jobs; /* check -j */
 } args;
 
 static int fail_usage(const char *fmt, const char *what) {
@@ -158,7 +174,7 @@ static int detect_option(args *a, int argc, char **argv, int *i) {
   int got;
   if (strcmp(a->command, "fix") == 0)
     got = aucs_pipeline_fix_option(&a->fix, argc, argv, i, &err);
-  else if (strcmp(a->command, "detect") == 0)
+  else if (!strcmp(a->command, "detect") || !strcmp(a->command, "check"))
     got = aucs_detect_option(&a->detect, argc, argv, i, &err);
   else
     return 0;
@@ -171,6 +187,24 @@ static int detect_option(args *a, int argc, char **argv, int *i) {
 
 static int load_option(args *a, int argc, char **argv, int *i);
 
+/* check's -j N and -o FILE (kept out of the reproduce commands): 1 taken,
+ * 0 not one, -1 after a usage error. */
+static int check_option(args *a, int argc, char **argv, int *i) {
+  const char *arg = argv[*i], *v = value(arg, "-j");
+  if (!strcmp(arg, "-o") && *i + 1 < argc)
+    return a->output = argv[++*i], 1;
+  if (!v)
+    return 0;
+  if (!*v)
+    v = *i + 1 < argc ? argv[++*i] : "";
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (*end || end == v || n < 1 || n > 1024)
+    return fail_usage("-j: bad value '%s' (1..1024)", v), -1;
+  a->jobs = (unsigned)n;
+  return 1;
+}
+
 /* One option at argv[*i]; 0 on success, else an exit code. */
 static int option(args *a, int argc, char **argv, int *i) {
   int start = *i, rc = detect_option(a, argc, argv, i);
@@ -180,6 +214,8 @@ static int option(args *a, int argc, char **argv, int *i) {
     return a->in_place = 1, 0;
   if (!strcmp(a->command, "facts") && !strcmp(argv[*i], "--conditions"))
     return a->conditions = 1, 0;
+  if (!strcmp(a->command, "check") && (rc = check_option(a, argc, argv, i)))
+    return rc > 0 ? 0 : AUCS_EXIT_USAGE;
   rc = load_option(a, argc, argv, i);
   for (int k = start; !rc && k <= *i; k++)
     shell_word(&a->load_words, argv[k]);
@@ -215,7 +251,10 @@ static int load_option(args *a, int argc, char **argv, int *i) {
 
 static int parse(args *a, int argc, char **argv) {
   for (int i = 2; i < argc; i++) {
-    if (argv[i][0] != '-') {
+    if (argv[i][0] != '-' && !strcmp(a->command, "check")) {
+      a->inputs = aucs_xrealloc(a->inputs, (a->ninputs + 1) * sizeof(char *));
+      a->inputs[a->ninputs++] = a->input = argv[i];
+    } else if (argv[i][0] != '-') {
       if (a->input)
         return fail_usage("more than one input ('%s')", argv[i]);
       a->input = argv[i];
@@ -308,8 +347,23 @@ static int run(args *a, LLVMModuleRef m) {
   return rc;
 }
 
+static int check(args *a) {
+  if (a->output && !a->detect.json && !a->detect.sarif)
+    return fail_usage("%s: -o needs --format=json or --format=sarif",
+                      a->command);
+  aucs_check_options o = {.paths = a->inputs,
+                          .npaths = a->ninputs,
+                          .load = &a->load,
+                          .load_words = a->load_words.data,
+                          .detect = &a->detect,
+                          .jobs = a->jobs,
+                          .output = a->output};
+  return aucs_check_run(&o);
+}
+
 static int known(const char *command) {
-  static const char *const commands[] = {"facts", "detect", "fix", "compile"};
+  static const char *const commands[] = {"facts", "detect", "fix", "compile",
+                                         "check"};
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     if (strcmp(command, commands[i]) == 0)
       return 1;
@@ -334,15 +388,17 @@ int main(int argc, char **argv) {
   int rc = parse(&a, argc, argv);
   aucs_module *mod = NULL;
   char *err = NULL;
-  if (!rc && aucs_module_load(a.input, &a.load, &mod, &err)) {
+  if (!rc && !strcmp(a.command, "check"))
+    rc = check(&a);
+  else if (!rc && aucs_module_load(a.input, &a.load, &mod, &err)) {
     fprintf(stderr, "aucs: error: %s\n", err);
     rc = AUCS_EXIT_USAGE;
-  }
-  if (!rc)
+  } else if (!rc)
     rc = run(&a, aucs_module_llvm(mod));
   free(err);
   aucs_module_free(mod);
   free(a.clang_args);
+  free(a.inputs);
   aucs_detect_options_free(&a.detect);
   aucs_pipeline_fix_options_free(&a.fix);
   aucs_buf_free(&a.load_words);

@@ -14,6 +14,7 @@
 #include "aucs/module.h"
 #include "aucs/repair.h"
 #include "aucs/review.h"
+#include "aucs/sarif.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -79,7 +80,9 @@ aucs_exit aucs_pipeline_detect(LLVMModuleRef m, const aucs_detect_options *o,
     free(err);
     return AUCS_EXIT_USAGE;
   }
-  if (o && o->json)
+  if (o && o->sarif)
+    aucs_sarif_report(&r, out);
+  else if (o && o->json)
     aucs_report_json(&r, out);
   else
     aucs_report_text(&r, diag);
@@ -160,9 +163,11 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
   free(ks);
   if (!n)
     return AUCS_EXIT_USAGE;
-  if (o->detect.json) {
-    aucs_buf_puts(diag, "aucs: error: fix: --format=json is not supported "
-                        "(the fix report is text)\n");
+  if (o->detect.json || o->detect.sarif) {
+    aucs_buf_printf(diag,
+                    "aucs: error: fix: --format=%s is not supported (the "
+                    "fix report is text)\n",
+                    o->detect.sarif ? "sarif" : "json");
     return AUCS_EXIT_USAGE;
   }
   aucs_repair_options ro = {.detect = &o->detect,

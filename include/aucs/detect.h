@@ -50,6 +50,7 @@ typedef struct aucs_detect_options {
   int warp_lockstep;
   unsigned population, generations; /* 0: search.h defaults */
   int json, stats;
+  int sarif; /* --format=sarif: a SARIF 2.1.0 log (sarif.h) on stdout */
   int possible; /* list every possible race in the text report */
   /* The static checker (static.h): --static runs it alone (no search; only
    * its witnesses are replayed), --no-static skips it; by default both. */

@@ -11,6 +11,9 @@ typedef struct aucs_srcloc {
   const char *file; /* NULL when the instruction has no !dbg; owned by LLVM
                        and not NUL-terminated: print with "%.*s", file_len */
   unsigned file_len;
+  const char *dir; /* the DIFile's directory (a relative file is in it), as
+                      file; NULL or empty when unknown */
+  unsigned dir_len;
   unsigned line, col;
 } aucs_srcloc;
 

@@ -31,6 +31,8 @@ static aucs_srcloc from_di(LLVMMetadataRef loc) {
   LLVMMetadataRef file = LLVMDIScopeGetFile(LLVMDILocationGetScope(loc));
   if (file)
     out.file = LLVMDIFileGetFilename(file, &out.file_len);
+  if (file)
+    out.dir = LLVMDIFileGetDirectory(file, &out.dir_len);
   out.line = LLVMDILocationGetLine(loc);
   out.col = LLVMDILocationGetColumn(loc);
   return out;

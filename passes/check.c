@@ -1,0 +1,540 @@
+/*
+ * check: `aucs check PATH...` (see check.h), a front end beside aucs.c.
+ *
+ * Steps:
+ *   1. sources.h turns the paths into the list of files, in input order.
+ *   2. A pool of at most `jobs` children: each file is checked in a forked
+ *      child, which loads it with the command line's and its compile
+ *      command's options, runs the detector exactly as `aucs detect` does,
+ *      and writes one JSON object (text report, JSON report, SARIF results,
+ *      counts, exit code) to an unlinked temporary file. The parent waits
+ *      for any child; a child killed by a signal, or one that leaves no
+ *      object, is that file's error.
+ *   3. As soon as the files before it are done, a file's text report is
+ *      printed (text format), so the output keeps the input order.
+ *   4. The summary table, then the JSON document or SARIF log of the run.
+ *
+ * Limitation: a file's kernels are checked one after the other in its
+ * child; one very slow file bounds the run's time whatever the jobs.
+ */
+#include "aucs/check.h"
+
+#include "aucs/kernel.h"
+#include "aucs/pipeline.h"
+#include "aucs/sarif.h"
+#include "aucs/sources.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <llvm-c/Core.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const kind_names[] = {
+#define AUCS_FINDING(e, name) name,
+#include "aucs/finding.def"
+#undef AUCS_FINDING
+};
+enum { NKINDS = AUCS_FINDING_UNSUPPORTED }; /* finding kinds, as columns */
+
+typedef struct job {
+  pid_t pid;
+  FILE *tmp;
+  double start, seconds;
+  json_t *res; /* the child's object, or the file's error */
+  int done;
+} job;
+
+typedef struct check {
+  const aucs_check_options *o;
+  aucs_sources src;
+  job *jobs;
+  size_t running, done, shown, findings;
+  unsigned max_jobs;
+  int tty, sarif, json;
+  double t0;
+} check;
+
+static json_t *file_error(const char *msg) {
+  return json_pack("{s:s,s:i}", "error", msg, "exit", AUCS_EXIT_USAGE);
+}
+
+/* ---- the child: one file ------------------------------------------------*/
+
+static void shell_word(aucs_buf *b, const char *word) {
+  const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789_./=,+-:@%";
+  if (*word && strspn(word, safe) == strlen(word)) {
+    aucs_buf_printf(b, " %s", word);
+    return;
+  }
+  aucs_buf_puts(b, " '");
+  for (const char *c = word; *c; c++)
+    aucs_buf_puts(b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+  aucs_buf_puts(b, "'");
+}
+
+/* "aucs detect FILE <options as typed> <the compile command's>". */
+static char *reproduce_prefix(const check *c, const aucs_source *s) {
+  aucs_buf b = {0};
+  aucs_buf_puts(&b, "aucs detect");
+  shell_word(&b, s->path);
+  aucs_buf_puts(&b, c->o->load_words ? c->o->load_words : "");
+  if (s->gpu_arch)
+    aucs_buf_printf(&b, " --gpu-arch=%s", s->gpu_arch);
+  for (size_t i = 0; i < s->nargs; i++) {
+    const char *a = s->args[i];
+    int plain = !strcmp(a, "-I") || !strncmp(a, "-D", 2) ||
+                (i && !strcmp(s->args[i - 1], "-I"));
+    char *w = plain ? aucs_xstrdup(a) : aucs_xasprintf("--clang-arg=%s", a);
+    shell_word(&b, w);
+    free(w);
+  }
+  return aucs_buf_take(&b);
+}
+
+static json_t *counts(const aucs_report *r, size_t *unsup, size_t *errors) {
+  size_t n[NKINDS] = {0};
+  for (size_t i = 0; i < r->nkernels; i++) {
+    const aucs_report_kernel *k = &r->kernels[i];
+    for (size_t f = 0; f < k->findings.n; f++)
+      if ((size_t)k->findings.v[f].kind < NKINDS)
+        n[k->findings.v[f].kind]++;
+    *unsup += k->status == AUCS_KERNEL_UNSUPPORTED;
+    *errors += k->status == AUCS_KERNEL_ERROR;
+  }
+  json_t *a = json_array();
+  for (size_t k = 0; k < NKINDS; k++)
+    json_array_append_new(a, json_integer((json_int_t)n[k]));
+  return a;
+}
+
+/* Everything the parent needs of one detect report. */
+static json_t *summarize(const aucs_report *r) {
+  aucs_buf text = {0}, js = {0};
+  aucs_report_text(r, &text);
+  aucs_report_json(r, &js);
+  aucs_sarif s;
+  aucs_sarif_begin(&s);
+  aucs_sarif_add_report(&s, r);
+  size_t unsup = 0, errors = 0;
+  json_t *n = counts(r, &unsup, &errors);
+  json_t *res = json_pack(
+      "{s:n,s:i,s:I,s:o,s:I,s:I,s:s,s:o,s:o}", "error", "exit",
+      aucs_detect_exit(r), "kernels", (json_int_t)r->nkernels, "counts", n,
+      "unsupported", (json_int_t)unsup, "kernel_errors", (json_int_t)errors,
+      "text", text.data ? text.data : "", "report",
+      json_loads(js.data, 0, NULL), "sarif", aucs_sarif_partial(&s));
+  AUCS_ASSERT(res);
+  aucs_buf_free(&text);
+  aucs_buf_free(&js);
+  return res;
+}
+
+static json_t *detect_module(const check *c, const aucs_source *s,
+                             LLVMModuleRef m) {
+  char *err = NULL;
+  LLVMValueRef *ks = NULL;
+  size_t n = 0;
+  if (!aucs_module_check_nvptx(m, &err) && !(n = aucs_kernel_list(m, &ks)))
+    err = aucs_xasprintf("%s: no kernel in module (no ptx_kernel function "
+                         "and no nvvm.annotations kernel entry)",
+                         s->path);
+  aucs_detect_options d = *c->o->detect;
+  d.input = s->path;
+  d.command = reproduce_prefix(c, s);
+  aucs_report r;
+  json_t *res = NULL;
+  if (!err && !aucs_detect_run(m, ks, n, &d, &r, &err)) {
+    res = summarize(&r);
+    aucs_detect_report_free(&r);
+  }
+  if (!res)
+    res = file_error(err);
+  free((char *)d.command);
+  free(ks);
+  free(err);
+  return res;
+}
+
+static json_t *check_file(const check *c, const aucs_source *s) {
+  aucs_load_options lo = *c->o->load;
+  const char **args =
+      aucs_xcalloc((size_t)lo.n_extra_args + s->nargs + 1, sizeof(*args));
+  for (int i = 0; i < lo.n_extra_args; i++)
+    args[i] = lo.extra_args[i];
+  for (size_t i = 0; i < s->nargs; i++)
+    args[lo.n_extra_args + (int)i] = s->args[i];
+  lo.extra_args = args;
+  lo.n_extra_args += (int)s->nargs;
+  if (s->gpu_arch)
+    lo.gpu_arch = s->gpu_arch;
+  aucs_module *m = NULL;
+  char *err = NULL;
+  json_t *res = aucs_module_load(s->path, &lo, &m, &err)
+                    ? file_error(err)
+                    : detect_module(c, s, aucs_module_llvm(m));
+  aucs_module_free(m);
+  free(err);
+  free(args);
+  return res;
+}
+
+static void child(const check *c, size_t i, int fd) {
+  json_t *res = check_file(c, &c->src.v[i]);
+  int rc = json_dumpfd(res, fd, JSON_COMPACT);
+  _exit(rc ? AUCS_EXIT_INTERNAL : AUCS_EXIT_OK);
+}
+
+/* ---- the parent: the pool -----------------------------------------------*/
+
+static size_t findings_of(const json_t *res) {
+  size_t n = 0, i;
+  json_t *v;
+  json_array_foreach(json_object_get(res, "counts"), i, v) n +=
+      (size_t)json_integer_value(v);
+  return n;
+}
+
+static void progress(const check *c) {
+  if (!c->tty)
+    return;
+  fprintf(stderr, "\raucs: check: %zu/%zu files, %zu finding%s, %.1f s\033[K",
+          c->done, c->src.n, c->findings, c->findings == 1 ? "" : "s",
+          aucs_seconds() - c->t0);
+  fflush(stderr);
+}
+
+static void clear_progress(const check *c) {
+  if (c->tty)
+    fputs("\r\033[K", stderr);
+}
+
+static void finish(check *c, job *j, json_t *res) {
+  j->seconds = aucs_seconds() - j->start;
+  j->res = res;
+  j->done = 1;
+  c->done++;
+  c->findings += findings_of(res);
+}
+
+static json_t *collect(job *j, int status) {
+  json_t *res = NULL;
+  if (WIFSIGNALED(status)) {
+    char *msg = aucs_xasprintf("aucs crashed on this file (signal %d: %s)",
+                               WTERMSIG(status), strsignal(WTERMSIG(status)));
+    res = file_error(msg);
+    free(msg);
+  } else {
+    rewind(j->tmp);
+    res = json_loadf(j->tmp, 0, NULL);
+  }
+  if (!json_is_object(res)) {
+    json_decref(res);
+    char *msg = aucs_xasprintf("aucs stopped on this file (exit %d) without "
+                               "a report",
+                               WEXITSTATUS(status));
+    res = file_error(msg);
+    free(msg);
+  }
+  fclose(j->tmp);
+  j->tmp = NULL;
+  return res;
+}
+
+static void start(check *c, size_t i) {
+  job *j = &c->jobs[i];
+  j->start = aucs_seconds();
+  j->tmp = tmpfile();
+  fflush(NULL);
+  pid_t pid = j->tmp ? fork() : -1;
+  if (pid == 0)
+    child(c, i, fileno(j->tmp));
+  if (pid < 0) {
+    char *msg = aucs_xasprintf("cannot start a job: %s", strerror(errno));
+    if (j->tmp)
+      fclose(j->tmp);
+    j->tmp = NULL;
+    finish(c, j, file_error(msg));
+    free(msg);
+    return;
+  }
+  j->pid = pid;
+  c->running++;
+}
+
+static void print_file(const check *c, const job *j, const aucs_source *s) {
+  const char *err = json_string_value(json_object_get(j->res, "error"));
+  if (c->json || c->sarif)
+    return;
+  clear_progress(c);
+  fprintf(stderr, "aucs: check: %s\n", s->path);
+  if (err)
+    fprintf(stderr, "aucs: error: %s\n", err);
+  else
+    fputs(json_string_value(json_object_get(j->res, "text")), stderr);
+}
+
+/* Print the reports of the files done, in input order, up to the first
+ * one still running. */
+static void show_ready(check *c) {
+  while (c->shown < c->src.n && c->jobs[c->shown].done) {
+    print_file(c, &c->jobs[c->shown], &c->src.v[c->shown]);
+    c->shown++;
+  }
+}
+
+static job *by_pid(check *c, pid_t pid) {
+  for (size_t i = 0; i < c->src.n; i++)
+    if (c->jobs[i].pid == pid && !c->jobs[i].done)
+      return &c->jobs[i];
+  return NULL;
+}
+
+static void wait_one(check *c) {
+  int status;
+  pid_t pid = waitpid(-1, &status, c->tty ? WNOHANG : 0);
+  if (pid == 0) {
+    nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
+    return;
+  }
+  job *j = pid > 0 ? by_pid(c, pid) : NULL;
+  AUCS_ASSERT(pid > 0 || errno == EINTR);
+  if (!j)
+    return;
+  c->running--;
+  finish(c, j, collect(j, status));
+}
+
+static void pool(check *c) {
+  size_t next = 0;
+  while (c->done < c->src.n) {
+    while (c->running < c->max_jobs && next < c->src.n)
+      start(c, next++);
+    if (c->running)
+      wait_one(c);
+    show_ready(c);
+    progress(c);
+  }
+  clear_progress(c);
+}
+
+/* ---- summary ------------------------------------------------------------*/
+
+static size_t get(const json_t *res, const char *key) {
+  return (size_t)json_integer_value(json_object_get(res, key));
+}
+
+static void table_row(const char *const *cells, const int *width, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    fprintf(stderr, i ? "  %*s" : "%-*s", width[i], cells[i]);
+  fputs("\n", stderr);
+}
+
+/* The cells of one file's row (free each). */
+static void row_cells(const job *j, const aucs_source *s, char **cell,
+                      size_t n) {
+  int failed = json_object_get(j->res, "error") &&
+               !json_is_null(json_object_get(j->res, "error"));
+  json_t *counts = json_object_get(j->res, "counts");
+  cell[0] = aucs_xstrdup(s->path);
+  cell[1] = failed ? aucs_xstrdup("-")
+                   : aucs_xasprintf("%zu", get(j->res, "kernels"));
+  for (size_t k = 0; k < NKINDS; k++)
+    cell[2 + k] =
+        failed ? aucs_xstrdup("-")
+               : aucs_xasprintf("%lld",
+                                json_integer_value(json_array_get(counts, k)));
+  cell[n - 3] = failed ? aucs_xstrdup("-")
+                       : aucs_xasprintf("%zu", get(j->res, "unsupported"));
+  cell[n - 2] = failed ? aucs_xstrdup("failed")
+                       : aucs_xasprintf("%zu", get(j->res, "kernel_errors"));
+  cell[n - 1] = aucs_xasprintf("%.2fs", j->seconds);
+}
+
+static void table(const check *c) {
+  enum { N = NKINDS + 5 };
+  const char *head[N] = {"file", "kernels"};
+  for (size_t k = 0; k < NKINDS; k++)
+    head[2 + k] = kind_names[k];
+  head[N - 3] = "unsupported", head[N - 2] = "error", head[N - 1] = "time";
+  char **cells = aucs_xcalloc(c->src.n * N, sizeof(*cells));
+  int width[N];
+  for (size_t i = 0; i < N; i++)
+    width[i] = (int)strlen(head[i]);
+  for (size_t f = 0; f < c->src.n; f++) {
+    row_cells(&c->jobs[f], &c->src.v[f], cells + f * N, N);
+    for (size_t i = 0; i < N; i++)
+      if ((int)strlen(cells[f * N + i]) > width[i])
+        width[i] = (int)strlen(cells[f * N + i]);
+  }
+  table_row(head, width, N);
+  for (size_t f = 0; f < c->src.n; f++)
+    table_row((const char *const *)cells + f * N, width, N);
+  for (size_t i = 0; i < c->src.n * N; i++)
+    free(cells[i]);
+  free(cells);
+}
+
+static void total_line(const check *c, int code) {
+  size_t kernels = 0, unsup = 0, failed = 0, n[NKINDS] = {0};
+  for (size_t f = 0; f < c->src.n; f++) {
+    const json_t *res = c->jobs[f].res;
+    failed += !json_is_null(json_object_get(res, "error"));
+    kernels += get(res, "kernels");
+    unsup += get(res, "unsupported");
+    for (size_t k = 0; k < NKINDS; k++)
+      n[k] += (size_t)json_integer_value(
+          json_array_get(json_object_get(res, "counts"), k));
+  }
+  fprintf(stderr, "aucs: total: %zu file%s, %zu kernel%s, %zu finding%s",
+          c->src.n, c->src.n == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s",
+          c->findings, c->findings == 1 ? "" : "s");
+  const char *sep = " (";
+  for (size_t k = 0; k < NKINDS; k++)
+    if (n[k]) {
+      fprintf(stderr, "%s%zu %s", sep, n[k], kind_names[k]);
+      sep = ", ";
+    }
+  fprintf(stderr,
+          "%s, %zu unsupported, %zu failed; %.2f s with -j %u "
+          "(exit %d)\n",
+          c->findings ? ")" : "", unsup, failed, aucs_seconds() - c->t0,
+          c->max_jobs, code);
+}
+
+static int exit_code(const check *c) {
+  int code = AUCS_EXIT_OK;
+  for (size_t f = 0; f < c->src.n; f++) {
+    int e = (int)get(c->jobs[f].res, "exit");
+    if (e == AUCS_EXIT_FINDINGS)
+      return AUCS_EXIT_FINDINGS;
+    if (e != AUCS_EXIT_OK)
+      code = AUCS_EXIT_USAGE;
+  }
+  return code;
+}
+
+/* ---- documents ----------------------------------------------------------*/
+
+static json_t *file_json(const check *c, size_t f) {
+  const json_t *res = c->jobs[f].res;
+  json_t *err = json_object_get(res, "error");
+  json_t *j = json_pack(
+      "{s:s,s:s,s:O,s:I,s:O}", "file", c->src.v[f].path, "status",
+      json_is_string(err) ? "error" : "checked", "error",
+      err ? err : json_null(), "exit", (json_int_t)get(res, "exit"), "report",
+      json_object_get(res, "report") ? json_object_get(res, "report")
+                                     : json_null());
+  if (c->o->detect->stats)
+    json_object_set_new(j, "seconds", json_real(c->jobs[f].seconds));
+  return j;
+}
+
+static void json_doc(const check *c, int code, aucs_buf *out) {
+  json_t *files = json_array();
+  for (size_t f = 0; f < c->src.n; f++)
+    json_array_append_new(files, file_json(c, f));
+  json_t *doc = json_pack("{s:s,s:s,s:o,s:i}", "tool", "aucs", "version",
+                          AUCS_VERSION, "files", files, "exit", code);
+  char *text = json_dumps(doc, JSON_INDENT(2));
+  aucs_buf_printf(out, "%s\n", text);
+  free(text);
+  json_decref(doc);
+}
+
+static void sarif_doc(const check *c, aucs_buf *out) {
+  aucs_sarif s;
+  aucs_sarif_begin(&s);
+  for (size_t f = 0; f < c->src.n; f++) {
+    const json_t *res = c->jobs[f].res;
+    const char *err = json_string_value(json_object_get(res, "error"));
+    if (err)
+      aucs_sarif_add_input_error(&s, c->src.v[f].path, err);
+    else
+      aucs_sarif_add_partial(&s, json_object_get(res, "sarif"));
+  }
+  aucs_sarif_end(&s, AUCS_VERSION, out);
+}
+
+/* Write text to path atomically (a temp file beside it, then rename). */
+static int write_atomic(const char *path, const aucs_buf *text) {
+  char *tmp = aucs_xasprintf("%s.XXXXXX", path);
+  int fd = mkstemp(tmp), ok = fd >= 0;
+  FILE *f = ok ? fdopen(fd, "w") : NULL;
+  ok = f && fwrite(text->data, 1, text->len, f) == text->len;
+  ok = f && !fclose(f) && ok && !rename(tmp, path);
+  if (!ok) {
+    fprintf(stderr, "aucs: error: cannot write '%s': %s\n", path,
+            strerror(errno));
+    if (fd >= 0)
+      unlink(tmp);
+  }
+  free(tmp);
+  return ok ? 0 : AUCS_EXIT_USAGE;
+}
+
+static int output(const check *c, int code) {
+  aucs_buf out = {0};
+  if (c->sarif)
+    sarif_doc(c, &out);
+  else if (c->json)
+    json_doc(c, code, &out);
+  int rc = 0;
+  if (out.len && c->o->output)
+    rc = write_atomic(c->o->output, &out);
+  else if (out.len)
+    fputs(out.data, stdout);
+  aucs_buf_free(&out);
+  return rc;
+}
+
+/* ---- the run ------------------------------------------------------------*/
+
+static int sources(check *c) {
+  for (size_t i = 0; i < c->o->npaths; i++) {
+    char *err = NULL;
+    if (aucs_sources_add(&c->src, c->o->paths[i], &err)) {
+      fprintf(stderr, "aucs: error: %s\n", err);
+      free(err);
+      return AUCS_EXIT_USAGE;
+    }
+  }
+  if (c->src.n)
+    return 0;
+  fputs("aucs: error: check: no .cu, .bc or .ll file in the inputs\n", stderr);
+  return AUCS_EXIT_USAGE;
+}
+
+int aucs_check_run(const aucs_check_options *o) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  check c = {.o = o,
+             .max_jobs = o->jobs     ? o->jobs
+                         : cores > 0 ? (unsigned)cores
+                                     : 1,
+             .tty = isatty(STDERR_FILENO),
+             .sarif = o->detect->sarif,
+             .json = o->detect->json,
+             .t0 = aucs_seconds()};
+  int rc = sources(&c);
+  if (rc) {
+    aucs_sources_free(&c.src);
+    return rc;
+  }
+  c.jobs = aucs_xcalloc(c.src.n, sizeof(*c.jobs));
+  pool(&c);
+  int code = exit_code(&c);
+  table(&c);
+  total_line(&c, code);
+  rc = output(&c, code);
+  for (size_t f = 0; f < c.src.n; f++)
+    json_decref(c.jobs[f].res);
+  free(c.jobs);
+  aucs_sources_free(&c.src);
+  return rc ? rc : code;
+}
