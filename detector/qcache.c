@@ -2,8 +2,8 @@
  * qcache: UNSAT answers by canonical query text (interface in qcache.h).
  *
  *   1. Key: Z3 prints the conjunction as an SMT-LIB benchmark (its
- *      declarations, then the formula); every token `name!N` becomes
- *      `%K!` with K its order of first appearance.
+ *      declarations, then the formula); every token `name!N` and every
+ *      let variable becomes `%K!` with K its order of first appearance.
  *   2. Table: open addressing on the key's FNV-1a hash, doubled at half
  *      load; a slot holds the key itself, compared in full.
  *
@@ -46,15 +46,19 @@ void aucs_qcache_free(aucs_qcache *c) {
 /* ---- keys ---------------------------------------------------------------*/
 
 static int name_char(int ch) {
-  return isalnum(ch) || ch == '.' || ch == '_' || ch == '@' || ch == '$';
+  return isalnum(ch) || ch == '.' || ch == '_' || ch == '@' || ch == '$' ||
+         ch == '?';
 }
 
-/* The length of a `name!N` token at s (0 when there is none); s starts a
- * token (its previous character is no name character). */
+/* The length of a renamed token at s (0 when there is none): `name!N`, or
+ * a let variable (`$x12`, `?x8`: numbered by term id); s starts a token
+ * (its previous character is no name character). */
 static size_t fresh_token(const char *s) {
   size_t i = 0;
   while (name_char((unsigned char)s[i]))
     i++;
+  if (i > 1 && (s[0] == '$' || s[0] == '?') && s[i] != '!')
+    return i;
   if (!i || s[i] != '!' || !isdigit((unsigned char)s[i + 1]))
     return 0;
   i++;

@@ -7,8 +7,8 @@
  *
  * The key is the query as SMT-LIB text (declarations and assertions, so the
  * text determines the formula) with every name of the form `x!N` (Z3's
- * fresh constants, the threads' registers, let variables) renamed by order
- * of first appearance: two queries with one key are one formula up to a
+ * fresh constants, the threads' registers) and every let variable renamed
+ * by order of first appearance: two queries with one key are one formula up to a
  * renaming of its constants, so they are both satisfiable or both not.
  * Keys are compared in full (no hash is trusted). Only UNSAT is kept: it
  * holds whatever the timeout, and needs no witness.
