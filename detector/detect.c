@@ -218,6 +218,7 @@ void aucs_detect_options_free(aucs_detect_options *o) {
 /* One selected kernel while it is checked. */
 typedef struct kstate {
   const aucs_detect_options *o;
+  aucs_qcache *cache; /* the static answers of the module (qcache.h) */
   const char *prefix; /* of the reproduce command */
   aucs_report_kernel *k;
   aucs_prog *prog;
@@ -630,6 +631,7 @@ static void static_analyze(kstate *s) {
       .args = s->vals,
       .fixed_arg = s->fixed,
       .may_alias = o->may_alias,
+      .cache = s->cache,
   };
   s->st = aucs_static_analyze(s->k->fn, &so);
 }
@@ -869,6 +871,7 @@ static void static_annotate(kstate *s) {
   st->unknown = c.unknown;
   st->queries = q->queries, st->q_sat = q->sat, st->q_unsat = q->unsat;
   st->q_unknown = q->unknown, st->seconds = q->seconds;
+  st->q_cheap = q->cheap, st->q_cached = q->cached;
   static_assumptions(s->st, st);
   st->witness = aucs_xcalloc(k->findings.n + 1, sizeof *st->witness);
   st->proven = aucs_xcalloc(k->findings.n + 1, 1);
@@ -1022,9 +1025,14 @@ int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
   kstate *st = aucs_xcalloc(n + 1, sizeof(*st));
   char *prefix = default_prefix(m, o);
   int rc = setup(m, ks, n, o, r, st, prefix, err);
+  aucs_qcache *cache = o->cache ? o->cache : aucs_qcache_new();
   for (size_t i = 0; !rc && i < r->nkernels; i++)
-    if (st[i].prog)
+    if (st[i].prog) {
+      st[i].cache = cache;
       check_kernel(&st[i]);
+    }
+  if (cache != o->cache)
+    aucs_qcache_free(cache);
   for (size_t i = 0; i < r->nkernels; i++)
     kstate_free(&st[i]);
   free(st);

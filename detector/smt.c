@@ -258,6 +258,14 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
   return count(s, r);
 }
 
+void aucs_smt_count_decided(aucs_smt *s, int cached) {
+  if (cached)
+    s->stats.cached++;
+  else
+    s->stats.cheap++;
+  count(s, AUCS_SMT_UNSAT);
+}
+
 const char *aucs_smt_reason(const aucs_smt *s) { return s->reason; }
 
 const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s) {

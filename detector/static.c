@@ -69,6 +69,7 @@
 #include "aucs/static.h"
 
 #include "aucs/assume.h"
+#include "aucs/cheap.h"
 #include "aucs/cfg.h"
 #include "aucs/lanes.h"
 #include "aucs/nvvm.h"
@@ -193,6 +194,8 @@ struct aucs_static {
   Z3_ast *launch;
   size_t nlaunch;
   aucs_ptrmap gbase; /* global variable -> base symbol */
+  aucs_qcache *cache, *own_cache; /* own_cache: when no one shares one */
+  const char *decided; /* how the last ask decided without the solver */
   LLVMValueRef *assumes; /* the kernel's preconditions (assume.h) */
   size_t nassume;
   unsigned char *assume_used; /* asserted in some query */
@@ -595,9 +598,7 @@ static void fix_inputs(aucs_static *S) {
 /* v = s + k * d, exact over the integers (all four signed, at one width
  * wide enough to hold them): what lets the solver order two threads'
  * multiples without reasoning about products (see multiple_lemmas). */
-typedef struct multiple {
-  Z3_ast v, s, k, d;
-} multiple;
+typedef aucs_cheap_multiple multiple;
 
 typedef struct multiples {
   multiple *m;
@@ -1836,7 +1837,17 @@ typedef struct qbuild {
   size_t n;
   size_t lemmas; /* pairs of multiples ordered (multiple_lemmas) */
   Z3_ast offset; /* access a's offset in its object, or NULL */
+  /* for cheap.h: the overlap asked and the multiples of each side */
+  Z3_ast addr[2], len[2];
+  int equal;
+  multiples mults[2];
 } qbuild;
+
+static void qbuild_free(qbuild *b) {
+  free(b->v);
+  free(b->mults[0].m);
+  free(b->mults[1].m);
+}
 
 static Z3_ast distinct3(Z3_context z, Z3_ast *x, Z3_ast *y) {
   Z3_ast d[3];
@@ -1922,8 +1933,8 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
   int nf = S->nframes;
   aucs_ptrmap *maps = aucs_xcalloc((size_t)nf * 4 + 1, sizeof *maps);
   aucs_ptrmap shared = {0};
-  Z3_ast p[2], n[2];
-  multiples mults[2] = {{0}};
+  Z3_ast *p = out->addr, *n = out->len;
+  multiples *mults = out->mults;
   for (size_t i = 0; i < S->nlaunch; i++)
     push_ast(&out->v, &out->n, S->launch[i]);
   Z3_ast *pcs = aucs_xcalloc((size_t)S->cfg->nblocks + 1, sizeof *pcs);
@@ -1957,11 +1968,10 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
   }
   free(pcs);
   out->lemmas = multiple_lemmas(z, &mults[0], &mults[1], &out->v, &out->n);
-  free(mults[0].m);
-  free(mults[1].m);
   uint64_t sa = aligned_size(&S->accs[q->a]);
+  out->equal = sa && sa == aligned_size(&S->accs[q->b]);
   push_ast(&out->v, &out->n,
-           sa && sa == aligned_size(&S->accs[q->b])
+           out->equal
                ? Z3_mk_eq(z, p[0], p[1])
                : overlap(z, p[0], n[0], p[1], n[1]));
   if (q->inter)
@@ -2079,31 +2089,69 @@ static unsigned budget_left(const aucs_static *S) {
   return left < 1 ? 0 : (unsigned)left;
 }
 
-/* One query within min(timeout_ms, what is left of the budget). */
+/* Whether cheap.h proves b UNSAT (S->decided names the rule). */
+static int cheap_unsat(aucs_static *S, const qbuild *b, int inter) {
+  aucs_cheap_query c = {.z = S->z, .facts = b->v, .nfacts = b->n,
+                        .addr = {b->addr[0], b->addr[1]},
+                        .size = {b->len[0], b->len[1]},
+                        .equal = b->equal, .two_blocks = inter};
+  memcpy(c.tid, S->tid, sizeof c.tid);
+  memcpy(c.ctaid, S->ctaid, sizeof c.ctaid);
+  if (!inter) /* one block: both sides read ctaid[0] */
+    memcpy(c.ctaid[1], S->ctaid[0], sizeof c.ctaid[1]);
+  for (int side = 0; side < 2; side++)
+    c.mult[side] = b->mults[side].m, c.nmult[side] = b->mults[side].n;
+  return aucs_cheap_decide(&c, &S->decided) == AUCS_CHEAP_UNSAT;
+}
+
+/* One query: cheap.h's rules, then the cache, then the solver within
+ * min(timeout_ms, what is left of the budget). */
 static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
-                           uint64_t *vals, size_t nvals, unsigned timeout_ms) {
+                           uint64_t *vals, size_t nvals, unsigned timeout_ms,
+                           int inter) {
+  S->decided = NULL;
+  if (cheap_unsat(S, b, inter)) {
+    aucs_smt_count_decided(S->smt, 0);
+    return AUCS_SMT_UNSAT;
+  }
+  S->decided = NULL;
   unsigned left = budget_left(S);
   if (!left)
     return AUCS_SMT_UNKNOWN;
-  aucs_smt_set_timeout(S->smt, left < timeout_ms ? left : timeout_ms);
-  aucs_smt_set_linear(S->smt, b->lemmas > 0);
-  return aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
+  char *key = aucs_qcache_key(S->z, b->v, b->n);
+  aucs_smt_result r = AUCS_SMT_UNSAT;
+  if (aucs_qcache_unsat(S->cache, key)) {
+    S->decided = "cached";
+    aucs_smt_count_decided(S->smt, 1);
+  } else {
+    aucs_smt_set_timeout(S->smt, left < timeout_ms ? left : timeout_ms);
+    aucs_smt_set_linear(S->smt, b->lemmas > 0);
+    r = aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
+    if (r == AUCS_SMT_UNSAT)
+      aucs_qcache_put_unsat(S->cache, key);
+  }
+  free(key);
+  return r;
 }
 
 /* linear: the products-as-unknowns try decided (smt.h). */
 static void trace_query(const aucs_static *S, const query *q, double secs,
-                        int linear) {
+                        int linear, const char *decided) {
   static const char *const names[] = {"unsat", "sat", "unknown"};
   static const char *const warp[] = {"", " (two warps)", " (one warp)"};
   char *la = aucs_srcloc_format(S->accs[q->a].instr);
   char *lb = aucs_srcloc_format(S->accs[q->b].instr);
-  fprintf(stderr, "aucs: static: %s %s / %s %s%s%s: %s%s%s (%.3f s)\n",
+  fprintf(stderr, "aucs: static: %s %s / %s %s%s%s: %s%s%s%s%s%s (%.3f s)\n",
           aucs_op_name(S->accs[q->a].op), la, aucs_op_name(S->accs[q->b].op),
           lb, q->inter ? " (two blocks)" : "", warp[q->warp], names[q->verdict],
           q->verdict == AUCS_STATIC_UNKNOWN ? " " : "",
           q->verdict == AUCS_STATIC_UNKNOWN ? aucs_smt_reason(S->smt)
           : linear                          ? " (products as unknowns)"
                                             : "",
+          !decided                    ? ""
+          : strcmp(decided, "cached") ? " (cheap: "
+                                      : " (",
+          decided ? decided : "", decided ? ")" : "",
           secs);
   free(la);
   free(lb);
@@ -2120,13 +2168,13 @@ static aucs_smt_result with_paths(aucs_static *S, const query *q, qbuild *b,
   Z3_ast offset = terms[nt - 1];
   encode(S, q, 1, &p);
   terms[nt - 1] = p.offset;
-  aucs_smt_result r = ask(S, &p, terms, pv, nt, S->o.timeout_ms);
+  aucs_smt_result r = ask(S, &p, terms, pv, nt, S->o.timeout_ms, q->inter);
   if (r == AUCS_SMT_SAT) {
-    free(b->v);
+    qbuild_free(b);
     *b = p;
     memcpy(vals, pv, nt * sizeof *vals);
   } else {
-    free(p.v);
+    qbuild_free(&p);
     terms[nt - 1] = offset;
   }
   free(pv);
@@ -2142,7 +2190,8 @@ static void replayable_witness(aucs_static *S, query *q, qbuild *b,
     q->w.replayable = fits(S, q, &tiers[t]);
     if (q->w.replayable || !replay_limits(S, q, &tiers[t], b))
       continue;
-    if (ask(S, b, terms, vals, nt, S->o.timeout_ms / WITNESS_SHARE) ==
+    if (ask(S, b, terms, vals, nt, S->o.timeout_ms / WITNESS_SHARE,
+            q->inter) ==
         AUCS_SMT_SAT) {
       read_witness(S, vals, &q->w);
       q->w.replayable = 1;
@@ -2163,7 +2212,8 @@ static void solve(aucs_static *S, query *q) {
   for (unsigned i = 0; i < S->nparams; i++)
     terms[NWIT + i] = S->params[i];
   terms[nt - 1] = b.offset;
-  aucs_smt_result r = ask(S, &b, terms, vals, nt, S->o.timeout_ms);
+  aucs_smt_result r = ask(S, &b, terms, vals, nt, S->o.timeout_ms, q->inter);
+  const char *decided = S->decided;
   if (r == AUCS_SMT_SAT && q->region >= 0)
     r = with_paths(S, q, &b, terms, vals, nt);
   q->verdict = r == AUCS_SMT_UNSAT ? AUCS_STATIC_UNSAT
@@ -2175,8 +2225,8 @@ static void solve(aucs_static *S, query *q) {
   }
   if (S->trace)
     trace_query(S, q, aucs_static_stats(S)->seconds - t0,
-                aucs_static_stats(S)->linear > linear0);
-  free(b.v);
+                aucs_static_stats(S)->linear > linear0, decided);
+  qbuild_free(&b);
   free(terms);
   free(vals);
 }
@@ -2283,6 +2333,7 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   S->cfg = aucs_cfg_build(kernel);
   S->u = aucs_uniform_compute(S->cfg);
   S->smt = aucs_smt_new(S->o.timeout_ms);
+  S->cache = S->o.cache ? S->o.cache : (S->own_cache = aucs_qcache_new());
   S->z = aucs_smt_context(S->smt);
   make_symbols(S);
   unread_dims(S);
@@ -2339,6 +2390,7 @@ void aucs_static_free(aucs_static *S) {
   aucs_ptrmap_free(&S->tailmap);
   aucs_ptrmap_free(&S->gbase);
   aucs_smt_free(S->smt);
+  aucs_qcache_free(S->own_cache);
   aucs_uniform_free(S->u);
   aucs_cfg_free(S->cfg);
   free(S);

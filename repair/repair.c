@@ -286,6 +286,7 @@ typedef struct state {
   const aucs_repair_options *o;
   aucs_repair_result *r;
   aucs_report cur; /* the detection of m as it is now */
+  aucs_detect_options detect; /* o->detect's, with a cache for all trials */
   unsigned next_id;
   char *err;
 } state;
@@ -307,7 +308,7 @@ static int detect(state *s, LLVMModuleRef m, aucs_report *rep) {
   size_t n = aucs_kernel_list(m, &ks);
   char *err = NULL;
   memset(rep, 0, sizeof(*rep));
-  int rc = aucs_detect_run(m, ks, n, s->o->detect, rep, &err);
+  int rc = aucs_detect_run(m, ks, n, &s->detect, rep, &err);
   free(ks);
   if (rc) {
     free(s->err);
@@ -943,11 +944,12 @@ static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
 static int proven_redundant(const state *s, LLVMValueRef kernel,
                             LLVMValueRef bar) {
   const aucs_detect_options *d = s->o->detect;
-  aucs_static_options so = {0};
+  aucs_static_options so = {.cache = s->detect.cache};
   if (d)
     so = (aucs_static_options){.timeout_ms = d->smt_timeout,
                                .budget_ms = d->static_budget,
-                               .may_alias = d->may_alias};
+                               .may_alias = d->may_alias,
+                               .cache = s->detect.cache};
   return aucs_static_prove_redundant(kernel, bar, &so);
 }
 
@@ -1186,11 +1188,17 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
                     aucs_repair_result *r, char **err) {
   static const aucs_repair_options none = {0};
   state s = {.m = m, .o = o ? o : &none, .r = r};
+  if (s.o->detect)
+    s.detect = *s.o->detect;
+  if (!s.detect.cache)
+    s.detect.cache = aucs_qcache_new();
   memset(r, 0, sizeof(*r));
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
+  aucs_qcache *own = s.o->detect && s.o->detect->cache ? NULL : s.detect.cache;
   if (detect(&s, m, &s.cur)) {
     *err = s.err;
+    aucs_qcache_free(own);
     return 1;
   }
   add_items(&s, &s.cur, 0);
@@ -1209,6 +1217,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   settle(&s);
   aucs_detect_report_free(&s.cur);
   free(s.err);
+  aucs_qcache_free(own);
   return 0;
 }
 

@@ -24,6 +24,7 @@
 
 #include "aucs/inputs.h"
 #include "aucs/interp.h"
+#include "aucs/qcache.h"
 #include "aucs/report.h"
 #include <llvm-c/Types.h>
 #include <stddef.h>
@@ -59,6 +60,9 @@ typedef struct aucs_detect_options {
   unsigned static_budget; /* ms per kernel; 0: AUCS_STATIC_BUDGET_MS */
   unsigned replays; /* runs replaying witnesses per kernel; 0: the default */
   int may_alias; /* static: pointer arguments may overlap (static.h) */
+  /* static: answers shared across calls (a repair's trials); borrowed.
+   * NULL: one cache for the kernels of this call. */
+  aucs_qcache *cache;
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
 

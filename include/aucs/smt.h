@@ -35,6 +35,9 @@ typedef struct aucs_smt_stats {
   uint64_t queries, sat, unsat, unknown;
   uint64_t linear; /* of the UNSAT answers, the linear try's */
   double seconds; /* wall-clock time inside the solver */
+  /* Of the UNSAT answers, those decided before the solver: by cheap.h's
+   * rules, or found in a qcache.h (no time in the solver). */
+  uint64_t cheap, cached;
 } aucs_smt_stats;
 
 /* A context whose queries stop after timeout_ms (0: none).
@@ -62,6 +65,9 @@ Z3_ast aucs_smt_mul(Z3_context z, Z3_ast a, Z3_ast b);
 aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
                                const Z3_ast *terms, uint64_t *vals,
                                size_t nvals);
+/* Count an UNSAT answer the caller decided without the solver: cached (1)
+ * or by a cheap rule (0). */
+void aucs_smt_count_decided(aucs_smt *s, int cached);
 /* Why the last query answered UNKNOWN ("timeout", Z3's message), or "". The
  * string lives until the next query. */
 const char *aucs_smt_reason(const aucs_smt *s);

@@ -53,6 +53,7 @@
 #define AUCS_STATIC_H
 
 #include "aucs/finding.h"
+#include "aucs/qcache.h"
 #include "aucs/smt.h"
 #include <llvm-c/Types.h>
 #include <stddef.h>
@@ -77,6 +78,9 @@ typedef struct aucs_static_options {
    * in the interpreter's runs. 1: they may overlap each other (and a
    * __device__ global) unless one is `noalias` (__restrict__). */
   int may_alias;
+  /* Answers shared with other analyses (the module's other kernels, a
+   * repair's trials); borrowed. NULL: one of the analysis' own. */
+  aucs_qcache *cache;
 } aucs_static_options;
 
 typedef enum aucs_static_verdict {

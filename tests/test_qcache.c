@@ -1,0 +1,116 @@
+/*
+ * test_qcache: canonical keys (one formula, two contexts with different
+ * fresh names: one key; another formula: another key), the table's hits
+ * and misses, and the static checker answering a second analysis of a
+ * kernel from a shared cache with the same verdicts.
+ */
+#include "support.h"
+
+#include "aucs/qcache.h"
+#include "aucs/static.h"
+#include "aucs/util.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* fresh + 4 == tid!1 (bound) in a context where skip fresh constants were
+ * made first, so the fresh name's number differs. */
+static char *key_in(Z3_context z, unsigned skip, unsigned k) {
+  Z3_sort s = Z3_mk_bv_sort(z, 32);
+  for (unsigned i = 0; i < skip; i++)
+    Z3_mk_fresh_const(z, "v1", s);
+  Z3_ast f = Z3_mk_fresh_const(z, "v1", s);
+  Z3_ast t = Z3_mk_const(z, Z3_mk_string_symbol(z, "tid.x!1"), s);
+  Z3_ast as[2] = {
+      Z3_mk_eq(z, Z3_mk_bvadd(z, f, Z3_mk_unsigned_int(z, k, s)), t),
+      Z3_mk_bvult(z, t, Z3_mk_unsigned_int(z, 1024, s))};
+  return aucs_qcache_key(z, as, 2);
+}
+
+static Z3_context context(void) {
+  Z3_config cfg = Z3_mk_config();
+  Z3_context z = Z3_mk_context(cfg);
+  Z3_del_config(cfg);
+  return z;
+}
+
+static void test_qcache_key_renames_fresh_constants(void **state) {
+  (void)state;
+  Z3_context a = context(), b = context();
+  char *ka = key_in(a, 0, 4), *kb = key_in(b, 7, 4), *kc = key_in(b, 0, 5);
+  assert_string_equal(ka, kb);
+  assert_string_not_equal(ka, kc);
+  assert_null(strstr(ka, "v1!")); /* renamed */
+  free(ka);
+  free(kb);
+  free(kc);
+  Z3_del_context(a);
+  Z3_del_context(b);
+}
+
+static void test_qcache_hits_and_misses(void **state) {
+  (void)state;
+  aucs_qcache *c = aucs_qcache_new();
+  char key[32];
+  assert_false(aucs_qcache_unsat(c, "q0"));
+  for (int i = 0; i < 200; i++) { /* through a few doublings */
+    snprintf(key, sizeof key, "q%d", i);
+    aucs_qcache_put_unsat(c, key);
+  }
+  aucs_qcache_put_unsat(c, "q7"); /* once only */
+  assert_true(aucs_qcache_unsat(c, "q0"));
+  assert_true(aucs_qcache_unsat(c, "q199"));
+  assert_false(aucs_qcache_unsat(c, "q200"));
+  aucs_qcache_stats st = aucs_qcache_stats_of(c);
+  assert_int_equal(st.hits, 2);
+  assert_int_equal(st.misses, 2);
+  assert_int_equal(st.entries, 200);
+  aucs_qcache_free(c);
+}
+
+/* s[t | 1024] written, s[t] read: UNSAT only through the solver (no cheap
+ * rule reads an or). */
+static const char *kernel_ir =
+    "@s = internal addrspace(3) global [2048 x i32] undef\n"
+    "define ptx_kernel void @k() {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %i = or i32 %t, 1024\n"
+    "  %p = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %i\n"
+    "  store i32 1, ptr addrspace(3) %p\n"
+    "  %q = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+    "  %v = load i32, ptr addrspace(3) %q\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
+
+static void test_qcache_shared_by_two_analyses(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(kernel_ir);
+  aucs_qcache *c = aucs_qcache_new();
+  aucs_static_options o = {.timeout_ms = 600000, .budget_ms = 3600000,
+                           .cache = c};
+  aucs_static *first = aucs_static_analyze(support_fn(m, "k"), &o);
+  aucs_static *second = aucs_static_analyze(support_fn(m, "k"), &o);
+  const aucs_smt_stats *s1 = aucs_static_stats(first);
+  const aucs_smt_stats *s2 = aucs_static_stats(second);
+  assert_int_equal(aucs_static_proof_of(first), AUCS_PROOF_RACE_FREE);
+  assert_int_equal(aucs_static_proof_of(second), AUCS_PROOF_RACE_FREE);
+  uint64_t solved = s1->unsat - s1->cheap - s1->cached;
+  assert_true(solved > 0);
+  assert_int_equal(s2->cached, solved + s1->cached);
+  assert_int_equal(s2->unsat, s1->unsat);
+  assert_int_equal(s2->unsat, s2->cheap + s2->cached); /* no solver */
+  aucs_static_free(first);
+  aucs_static_free(second);
+  aucs_qcache_free(c);
+  support_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_qcache_key_renames_fresh_constants),
+      cmocka_unit_test(test_qcache_hits_and_misses),
+      cmocka_unit_test(test_qcache_shared_by_two_analyses),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
