@@ -841,3 +841,138 @@ int aucs_flatten_find_region(const aucs_cfg *cfg, const aucs_uniformity *uni,
   aucs_arena_free(r.arena);
   return !found;
 }
+
+/* ---- exit flattening ---- */
+
+/* The `ret` instructions of fn, up to max; how many there are. */
+static int returns_of(LLVMValueRef fn, LLVMValueRef *out, int max) {
+  int n = 0;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
+      if (n < max)
+        out[n] = t;
+      n++;
+    }
+  }
+  return n;
+}
+
+int aucs_flatten_count_returns(LLVMValueRef fn) {
+  return returns_of(fn, NULL, 0);
+}
+
+/* Replace ret by `br exit` (keeping its location and metadata), adding its
+ * value to phi when there is one. */
+static void to_exit(LLVMBuilderRef b, LLVMValueRef ret, LLVMBasicBlockRef exit,
+                    LLVMValueRef phi) {
+  LLVMBasicBlockRef from = LLVMGetInstructionParent(ret);
+  if (phi) {
+    LLVMValueRef v = LLVMGetOperand(ret, 0);
+    LLVMAddIncoming(phi, &v, &from, 1);
+  }
+  LLVMPositionBuilderBefore(b, ret);
+  LLVMValueRef br = LLVMBuildBr(b, exit);
+  LLVMInstructionSetDebugLoc(br, LLVMInstructionGetDebugLoc(ret));
+  size_t n;
+  LLVMValueMetadataEntry *md =
+      LLVMInstructionGetAllMetadataOtherThanDebugLoc(ret, &n);
+  for (size_t i = 0; i < n; i++)
+    LLVMSetMetadata(br, LLVMValueMetadataEntriesGetKind(md, (unsigned)i),
+                    LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(ret)),
+                                        LLVMValueMetadataEntriesGetMetadata(
+                                            md, (unsigned)i)));
+  LLVMDisposeValueMetadataEntries(md);
+  LLVMInstructionEraseFromParent(ret);
+}
+
+int aucs_flatten_unify_exits(LLVMValueRef fn) {
+  int n = aucs_flatten_count_returns(fn);
+  if (n < 2)
+    return 0;
+  LLVMValueRef *rets = aucs_xmalloc(sizeof(*rets) * (size_t)n);
+  returns_of(fn, rets, n);
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(cx, fn, "exit");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderAtEnd(b, exit);
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  LLVMValueRef phi = NULL;
+  if (LLVMGetTypeKind(rt) != LLVMVoidTypeKind) {
+    phi = LLVMBuildPhi(b, rt, "retval");
+    LLVMBuildRet(b, phi);
+  } else
+    LLVMBuildRetVoid(b);
+  LLVMInstructionSetDebugLoc(LLVMGetBasicBlockTerminator(exit),
+                             LLVMInstructionGetDebugLoc(rets[n - 1]));
+  for (int i = 0; i < n; i++)
+    to_exit(b, rets[i], exit, phi);
+  LLVMDisposeBuilder(b);
+  free(rets);
+  return n;
+}
+
+/* 1 when block to is reachable from block from (from itself excluded
+ * unless on a cycle). */
+static int reaches_block(const aucs_cfg *cfg, int from, int to) {
+  unsigned char *seen = aucs_xcalloc((size_t)cfg->nblocks, 1);
+  int *work = aucs_xmalloc(sizeof(int) * (size_t)cfg->nblocks), n = 0, hit = 0;
+  work[n++] = from;
+  while (n && !hit) {
+    int b = work[--n];
+    for (int k = 0; k < cfg->nsucc[b]; k++) {
+      int s = cfg->succ[b][k];
+      hit |= s == to;
+      if (!seen[s]) {
+        seen[s] = 1;
+        work[n++] = s;
+      }
+    }
+  }
+  free(seen);
+  free(work);
+  return hit;
+}
+
+LLVMValueRef aucs_flatten_early_exit(const aucs_cfg *cfg, int u1, int u2,
+                                     int block) {
+  LLVMValueRef best = NULL;
+  for (int k = 0; k < cfg->npred[u2]; k++) {
+    int p = cfg->pred[u2][k];
+    if (p == block || !cfg->reachable[p] ||
+        !aucs_cfg_dominates(cfg, u1, p) || reaches_block(cfg, block, p))
+      continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->blocks[p]);
+    if (!best || (!LLVMInstructionGetDebugLoc(best) &&
+                  LLVMInstructionGetDebugLoc(t)))
+      best = t;
+  }
+  return best;
+}
+
+aucs_flatten_status aucs_flatten_keep_in(LLVMValueRef fn, LLVMValueRef bar,
+                                         int u1, int u2, char **err) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(bar);
+  LLVMValueRef above = LLVMGetPreviousInstruction(bar);
+  if (above && !LLVMIsAPHINode(above))
+    return fail(err, AUCS_FLATTEN_BAD_REGION,
+                "the barrier does not start its block (split it first)");
+  aucs_flatten_result res = {0};
+  aucs_flatten_status st = aucs_flatten_region(fn, u1, u2, &res, err);
+  if (st)
+    return st;
+  LLVMBasicBlockRef guard = aucs_flatten_guard_of(&res, bb);
+  aucs_flatten_result_free(&res);
+  if (!guard)
+    return fail(err, AUCS_FLATTEN_BAD_REGION,
+                "the barrier's block is inside a loop kept whole by the "
+                "flattening: no guard precedes it");
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(guard));
+  LLVMInstructionRemoveFromParent(bar);
+  LLVMInsertIntoBuilder(b, bar);
+  LLVMDisposeBuilder(b);
+  return verify(fn, err);
+}
