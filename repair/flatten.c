@@ -53,6 +53,30 @@
  * The transform is first made on a clone of the module and verified there;
  * the function itself is edited only when the clone verified.
  *
+ * Exit flattening (DESIGN.md section 8): a `ret` reached under a
+ * thread-dependent condition is an edge to the function's exit.
+ *   E1. Merge the returns: each `ret` becomes `br %exit` (its location
+ *       kept), %exit returns (a phi of the values when there are any).
+ *   E2. %exit post-dominates every block, so the region from a uniform
+ *       block before the early return to %exit holds the return as an
+ *       edge to %exit; flattening it (steps 1-6) guards every later block
+ *       by its entry condition, which is `active` (the negated return
+ *       condition) ANDed with the block's own conditions. The one `ret` is
+ *       at the end, and the threads that "returned" run the guards to it.
+ *   E3. keep_in: a barrier that starts its block moves into the guard just
+ *       before that block, which every thread runs.
+ *
+ *        entry: br c, %exit, %work        entry: br guard.work
+ *        work:  s[t] = ..                 guard.work: br !c, work, guard.sync
+ *               br %sync                  work: s[t] = ..; br guard.sync
+ *        sync:  __syncthreads()   ==>     guard.sync: __syncthreads()
+ *               .. = s[..]                            br !c, sync, guard.exit
+ *               br %exit                  sync: .. = s[..]; br guard.exit
+ *        exit:  ret                       guard.exit: br exit;  exit: ret
+ *
+ * A uniform early return is left alone: the region that holds a barrier
+ * starts at the nearest uniform block dominating it, after that return.
+ *
  * Limitation: terminators other than br, switch and unreachable, and
  * regions entered other than at u1, are rejected. fix-irreducible and
  * unify-loop-exits run on the whole function (the C API runs no pass on one

@@ -11,7 +11,9 @@
  *        b. inline into the kernel every call leading to a helper that holds
  *           one of them, and detect the clone again to see them there;
  *        c. plan and make the edits on the clone (place.h; a loop in the way
- *           is uniformized first, uniformize.h), recording each
+ *           is uniformized first, uniformize.h; a barrier that threads
+ *           which exited never reach is kept, the threads kept in by
+ *           flattening through the exit, flatten.h), recording each
  *           as an op with positions, and as an edit of the log;
  *        d. verify the clone and detect it: keep the trial when the finding
  *           is gone and no new one came (redundant barriers aside; races
@@ -622,8 +624,9 @@ static int flatten_place(state *s, trial *t, const aucs_place *p) {
   if (bad) {
     free(t->why);
     t->why = aucs_xstrdup("the accesses share a divergent region that "
-                          "cannot be flattened (it holds a return, or a "
-                          "loop around them differs between threads)");
+                          "cannot be flattened (it is entered other than "
+                          "at its start, or a loop around them differs "
+                          "between threads)");
     return 1;
   }
   char *what = lines_of(p->first, second);
