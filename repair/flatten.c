@@ -904,9 +904,9 @@ static void to_exit(LLVMBuilderRef b, LLVMValueRef ret, LLVMBasicBlockRef exit,
       LLVMInstructionGetAllMetadataOtherThanDebugLoc(ret, &n);
   for (size_t i = 0; i < n; i++)
     LLVMSetMetadata(br, LLVMValueMetadataEntriesGetKind(md, (unsigned)i),
-                    LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(ret)),
-                                        LLVMValueMetadataEntriesGetMetadata(
-                                            md, (unsigned)i)));
+                    LLVMMetadataAsValue(
+                        LLVMGetTypeContext(LLVMTypeOf(ret)),
+                        LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i)));
   LLVMDisposeValueMetadataEntries(md);
   LLVMInstructionEraseFromParent(ret);
 }
@@ -964,12 +964,12 @@ LLVMValueRef aucs_flatten_early_exit(const aucs_cfg *cfg, int u1, int u2,
   LLVMValueRef best = NULL;
   for (int k = 0; k < cfg->npred[u2]; k++) {
     int p = cfg->pred[u2][k];
-    if (p == block || !cfg->reachable[p] ||
-        !aucs_cfg_dominates(cfg, u1, p) || reaches_block(cfg, block, p))
+    if (p == block || !cfg->reachable[p] || !aucs_cfg_dominates(cfg, u1, p) ||
+        reaches_block(cfg, block, p))
       continue;
     LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->blocks[p]);
-    if (!best || (!LLVMInstructionGetDebugLoc(best) &&
-                  LLVMInstructionGetDebugLoc(t)))
+    if (!best ||
+        (!LLVMInstructionGetDebugLoc(best) && LLVMInstructionGetDebugLoc(t)))
       best = t;
   }
   return best;

@@ -992,9 +992,9 @@ static void log_keep_in(state *s, trial *t, const aucs_cfg *g, int u1, int u2,
   LLVMValueRef ret = aucs_flatten_early_exit(g, u1, u2, b);
   aucs_names *n = aucs_names_build(g->fn);
   aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_EXIT, .id = aucs_repair_id(bar)};
-  e.where =
-      aucs_xasprintf("region %s .. %s, barrier kept", aucs_names_block(n, g->blocks[u1]),
-                     aucs_names_block(n, g->blocks[u2]));
+  e.where = aucs_xasprintf("region %s .. %s, barrier kept",
+                           aucs_names_block(n, g->blocks[u1]),
+                           aucs_names_block(n, g->blocks[u2]));
   aucs_names_free(n);
   e.source = aucs_srcloc_format(ret ? ret : bar);
   e.source_edit = keep_in_source(ret, bar, active);

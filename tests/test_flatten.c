@@ -844,7 +844,6 @@ static void test_flatten_find_region(void **state) {
   find(diamond, "entry", NULL, NULL);
 }
 
-
 /* ---- exit flattening: a `ret` under a divergent condition ---- */
 
 static const char *bar_decl =
@@ -946,53 +945,50 @@ static void test_flatten_exit_before_first_barrier(void **state) {
  * __syncthreads(); out[tid+128] = 3; */
 static void test_flatten_exit_between_barriers(void **state) {
   (void)state;
-  check_exit(&(exit_case){"define ptx_kernel void @k(ptr %out, i32 %n) {\n"
-                          "entry:\n" TID
-                          "  %p = getelementptr i32, ptr %out, i32 %tid\n"
-                          "  store i32 1, ptr %p\n" BAR
-                          "  %c = icmp sge i32 %tid, %n\n"
-                          "  br i1 %c, label %early, label %work\n"
-                          "early:\n"
-                          "  ret void\n"
-                          "work:\n"
-                          "  %q = getelementptr i32, ptr %p, i32 64\n"
-                          "  store i32 2, ptr %q\n"
-                          "  br label %sync\n"
-                          "sync:\n" BAR
-                          "  %r = getelementptr i32, ptr %p, i32 128\n"
-                          "  store i32 3, ptr %r\n"
-                          "  ret void\n"
-                          "}\n",
-                          NULL, "sync", "entry", 2, "sync"});
+  check_exit(&(exit_case){
+      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+      "entry:\n" TID "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  store i32 1, ptr %p\n" BAR "  %c = icmp sge i32 %tid, %n\n"
+      "  br i1 %c, label %early, label %work\n"
+      "early:\n"
+      "  ret void\n"
+      "work:\n"
+      "  %q = getelementptr i32, ptr %p, i32 64\n"
+      "  store i32 2, ptr %q\n"
+      "  br label %sync\n"
+      "sync:\n" BAR "  %r = getelementptr i32, ptr %p, i32 128\n"
+      "  store i32 3, ptr %r\n"
+      "  ret void\n"
+      "}\n",
+      NULL, "sync", "entry", 2, "sync"});
 }
 
 /* if (tid < n) { if (tid % 2) return; out[tid] = 1; } else out[tid] = 2;
  * __syncthreads(); out[tid+64] = tid; */
 static void test_flatten_exit_nested_ifs(void **state) {
   (void)state;
-  check_exit(&(exit_case){"define ptx_kernel void @k(ptr %out, i32 %n) {\n"
-                          "entry:\n" TID
-                          "  %p = getelementptr i32, ptr %out, i32 %tid\n"
-                          "  %c = icmp slt i32 %tid, %n\n"
-                          "  br i1 %c, label %a, label %else\n"
-                          "a:\n"
-                          "  %odd = and i32 %tid, 1\n"
-                          "  %c2 = icmp ne i32 %odd, 0\n"
-                          "  br i1 %c2, label %early, label %b\n"
-                          "early:\n"
-                          "  ret void\n"
-                          "b:\n"
-                          "  store i32 1, ptr %p\n"
-                          "  br label %sync\n"
-                          "else:\n"
-                          "  store i32 2, ptr %p\n"
-                          "  br label %sync\n"
-                          "sync:\n" BAR
-                          "  %q = getelementptr i32, ptr %p, i32 64\n"
-                          "  store i32 %tid, ptr %q\n"
-                          "  ret void\n"
-                          "}\n",
-                          NULL, "sync", "entry", 2, "sync"});
+  check_exit(&(exit_case){
+      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+      "entry:\n" TID "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  %c = icmp slt i32 %tid, %n\n"
+      "  br i1 %c, label %a, label %else\n"
+      "a:\n"
+      "  %odd = and i32 %tid, 1\n"
+      "  %c2 = icmp ne i32 %odd, 0\n"
+      "  br i1 %c2, label %early, label %b\n"
+      "early:\n"
+      "  ret void\n"
+      "b:\n"
+      "  store i32 1, ptr %p\n"
+      "  br label %sync\n"
+      "else:\n"
+      "  store i32 2, ptr %p\n"
+      "  br label %sync\n"
+      "sync:\n" BAR "  %q = getelementptr i32, ptr %p, i32 64\n"
+      "  store i32 %tid, ptr %q\n"
+      "  ret void\n"
+      "}\n",
+      NULL, "sync", "entry", 2, "sync"});
 }
 
 /* Three returns, one of them after the barrier, with a value computed
@@ -1026,21 +1022,19 @@ static void test_flatten_exit_multiple_returns(void **state) {
 /* The return's condition is loaded data: if (in[tid] < 0) return. */
 static void test_flatten_exit_loaded_condition(void **state) {
   (void)state;
-  check_exit(
-      &(exit_case){"define ptx_kernel void @k(ptr %out, ptr %in) {\n"
-                   "entry:\n" TID
-                   "  %ip = getelementptr i32, ptr %in, i32 %tid\n"
-                   "  %v = load i32, ptr %ip\n"
-                   "  %c = icmp slt i32 %v, 0\n"
-                   "  br i1 %c, label %early, label %sync\n"
-                   "early:\n"
-                   "  ret void\n"
-                   "sync:\n" BAR
-                   "  %p = getelementptr i32, ptr %out, i32 %tid\n"
-                   "  store i32 %v, ptr %p\n"
-                   "  ret void\n"
-                   "}\n",
-                   NULL, "sync", "entry", 2, "sync"});
+  check_exit(&(exit_case){
+      "define ptx_kernel void @k(ptr %out, ptr %in) {\n"
+      "entry:\n" TID "  %ip = getelementptr i32, ptr %in, i32 %tid\n"
+      "  %v = load i32, ptr %ip\n"
+      "  %c = icmp slt i32 %v, 0\n"
+      "  br i1 %c, label %early, label %sync\n"
+      "early:\n"
+      "  ret void\n"
+      "sync:\n" BAR "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  store i32 %v, ptr %p\n"
+      "  ret void\n"
+      "}\n",
+      NULL, "sync", "entry", 2, "sync"});
 }
 
 /* if (tid < n) out[tid] = 1; else { __syncthreads(); return; }
@@ -1068,21 +1062,21 @@ static void test_flatten_exit_after_barrier_in_else(void **state) {
  * exit: the region starts after it, and no guard tests n < 4. */
 static void test_flatten_exit_uniform_return_kept(void **state) {
   (void)state;
-  const char *body = "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
-                     "entry:\n" TID "  %u = icmp slt i32 %n, 4\n"
-                     "  br i1 %u, label %r0, label %go\n"
-                     "r0:\n"
-                     "  ret void\n"
-                     "go:\n"
-                     "  %c = icmp sge i32 %tid, %n\n"
-                     "  br i1 %c, label %r1, label %sync\n"
-                     "r1:\n"
-                     "  ret void\n"
-                     "sync:\n" BAR
-                     "  %p = getelementptr i32, ptr %out, i32 %tid\n"
-                     "  store i32 %n, ptr %p\n"
-                     "  ret void\n"
-                     "}\n";
+  const char *body =
+      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+      "entry:\n" TID "  %u = icmp slt i32 %n, 4\n"
+      "  br i1 %u, label %r0, label %go\n"
+      "r0:\n"
+      "  ret void\n"
+      "go:\n"
+      "  %c = icmp sge i32 %tid, %n\n"
+      "  br i1 %c, label %r1, label %sync\n"
+      "r1:\n"
+      "  ret void\n"
+      "sync:\n" BAR "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  store i32 %n, ptr %p\n"
+      "  ret void\n"
+      "}\n";
   check_exit(&(exit_case){body, NULL, "sync", "go", 3, "sync"});
   char *ir = aucs_xasprintf("%s%s", bar_decl, body);
   LLVMModuleRef m = parse(ir);
@@ -1098,9 +1092,9 @@ static void test_flatten_exit_uniform_return_kept(void **state) {
                    0);
   aucs_uniform_free(u);
   aucs_cfg_free(cfg);
-  assert_int_equal(aucs_flatten_keep_in(fn, first_insn(fn, "sync"), u1, u2,
-                                        &err),
-                   AUCS_FLATTEN_OK);
+  assert_int_equal(
+      aucs_flatten_keep_in(fn, first_insn(fn, "sync"), u1, u2, &err),
+      AUCS_FLATTEN_OK);
   /* entry still branches on n < 4, to r0 and on to the exit */
   LLVMValueRef t = LLVMGetBasicBlockTerminator(support_block(fn, "entry"));
   assert_int_equal(LLVMGetNumSuccessors(t), 2);
@@ -1114,33 +1108,33 @@ static void test_flatten_exit_uniform_return_kept(void **state) {
  * return clears `active`), then the body flattened through the exit. */
 static void test_flatten_exit_in_loop(void **state) {
   (void)state;
-  char *ir = aucs_xasprintf(
-      "%s%s", bar_decl,
-      "define ptx_kernel void @k(ptr %out, i32 %n, i32 %m) {\n"
-      "entry:\n" TID "  br label %head\n"
-      "head:\n"
-      "  %i = phi i32 [ 0, %entry ], [ %i1, %latch ]\n"
-      "  %more = icmp slt i32 %i, %n\n"
-      "  br i1 %more, label %body, label %done\n"
-      "body:\n"
-      "  %x = add i32 %i, %tid\n"
-      "  %c = icmp sge i32 %x, %m\n"
-      "  br i1 %c, label %early, label %work\n"
-      "early:\n"
-      "  ret void\n"
-      "work:\n"
-      "  %row = mul i32 %tid, 5\n"
-      "  %j = lshr i32 %i, 4\n"
-      "  %slot = add i32 %row, %j\n"
-      "  %p = getelementptr i32, ptr %out, i32 %slot\n"
-      "  store i32 %x, ptr %p\n"
-      "  br label %latch\n"
-      "latch:\n"
-      "  %i1 = add i32 %i, 16\n"
-      "  br label %head\n"
-      "done:\n"
-      "  ret void\n"
-      "}\n");
+  char *ir =
+      aucs_xasprintf("%s%s", bar_decl,
+                     "define ptx_kernel void @k(ptr %out, i32 %n, i32 %m) {\n"
+                     "entry:\n" TID "  br label %head\n"
+                     "head:\n"
+                     "  %i = phi i32 [ 0, %entry ], [ %i1, %latch ]\n"
+                     "  %more = icmp slt i32 %i, %n\n"
+                     "  br i1 %more, label %body, label %done\n"
+                     "body:\n"
+                     "  %x = add i32 %i, %tid\n"
+                     "  %c = icmp sge i32 %x, %m\n"
+                     "  br i1 %c, label %early, label %work\n"
+                     "early:\n"
+                     "  ret void\n"
+                     "work:\n"
+                     "  %row = mul i32 %tid, 5\n"
+                     "  %j = lshr i32 %i, 4\n"
+                     "  %slot = add i32 %row, %j\n"
+                     "  %p = getelementptr i32, ptr %out, i32 %slot\n"
+                     "  store i32 %x, ptr %p\n"
+                     "  br label %latch\n"
+                     "latch:\n"
+                     "  %i1 = add i32 %i, 16\n"
+                     "  br label %head\n"
+                     "done:\n"
+                     "  ret void\n"
+                     "}\n");
   LLVMModuleRef m = parse(ir), clone = LLVMCloneModule(m);
   free(ir);
   LLVMValueRef fn = support_fn(clone, "k");
@@ -1169,60 +1163,59 @@ static void test_flatten_exit_in_loop(void **state) {
  * it returns. */
 static void test_flatten_exit_helper_value(void **state) {
   (void)state;
-  check_exit(&(exit_case){
-      "define i32 @h(i32 %tid, i32 %n) {\n"
-      "entry:\n"
-      "  %c = icmp sge i32 %tid, %n\n"
-      "  br i1 %c, label %early, label %a\n"
-      "early:\n"
-      "  ret i32 -1\n"
-      "a:\n"
-      "  %odd = and i32 %tid, 1\n"
-      "  %c2 = icmp ne i32 %odd, 0\n"
-      "  br i1 %c2, label %r2, label %b\n"
-      "r2:\n"
-      "  %t3 = mul i32 %tid, 3\n"
-      "  ret i32 %t3\n"
-      "b:\n"
-      "  %sq = mul i32 %tid, %tid\n"
-      "  ret i32 %sq\n"
-      "}\n"
-      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
-      "entry:\n" TID "  %v = call i32 @h(i32 %tid, i32 %n)\n"
-      "  %p = getelementptr i32, ptr %out, i32 %tid\n"
-      "  store i32 %v, ptr %p\n"
-      "  ret void\n"
-      "}\n",
-      "h", NULL, "entry", 3, NULL});
+  check_exit(&(exit_case){"define i32 @h(i32 %tid, i32 %n) {\n"
+                          "entry:\n"
+                          "  %c = icmp sge i32 %tid, %n\n"
+                          "  br i1 %c, label %early, label %a\n"
+                          "early:\n"
+                          "  ret i32 -1\n"
+                          "a:\n"
+                          "  %odd = and i32 %tid, 1\n"
+                          "  %c2 = icmp ne i32 %odd, 0\n"
+                          "  br i1 %c2, label %r2, label %b\n"
+                          "r2:\n"
+                          "  %t3 = mul i32 %tid, 3\n"
+                          "  ret i32 %t3\n"
+                          "b:\n"
+                          "  %sq = mul i32 %tid, %tid\n"
+                          "  ret i32 %sq\n"
+                          "}\n"
+                          "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+                          "entry:\n" TID
+                          "  %v = call i32 @h(i32 %tid, i32 %n)\n"
+                          "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+                          "  store i32 %v, ptr %p\n"
+                          "  ret void\n"
+                          "}\n",
+                          "h", NULL, "entry", 3, NULL});
 }
 
 /* The -O0 form: the return value and the locals live in allocas, the early
  * return stores to %retval and jumps to the one `ret` (already merged). */
 static void test_flatten_exit_o0_form(void **state) {
   (void)state;
-  check_exit(&(exit_case){
-      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
-      "entry:\n"
-      "  %t.addr = alloca i32\n"
-      "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
-      "  store i32 %tid, ptr %t.addr\n"
-      "  %t0 = load i32, ptr %t.addr\n"
-      "  %c = icmp sge i32 %t0, %n\n"
-      "  br i1 %c, label %return, label %if.end\n"
-      "if.end:\n"
-      "  %t1 = load i32, ptr %t.addr\n"
-      "  %p = getelementptr i32, ptr %out, i32 %t1\n"
-      "  store i32 1, ptr %p\n"
-      "  br label %sync\n"
-      "sync:\n" BAR "  %t2 = load i32, ptr %t.addr\n"
-      "  %q = getelementptr i32, ptr %out, i32 %t2\n"
-      "  %q2 = getelementptr i32, ptr %q, i32 64\n"
-      "  store i32 2, ptr %q2\n"
-      "  br label %return\n"
-      "return:\n"
-      "  ret void\n"
-      "}\n",
-      NULL, "sync", "entry", 0, "sync"});
+  check_exit(&(exit_case){"define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+                          "entry:\n"
+                          "  %t.addr = alloca i32\n"
+                          "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                          "  store i32 %tid, ptr %t.addr\n"
+                          "  %t0 = load i32, ptr %t.addr\n"
+                          "  %c = icmp sge i32 %t0, %n\n"
+                          "  br i1 %c, label %return, label %if.end\n"
+                          "if.end:\n"
+                          "  %t1 = load i32, ptr %t.addr\n"
+                          "  %p = getelementptr i32, ptr %out, i32 %t1\n"
+                          "  store i32 1, ptr %p\n"
+                          "  br label %sync\n"
+                          "sync:\n" BAR "  %t2 = load i32, ptr %t.addr\n"
+                          "  %q = getelementptr i32, ptr %out, i32 %t2\n"
+                          "  %q2 = getelementptr i32, ptr %q, i32 64\n"
+                          "  store i32 2, ptr %q2\n"
+                          "  br label %return\n"
+                          "return:\n"
+                          "  ret void\n"
+                          "}\n",
+                          NULL, "sync", "entry", 0, "sync"});
 }
 
 int main(void) {
