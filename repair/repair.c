@@ -997,7 +997,11 @@ static void log_keep_in(state *s, trial *t, const aucs_cfg *g, int u1, int u2,
                            aucs_names_block(n, g->blocks[u2]));
   aucs_names_free(n);
   e.source = aucs_srcloc_format(ret ? ret : bar);
-  e.source_edit = keep_in_source(ret, bar, active);
+  e.source_edit = keep_in_source(
+      ret, bar,
+      !strchr(active, '%') ? active
+      : ret                ? "!(<the condition of the `return`>)"
+                           : "<the condition around the barrier>");
   char *rl = file_line(ret), *bl = aucs_srcloc_format(bar);
   e.why = aucs_xasprintf(
       "%s%s%s never reach the barrier at %s: instead of leaving, they clear "
