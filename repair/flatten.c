@@ -53,6 +53,30 @@
  * The transform is first made on a clone of the module and verified there;
  * the function itself is edited only when the clone verified.
  *
+ * Exit flattening (DESIGN.md section 8): a `ret` reached under a
+ * thread-dependent condition is an edge to the function's exit.
+ *   E1. Merge the returns: each `ret` becomes `br %exit` (its location
+ *       kept), %exit returns (a phi of the values when there are any).
+ *   E2. %exit post-dominates every block, so the region from a uniform
+ *       block before the early return to %exit holds the return as an
+ *       edge to %exit; flattening it (steps 1-6) guards every later block
+ *       by its entry condition, which is `active` (the negated return
+ *       condition) ANDed with the block's own conditions. The one `ret` is
+ *       at the end, and the threads that "returned" run the guards to it.
+ *   E3. keep_in: a barrier that starts its block moves into the guard just
+ *       before that block, which every thread runs.
+ *
+ *        entry: br c, %exit, %work        entry: br guard.work
+ *        work:  s[t] = ..                 guard.work: br !c, work, guard.sync
+ *               br %sync                  work: s[t] = ..; br guard.sync
+ *        sync:  __syncthreads()   ==>     guard.sync: __syncthreads()
+ *               .. = s[..]                            br !c, sync, guard.exit
+ *               br %exit                  sync: .. = s[..]; br guard.exit
+ *        exit:  ret                       guard.exit: br exit;  exit: ret
+ *
+ * A uniform early return is left alone: the region that holds a barrier
+ * starts at the nearest uniform block dominating it, after that return.
+ *
  * Limitation: terminators other than br, switch and unreachable, and
  * regions entered other than at u1, are rejected. fix-irreducible and
  * unify-loop-exits run on the whole function (the C API runs no pass on one
@@ -840,4 +864,139 @@ int aucs_flatten_find_region(const aucs_cfg *cfg, const aucs_uniformity *uni,
   }
   aucs_arena_free(r.arena);
   return !found;
+}
+
+/* ---- exit flattening ---- */
+
+/* The `ret` instructions of fn, up to max; how many there are. */
+static int returns_of(LLVMValueRef fn, LLVMValueRef *out, int max) {
+  int n = 0;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
+      if (n < max)
+        out[n] = t;
+      n++;
+    }
+  }
+  return n;
+}
+
+int aucs_flatten_count_returns(LLVMValueRef fn) {
+  return returns_of(fn, NULL, 0);
+}
+
+/* Replace ret by `br exit` (keeping its location and metadata), adding its
+ * value to phi when there is one. */
+static void to_exit(LLVMBuilderRef b, LLVMValueRef ret, LLVMBasicBlockRef exit,
+                    LLVMValueRef phi) {
+  LLVMBasicBlockRef from = LLVMGetInstructionParent(ret);
+  if (phi) {
+    LLVMValueRef v = LLVMGetOperand(ret, 0);
+    LLVMAddIncoming(phi, &v, &from, 1);
+  }
+  LLVMPositionBuilderBefore(b, ret);
+  LLVMValueRef br = LLVMBuildBr(b, exit);
+  LLVMInstructionSetDebugLoc(br, LLVMInstructionGetDebugLoc(ret));
+  size_t n;
+  LLVMValueMetadataEntry *md =
+      LLVMInstructionGetAllMetadataOtherThanDebugLoc(ret, &n);
+  for (size_t i = 0; i < n; i++)
+    LLVMSetMetadata(br, LLVMValueMetadataEntriesGetKind(md, (unsigned)i),
+                    LLVMMetadataAsValue(
+                        LLVMGetTypeContext(LLVMTypeOf(ret)),
+                        LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i)));
+  LLVMDisposeValueMetadataEntries(md);
+  LLVMInstructionEraseFromParent(ret);
+}
+
+int aucs_flatten_unify_exits(LLVMValueRef fn) {
+  int n = aucs_flatten_count_returns(fn);
+  if (n < 2)
+    return 0;
+  LLVMValueRef *rets = aucs_xmalloc(sizeof(*rets) * (size_t)n);
+  returns_of(fn, rets, n);
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(cx, fn, "exit");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderAtEnd(b, exit);
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  LLVMValueRef phi = NULL;
+  if (LLVMGetTypeKind(rt) != LLVMVoidTypeKind) {
+    phi = LLVMBuildPhi(b, rt, "retval");
+    LLVMBuildRet(b, phi);
+  } else
+    LLVMBuildRetVoid(b);
+  LLVMInstructionSetDebugLoc(LLVMGetBasicBlockTerminator(exit),
+                             LLVMInstructionGetDebugLoc(rets[n - 1]));
+  for (int i = 0; i < n; i++)
+    to_exit(b, rets[i], exit, phi);
+  LLVMDisposeBuilder(b);
+  free(rets);
+  return n;
+}
+
+/* 1 when block to is reachable from block from (from itself excluded
+ * unless on a cycle). */
+static int reaches_block(const aucs_cfg *cfg, int from, int to) {
+  unsigned char *seen = aucs_xcalloc((size_t)cfg->nblocks, 1);
+  int *work = aucs_xmalloc(sizeof(int) * (size_t)cfg->nblocks), n = 0, hit = 0;
+  work[n++] = from;
+  while (n && !hit) {
+    int b = work[--n];
+    for (int k = 0; k < cfg->nsucc[b]; k++) {
+      int s = cfg->succ[b][k];
+      hit |= s == to;
+      if (!seen[s]) {
+        seen[s] = 1;
+        work[n++] = s;
+      }
+    }
+  }
+  free(seen);
+  free(work);
+  return hit;
+}
+
+LLVMValueRef aucs_flatten_early_exit(const aucs_cfg *cfg, int u1, int u2,
+                                     int block) {
+  LLVMValueRef best = NULL;
+  for (int k = 0; k < cfg->npred[u2]; k++) {
+    int p = cfg->pred[u2][k];
+    if (p == block || !cfg->reachable[p] || !aucs_cfg_dominates(cfg, u1, p) ||
+        reaches_block(cfg, block, p))
+      continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->blocks[p]);
+    if (!best ||
+        (!LLVMInstructionGetDebugLoc(best) && LLVMInstructionGetDebugLoc(t)))
+      best = t;
+  }
+  return best;
+}
+
+aucs_flatten_status aucs_flatten_keep_in(LLVMValueRef fn, LLVMValueRef bar,
+                                         int u1, int u2, char **err) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(bar);
+  LLVMValueRef above = LLVMGetPreviousInstruction(bar);
+  if (above && !LLVMIsAPHINode(above))
+    return fail(err, AUCS_FLATTEN_BAD_REGION,
+                "the barrier does not start its block (split it first)");
+  aucs_flatten_result res = {0};
+  aucs_flatten_status st = aucs_flatten_region(fn, u1, u2, &res, err);
+  if (st)
+    return st;
+  LLVMBasicBlockRef guard = aucs_flatten_guard_of(&res, bb);
+  aucs_flatten_result_free(&res);
+  if (!guard)
+    return fail(err, AUCS_FLATTEN_BAD_REGION,
+                "the barrier's block is inside a loop kept whole by the "
+                "flattening: no guard precedes it");
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(guard));
+  LLVMInstructionRemoveFromParent(bar);
+  LLVMInsertIntoBuilder(b, bar);
+  LLVMDisposeBuilder(b);
+  return verify(fn, err);
 }

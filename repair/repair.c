@@ -11,7 +11,9 @@
  *        b. inline into the kernel every call leading to a helper that holds
  *           one of them, and detect the clone again to see them there;
  *        c. plan and make the edits on the clone (place.h; a loop in the way
- *           is uniformized first, uniformize.h), recording each
+ *           is uniformized first, uniformize.h; a barrier that threads
+ *           which exited never reach is kept, the threads kept in by
+ *           flattening through the exit, flatten.h), recording each
  *           as an op with positions, and as an edit of the log;
  *        d. verify the clone and detect it: keep the trial when the finding
  *           is gone and no new one came (redundant barriers aside; races
@@ -30,6 +32,7 @@
 #include "aucs/repair.h"
 
 #include "aucs/cfg.h"
+#include "aucs/cond.h"
 #include "aucs/flatten.h"
 #include "aucs/kernel.h"
 #include "aucs/names.h"
@@ -184,14 +187,17 @@ typedef enum op_kind {
   OP_SPLIT,
   OP_INLINE,
   OP_FLATTEN,
-  OP_UNIFORMIZE
+  OP_UNIFORMIZE,
+  OP_UNIFY_EXITS,
+  OP_KEEP_IN
 } op_kind;
 
 typedef struct op {
   op_kind kind;
   pos at;
   unsigned id; /* OP_INSERT: the new barrier's id */
-  int u1, u2;  /* OP_FLATTEN: the region; OP_UNIFORMIZE: u1 = absorb */
+  int u1, u2;  /* OP_FLATTEN, OP_KEEP_IN: the region; OP_UNIFORMIZE: u1 =
+                  absorb */
   pos at2;     /* OP_FLATTEN: the op returns the guard before whichever of
                   the blocks of `at` and `at2` the layout puts later */
 } op;
@@ -275,6 +281,11 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     return flatten_op(m, o, err);
   case OP_UNIFORMIZE:
     return uniformize_op(m, o, err);
+  case OP_UNIFY_EXITS:
+    aucs_flatten_unify_exits(fn_of(I));
+    return I;
+  case OP_KEEP_IN:
+    return aucs_flatten_keep_in(fn_of(I), I, o->u1, o->u2, err) ? NULL : I;
   }
   return NULL;
 }
@@ -575,6 +586,14 @@ static char *lines_of(LLVMValueRef a, LLVMValueRef b) {
                         x.file, x.line, y.line);
 }
 
+/* Merge the kernel's returns into one exit block when it has several, so
+ * that an early return is an edge to a block every thread reaches. */
+static int unify_exits(trial *t, LLVMValueRef at) {
+  if (aucs_flatten_count_returns(fn_of(at)) < 2)
+    return 0;
+  return !trial_op(t, (op){OP_UNIFY_EXITS, pos_of(at), 0, 0, 0, {0, 0, 0}});
+}
+
 /* Step 3: split (when A and B share a block), flatten the region around
  * B's block, and put the barrier in the guard before B's block. */
 static int flatten_place(state *s, trial *t, const aucs_place *p) {
@@ -589,6 +608,8 @@ static int flatten_place(state *s, trial *t, const aucs_place *p) {
     log_edit(s, t, e, fn);
     trial_op(t, (op){OP_SPLIT, pos_of(second), 0, 0, 0, {0, 0, 0}});
   }
+  if (unify_exits(t, second))
+    return 1;
   aucs_cfg *g = aucs_cfg_build(fn);
   aucs_uniformity *u = aucs_uniform_compute(g);
   int u1, u2,
@@ -608,8 +629,9 @@ static int flatten_place(state *s, trial *t, const aucs_place *p) {
   if (bad) {
     free(t->why);
     t->why = aucs_xstrdup("the accesses share a divergent region that "
-                          "cannot be flattened (it holds a return, or a "
-                          "loop around them differs between threads)");
+                          "cannot be flattened (it is entered other than "
+                          "at its start, or a loop around them differs "
+                          "between threads)");
     return 1;
   }
   char *what = lines_of(p->first, second);
@@ -937,6 +959,146 @@ static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
   return repair_left(s, t);
 }
 
+/* ---- keeping exited threads in (DESIGN.md section 8) --------------------*/
+
+/* The outermost loop holding block b whose header is not uniform, or -1. */
+static int outer_divergent_loop(const aucs_cfg *g, const aucs_uniformity *u,
+                                int b) {
+  int best = -1;
+  for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
+    if (!aucs_uniform_block(u, g->loops[l].header))
+      best = l;
+  return best;
+}
+
+/* "k.cu:12", or NULL without a location. */
+static char *file_line(LLVMValueRef I) {
+  aucs_srcloc l = I ? aucs_srcloc_of(I) : (aucs_srcloc){0};
+  return l.line ? aucs_xasprintf("%.*s:%u", (int)l.file_len, l.file, l.line)
+                : NULL;
+}
+
+/* The CUDA edit equivalent to keeping the threads in until bar. */
+static char *keep_in_source(LLVMValueRef ret, LLVMValueRef bar,
+                            const char *active) {
+  char *r = file_line(ret), *b = file_line(bar), *out;
+  const char *bl = b ? b : "?";
+  if (r)
+    out = aucs_xasprintf(
+        "replace the `return` at %s by a flag: `bool active = %s;` and "
+        "guard the code after it with `if (active)`, so every thread "
+        "reaches the barrier at %s",
+        r, active, bl);
+  else
+    out = aucs_xasprintf("call __syncthreads() at %s outside the `if` "
+                         "around it, and guard the code around it with "
+                         "`if (%s)`, so every thread reaches it",
+                         bl, active);
+  free(r);
+  free(b);
+  return out;
+}
+
+static void log_keep_in(state *s, trial *t, const aucs_cfg *g, int u1, int u2,
+                        LLVMValueRef bar) {
+  int b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
+  aucs_conds *c = aucs_cond_compute(g, u1);
+  char *active = aucs_cond_format(c, b);
+  aucs_cond_free(c);
+  LLVMValueRef ret = aucs_flatten_early_exit(g, u1, u2, b);
+  aucs_names *n = aucs_names_build(g->fn);
+  aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_EXIT, .id = aucs_repair_id(bar)};
+  e.where = aucs_xasprintf("region %s .. %s, barrier kept",
+                           aucs_names_block(n, g->blocks[u1]),
+                           aucs_names_block(n, g->blocks[u2]));
+  aucs_names_free(n);
+  e.source = aucs_srcloc_format(ret ? ret : bar);
+  e.source_edit = keep_in_source(
+      ret, bar,
+      !strchr(active, '%') ? active
+      : ret                ? "!(<the condition of the `return`>)"
+                           : "<the condition around the barrier>");
+  char *rl = file_line(ret), *bl = aucs_srcloc_format(bar);
+  e.why = aucs_xasprintf(
+      "%s%s%s never reach the barrier at %s: instead of leaving, they clear "
+      "`active` (active = %s) and run on to the one `return` at the end, "
+      "every block after the exit guarded by its condition; the barrier "
+      "stays, in a guard every thread runs",
+      ret ? "threads that return early" : "threads outside the `if`",
+      rl ? " at " : "", rl ? rl : "", bl, active);
+  free(rl);
+  free(bl);
+  free(active);
+  log_edit(s, t, e, g->fn);
+}
+
+/* Flatten the region holding bar's block (split before bar first) through
+ * the exit and move bar into the guard before its block. */
+static int flatten_exit(state *s, trial *t, LLVMValueRef kernel,
+                        LLVMValueRef bar) {
+  LLVMValueRef above = LLVMGetPreviousInstruction(bar);
+  if (above && !LLVMIsAPHINode(above) &&
+      !trial_op(t, (op){OP_SPLIT, pos_of(bar), 0, 0, 0, {0, 0, 0}}))
+    return 1;
+  aucs_cfg *g = aucs_cfg_build(kernel);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int u1, u2, b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
+  int bad = aucs_flatten_find_region(g, u, b, &u1, &u2);
+  if (!bad)
+    log_keep_in(s, t, g, u1, u2, bar);
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  if (bad) {
+    free(t->why);
+    t->why = aucs_xstrdup("the barrier sits in a divergent region that "
+                          "cannot be flattened through the exit");
+    return 1;
+  }
+  return !trial_op(t, (op){OP_KEEP_IN, pos_of(bar), 0, u1, u2, {0, 0, 0}});
+}
+
+/* Keep every thread in until bar: merge the returns, uniformize the loops
+ * around it that not every thread runs alike, then flatten through the
+ * exit. 0 once bar is in a uniform block. */
+static int keep_in(state *s, trial *t, LLVMValueRef kernel, LLVMValueRef bar) {
+  for (int k = 0; k < 6; k++) {
+    if (unify_exits(t, bar))
+      return 1;
+    aucs_cfg *g = aucs_cfg_build(kernel);
+    aucs_uniformity *u = aucs_uniform_compute(g);
+    int b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
+    int l = aucs_uniform_block(u, b) ? -2 : outer_divergent_loop(g, u, b);
+    int bad = l >= 0 && uniformize(s, t, g, u, g->loops[l].header);
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    if (l == -2 || bad)
+      return bad;
+    if (l == -1 && flatten_exit(s, t, kernel, bar))
+      return 1;
+  }
+  free(t->why);
+  t->why = aucs_xstrdup("the barrier is still divergent after keeping the "
+                        "threads in");
+  return 1;
+}
+
+/* Barrier divergence, threads kept in: every divergent barrier of the
+ * kernel, first in block order, stays where it is and becomes reached by
+ * every thread. */
+static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
+  for (int k = 0; k < 8; k++) {
+    LLVMValueRef bars[8];
+    if (!all_divergent_barriers(kernel, bars)) {
+      if (!k)
+        t->why = aucs_xstrdup("no barrier of the kernel is divergent");
+      return !k;
+    }
+    if (keep_in(s, t, kernel, bars[0]))
+      return 1;
+  }
+  return 0;
+}
+
 /* ---- redundant barriers -------------------------------------------------*/
 
 /* The static checker's proof that bar is redundant, under the detect
@@ -985,6 +1147,18 @@ static int plan_redundant(state *s, trial *t, LLVMValueRef kernel,
   return 0;
 }
 
+/* Barrier divergence: when threads exited, keep them in first (the barrier
+ * is needed where it is); otherwise move the barrier, or delete it and
+ * order what it ordered, and keep the threads in last. */
+static int divergence_variant(state *s, trial *t, LLVMValueRef kernel,
+                              const aucs_finding *f, int variant) {
+  int exited = f->b.instr && LLVMIsAReturnInst(f->b.instr);
+  int keep = exited ? 0 : 2;
+  if (variant == keep)
+    return plan_keep_in(s, t, kernel);
+  return plan_divergence(s, t, kernel, f, variant - (variant > keep));
+}
+
 /* ---- one trial ----------------------------------------------------------*/
 
 static int plan(state *s, trial *t, LLVMValueRef kernel, const aucs_finding *f,
@@ -995,7 +1169,7 @@ static int plan(state *s, trial *t, LLVMValueRef kernel, const aucs_finding *f,
   case AUCS_FINDING_RACE:
     return place_race(s, t, f->a.instr, f->b.instr, variant);
   case AUCS_FINDING_BARRIER_DIVERGENCE:
-    return plan_divergence(s, t, kernel, f, variant);
+    return divergence_variant(s, t, kernel, f, variant);
   case AUCS_FINDING_REDUNDANT_BARRIER:
     return plan_redundant(s, t, kernel, f);
   default:
@@ -1120,7 +1294,7 @@ static int attempt(state *s, int item) {
     it->suggestion = aucs_xstrdup(suggestion);
     return 0;
   }
-  int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 2
+  int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 3
                  : f->kind == AUCS_FINDING_RACE             ? 3
                                                             : 1;
   for (int v = 0; v < variants; v++)

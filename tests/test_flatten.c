@@ -12,6 +12,7 @@
 #include "aucs/interp.h"
 #include "aucs/srcloc.h"
 #include "aucs/uniform.h"
+#include "aucs/uniformize.h"
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 #include <stdlib.h>
@@ -843,6 +844,380 @@ static void test_flatten_find_region(void **state) {
   find(diamond, "entry", NULL, NULL);
 }
 
+/* ---- exit flattening: a `ret` under a divergent condition ---- */
+
+static const char *bar_decl =
+    "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n";
+
+typedef struct exit_case {
+  const char *body;
+  const char *fn;  /* the function to edit (default "k") */
+  const char *at;  /* a block of the region, found from it; NULL: the
+                      region runs from u1 to the merged exit */
+  const char *u1;  /* the region's expected start */
+  int merged;      /* returns merged into %exit (0: one `ret` already) */
+  const char *bar; /* the block whose first instruction is the barrier to
+                      keep (keep_in), or NULL: flatten the region only */
+} exit_case;
+
+static LLVMValueRef first_insn(LLVMValueRef fn, const char *block) {
+  return LLVMGetFirstInstruction(support_block(fn, block));
+}
+
+/* The block holding bar is uniform in fn. */
+static int uniform_at(LLVMValueRef fn, LLVMValueRef bar) {
+  aucs_cfg *cfg = aucs_cfg_build(fn);
+  aucs_uniformity *u = aucs_uniform_compute(cfg);
+  int b = aucs_cfg_index(cfg, LLVMGetInstructionParent(bar));
+  int ok = aucs_uniform_block(u, b);
+  aucs_uniform_free(u);
+  aucs_cfg_free(cfg);
+  return ok;
+}
+
+/* Merge the returns, find the region of c->at (it must end at the one
+ * return), flatten it (keeping c->bar's barrier in when given), and compare
+ * the kernel with the original in the interpreter. */
+static void check_exit(const exit_case *c) {
+  char *ir = aucs_xasprintf("%s%s", bar_decl, c->body);
+  LLVMModuleRef m = parse(ir), clone = LLVMCloneModule(m);
+  free(ir);
+  LLVMValueRef fn = support_fn(clone, c->fn ? c->fn : "k");
+  assert_int_equal(aucs_flatten_unify_exits(fn), c->merged);
+  assert_int_equal(aucs_flatten_count_returns(fn), 1);
+  aucs_cfg *cfg = aucs_cfg_build(fn);
+  aucs_uniformity *u = aucs_uniform_compute(cfg);
+  int u1 = support_block_index(fn, c->u1), u2 = cfg->nblocks - 1;
+  if (c->at) /* else: the region from u1 to the merged exit */
+    assert_int_equal(aucs_flatten_find_region(
+                         cfg, u, support_block_index(fn, c->at), &u1, &u2),
+                     0);
+  assert_int_equal(u1, support_block_index(fn, c->u1));
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->blocks[u2]);
+  assert_int_equal(LLVMGetInstructionOpcode(t), LLVMRet);
+  aucs_uniform_free(u);
+  aucs_cfg_free(cfg);
+  char *err = NULL;
+  aucs_flatten_status st;
+  if (c->bar) {
+    LLVMValueRef bar = first_insn(fn, c->bar);
+    st = aucs_flatten_keep_in(fn, bar, u1, u2, &err);
+    if (!st)
+      assert_true(uniform_at(fn, bar));
+  } else
+    st = aucs_flatten_region(fn, u1, u2, NULL, &err);
+  if (st)
+    print_error("flatten: %s\n", err);
+  assert_int_equal(st, AUCS_FLATTEN_OK);
+  assert_false(LLVMVerifyFunction(fn, LLVMReturnStatusAction));
+  assert_true(equivalent(support_fn(m, "k"), support_fn(clone, "k")) >
+              RUNS / 2);
+  LLVMDisposeModule(clone);
+  support_free(m);
+}
+
+#define TID "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+#define SLOT(name, off)                                                        \
+  "  %" name " = getelementptr i32, ptr %out, i32 %tid." off "\n"
+#define BAR "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+
+/* if (tid >= n) return; out[tid] = 1; __syncthreads(); out[tid+64] = 2; */
+static void test_flatten_exit_before_first_barrier(void **state) {
+  (void)state;
+  check_exit(&(exit_case){"define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+                          "entry:\n" TID "  %c = icmp sge i32 %tid, %n\n"
+                          "  br i1 %c, label %early, label %work\n"
+                          "early:\n"
+                          "  ret void\n"
+                          "work:\n"
+                          "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+                          "  store i32 1, ptr %p\n"
+                          "  br label %sync\n"
+                          "sync:\n" BAR
+                          "  %q = getelementptr i32, ptr %p, i32 64\n"
+                          "  store i32 2, ptr %q\n"
+                          "  ret void\n"
+                          "}\n",
+                          NULL, "sync", "entry", 2, "sync"});
+}
+
+/* out[tid] = 1; __syncthreads(); if (tid >= n) return; out[tid+64] = 2;
+ * __syncthreads(); out[tid+128] = 3; */
+static void test_flatten_exit_between_barriers(void **state) {
+  (void)state;
+  check_exit(&(exit_case){
+      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+      "entry:\n" TID "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  store i32 1, ptr %p\n" BAR "  %c = icmp sge i32 %tid, %n\n"
+      "  br i1 %c, label %early, label %work\n"
+      "early:\n"
+      "  ret void\n"
+      "work:\n"
+      "  %q = getelementptr i32, ptr %p, i32 64\n"
+      "  store i32 2, ptr %q\n"
+      "  br label %sync\n"
+      "sync:\n" BAR "  %r = getelementptr i32, ptr %p, i32 128\n"
+      "  store i32 3, ptr %r\n"
+      "  ret void\n"
+      "}\n",
+      NULL, "sync", "entry", 2, "sync"});
+}
+
+/* if (tid < n) { if (tid % 2) return; out[tid] = 1; } else out[tid] = 2;
+ * __syncthreads(); out[tid+64] = tid; */
+static void test_flatten_exit_nested_ifs(void **state) {
+  (void)state;
+  check_exit(&(exit_case){
+      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+      "entry:\n" TID "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  %c = icmp slt i32 %tid, %n\n"
+      "  br i1 %c, label %a, label %else\n"
+      "a:\n"
+      "  %odd = and i32 %tid, 1\n"
+      "  %c2 = icmp ne i32 %odd, 0\n"
+      "  br i1 %c2, label %early, label %b\n"
+      "early:\n"
+      "  ret void\n"
+      "b:\n"
+      "  store i32 1, ptr %p\n"
+      "  br label %sync\n"
+      "else:\n"
+      "  store i32 2, ptr %p\n"
+      "  br label %sync\n"
+      "sync:\n" BAR "  %q = getelementptr i32, ptr %p, i32 64\n"
+      "  store i32 %tid, ptr %q\n"
+      "  ret void\n"
+      "}\n",
+      NULL, "sync", "entry", 2, "sync"});
+}
+
+/* Three returns, one of them after the barrier, with a value computed
+ * before the first return stored after the last. */
+static void test_flatten_exit_multiple_returns(void **state) {
+  (void)state;
+  check_exit(&(exit_case){"define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+                          "entry:\n" TID "  %sq = mul i32 %tid, %tid\n"
+                          "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+                          "  %c = icmp sge i32 %tid, %n\n"
+                          "  br i1 %c, label %r1, label %a\n"
+                          "r1:\n"
+                          "  ret void\n"
+                          "a:\n"
+                          "  %c2 = icmp eq i32 %tid, 5\n"
+                          "  br i1 %c2, label %r2, label %sync\n"
+                          "r2:\n"
+                          "  store i32 7, ptr %p\n"
+                          "  ret void\n"
+                          "sync:\n" BAR "  %c3 = icmp ugt i32 %tid, 40\n"
+                          "  br i1 %c3, label %r3, label %tail\n"
+                          "r3:\n"
+                          "  ret void\n"
+                          "tail:\n"
+                          "  store i32 %sq, ptr %p\n"
+                          "  ret void\n"
+                          "}\n",
+                          NULL, "sync", "entry", 4, "sync"});
+}
+
+/* The return's condition is loaded data: if (in[tid] < 0) return. */
+static void test_flatten_exit_loaded_condition(void **state) {
+  (void)state;
+  check_exit(&(exit_case){
+      "define ptx_kernel void @k(ptr %out, ptr %in) {\n"
+      "entry:\n" TID "  %ip = getelementptr i32, ptr %in, i32 %tid\n"
+      "  %v = load i32, ptr %ip\n"
+      "  %c = icmp slt i32 %v, 0\n"
+      "  br i1 %c, label %early, label %sync\n"
+      "early:\n"
+      "  ret void\n"
+      "sync:\n" BAR "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  store i32 %v, ptr %p\n"
+      "  ret void\n"
+      "}\n",
+      NULL, "sync", "entry", 2, "sync"});
+}
+
+/* if (tid < n) out[tid] = 1; else { __syncthreads(); return; }
+ * out[tid+64] = 2: the return after a barrier in the else arm. */
+static void test_flatten_exit_after_barrier_in_else(void **state) {
+  (void)state;
+  check_exit(&(exit_case){"define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+                          "entry:\n" TID
+                          "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+                          "  %c = icmp slt i32 %tid, %n\n"
+                          "  br i1 %c, label %then, label %else\n"
+                          "then:\n"
+                          "  store i32 1, ptr %p\n"
+                          "  br label %join\n"
+                          "else:\n" BAR "  ret void\n"
+                          "join:\n"
+                          "  %q = getelementptr i32, ptr %p, i32 64\n"
+                          "  store i32 2, ptr %q\n"
+                          "  ret void\n"
+                          "}\n",
+                          NULL, "else", "entry", 2, "else"});
+}
+
+/* A uniform early return (if (n < 4) return;) stays a plain jump to the
+ * exit: the region starts after it, and no guard tests n < 4. */
+static void test_flatten_exit_uniform_return_kept(void **state) {
+  (void)state;
+  const char *body =
+      "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+      "entry:\n" TID "  %u = icmp slt i32 %n, 4\n"
+      "  br i1 %u, label %r0, label %go\n"
+      "r0:\n"
+      "  ret void\n"
+      "go:\n"
+      "  %c = icmp sge i32 %tid, %n\n"
+      "  br i1 %c, label %r1, label %sync\n"
+      "r1:\n"
+      "  ret void\n"
+      "sync:\n" BAR "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+      "  store i32 %n, ptr %p\n"
+      "  ret void\n"
+      "}\n";
+  check_exit(&(exit_case){body, NULL, "sync", "go", 3, "sync"});
+  char *ir = aucs_xasprintf("%s%s", bar_decl, body);
+  LLVMModuleRef m = parse(ir);
+  free(ir);
+  LLVMValueRef fn = support_fn(m, "k");
+  aucs_flatten_unify_exits(fn);
+  char *err = NULL;
+  aucs_cfg *cfg = aucs_cfg_build(fn);
+  aucs_uniformity *u = aucs_uniform_compute(cfg);
+  int u1, u2;
+  assert_int_equal(aucs_flatten_find_region(
+                       cfg, u, support_block_index(fn, "sync"), &u1, &u2),
+                   0);
+  aucs_uniform_free(u);
+  aucs_cfg_free(cfg);
+  assert_int_equal(
+      aucs_flatten_keep_in(fn, first_insn(fn, "sync"), u1, u2, &err),
+      AUCS_FLATTEN_OK);
+  /* entry still branches on n < 4, to r0 and on to the exit */
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(support_block(fn, "entry"));
+  assert_int_equal(LLVMGetNumSuccessors(t), 2);
+  assert_ptr_equal(LLVMGetSuccessor(t, 0), support_block(fn, "r0"));
+  LLVMValueRef t0 = LLVMGetBasicBlockTerminator(support_block(fn, "r0"));
+  assert_ptr_equal(LLVMGetSuccessor(t0, 0), support_block(fn, "exit"));
+  support_free(m);
+}
+
+/* An early return inside a loop's body: the loop is uniformized (the
+ * return clears `active`), then the body flattened through the exit. */
+static void test_flatten_exit_in_loop(void **state) {
+  (void)state;
+  char *ir =
+      aucs_xasprintf("%s%s", bar_decl,
+                     "define ptx_kernel void @k(ptr %out, i32 %n, i32 %m) {\n"
+                     "entry:\n" TID "  br label %head\n"
+                     "head:\n"
+                     "  %i = phi i32 [ 0, %entry ], [ %i1, %latch ]\n"
+                     "  %more = icmp slt i32 %i, %n\n"
+                     "  br i1 %more, label %body, label %done\n"
+                     "body:\n"
+                     "  %x = add i32 %i, %tid\n"
+                     "  %c = icmp sge i32 %x, %m\n"
+                     "  br i1 %c, label %early, label %work\n"
+                     "early:\n"
+                     "  ret void\n"
+                     "work:\n"
+                     "  %row = mul i32 %tid, 5\n"
+                     "  %j = lshr i32 %i, 4\n"
+                     "  %slot = add i32 %row, %j\n"
+                     "  %p = getelementptr i32, ptr %out, i32 %slot\n"
+                     "  store i32 %x, ptr %p\n"
+                     "  br label %latch\n"
+                     "latch:\n"
+                     "  %i1 = add i32 %i, 16\n"
+                     "  br label %head\n"
+                     "done:\n"
+                     "  ret void\n"
+                     "}\n");
+  LLVMModuleRef m = parse(ir), clone = LLVMCloneModule(m);
+  free(ir);
+  LLVMValueRef fn = support_fn(clone, "k");
+  assert_int_equal(aucs_flatten_unify_exits(fn), 2);
+  char *err = NULL;
+  assert_int_equal(
+      aucs_uniformize_loop(fn, support_block_index(fn, "head"), 0, NULL, &err),
+      0);
+  aucs_cfg *cfg = aucs_cfg_build(fn);
+  aucs_uniformity *u = aucs_uniform_compute(cfg);
+  int u1, u2;
+  assert_int_equal(aucs_flatten_find_region(
+                       cfg, u, support_block_index(fn, "work"), &u1, &u2),
+                   0);
+  aucs_uniform_free(u);
+  aucs_cfg_free(cfg);
+  assert_int_equal(aucs_flatten_region(fn, u1, u2, NULL, &err), 0);
+  assert_false(LLVMVerifyFunction(fn, LLVMReturnStatusAction));
+  assert_true(equivalent(support_fn(m, "k"), fn) > RUNS / 2);
+  LLVMDisposeModule(clone);
+  support_free(m);
+}
+
+/* A helper returning a value early (O2 form: the values meet in the
+ * merged exit's phi), flattened through its exit; the kernel stores what
+ * it returns. */
+static void test_flatten_exit_helper_value(void **state) {
+  (void)state;
+  check_exit(&(exit_case){"define i32 @h(i32 %tid, i32 %n) {\n"
+                          "entry:\n"
+                          "  %c = icmp sge i32 %tid, %n\n"
+                          "  br i1 %c, label %early, label %a\n"
+                          "early:\n"
+                          "  ret i32 -1\n"
+                          "a:\n"
+                          "  %odd = and i32 %tid, 1\n"
+                          "  %c2 = icmp ne i32 %odd, 0\n"
+                          "  br i1 %c2, label %r2, label %b\n"
+                          "r2:\n"
+                          "  %t3 = mul i32 %tid, 3\n"
+                          "  ret i32 %t3\n"
+                          "b:\n"
+                          "  %sq = mul i32 %tid, %tid\n"
+                          "  ret i32 %sq\n"
+                          "}\n"
+                          "define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+                          "entry:\n" TID
+                          "  %v = call i32 @h(i32 %tid, i32 %n)\n"
+                          "  %p = getelementptr i32, ptr %out, i32 %tid\n"
+                          "  store i32 %v, ptr %p\n"
+                          "  ret void\n"
+                          "}\n",
+                          "h", NULL, "entry", 3, NULL});
+}
+
+/* The -O0 form: the return value and the locals live in allocas, the early
+ * return stores to %retval and jumps to the one `ret` (already merged). */
+static void test_flatten_exit_o0_form(void **state) {
+  (void)state;
+  check_exit(&(exit_case){"define ptx_kernel void @k(ptr %out, i32 %n) {\n"
+                          "entry:\n"
+                          "  %t.addr = alloca i32\n"
+                          "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                          "  store i32 %tid, ptr %t.addr\n"
+                          "  %t0 = load i32, ptr %t.addr\n"
+                          "  %c = icmp sge i32 %t0, %n\n"
+                          "  br i1 %c, label %return, label %if.end\n"
+                          "if.end:\n"
+                          "  %t1 = load i32, ptr %t.addr\n"
+                          "  %p = getelementptr i32, ptr %out, i32 %t1\n"
+                          "  store i32 1, ptr %p\n"
+                          "  br label %sync\n"
+                          "sync:\n" BAR "  %t2 = load i32, ptr %t.addr\n"
+                          "  %q = getelementptr i32, ptr %out, i32 %t2\n"
+                          "  %q2 = getelementptr i32, ptr %q, i32 64\n"
+                          "  store i32 2, ptr %q2\n"
+                          "  br label %return\n"
+                          "return:\n"
+                          "  ret void\n"
+                          "}\n",
+                          NULL, "sync", "entry", 0, "sync"});
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_flatten_diamond),
@@ -865,6 +1240,16 @@ int main(void) {
       cmocka_unit_test(test_flatten_rejects_side_entry),
       cmocka_unit_test(test_flatten_rejects_loop_header_entry),
       cmocka_unit_test(test_flatten_find_region),
+      cmocka_unit_test(test_flatten_exit_before_first_barrier),
+      cmocka_unit_test(test_flatten_exit_between_barriers),
+      cmocka_unit_test(test_flatten_exit_nested_ifs),
+      cmocka_unit_test(test_flatten_exit_multiple_returns),
+      cmocka_unit_test(test_flatten_exit_loaded_condition),
+      cmocka_unit_test(test_flatten_exit_after_barrier_in_else),
+      cmocka_unit_test(test_flatten_exit_uniform_return_kept),
+      cmocka_unit_test(test_flatten_exit_in_loop),
+      cmocka_unit_test(test_flatten_exit_helper_value),
+      cmocka_unit_test(test_flatten_exit_o0_form),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

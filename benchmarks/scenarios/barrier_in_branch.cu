@@ -1,8 +1,8 @@
 // Scenario: a barrier inside a branch only the first half of the block
 // takes: barrier divergence (a deadlock or undefined behaviour on real
-// hardware). Moving it to the join leaves the branch's write and read in
-// one barrier interval, so aucs deletes it and orders that pair again by
-// flattening the branch.
+// hardware). The threads that skip the branch run to the kernel's end
+// (they exited), so aucs keeps them in: the branch is flattened and the
+// barrier stays between its write and read, in a guard every thread runs.
 // BUG: barrier-divergence
 // EXPECT: fixed
 // LAUNCH: --grid 1 --block 64

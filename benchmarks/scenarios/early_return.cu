@@ -1,9 +1,9 @@
 // Scenario: threads past the end of the data return early, and the others
 // meet at a barrier later: barrier divergence (threads that returned never
-// arrive). No uniform point follows the barrier, so aucs deletes it and
-// repairs the race it leaves: the block is split between the write and the
-// read, the region up to the return flattened, and the barrier put in the
-// guard every thread (returned or not) now runs.
+// arrive). The barrier is needed, so aucs keeps the returning threads in:
+// the return becomes a flag (`active`), the code after it is guarded by
+// it up to the one return at the end, and the barrier stays, in the guard
+// every thread (returned or not) now runs.
 // BUG: barrier-divergence after an early return
 // EXPECT: fixed
 // LAUNCH: --grid 1 --block 64 --arg n=48

@@ -1,7 +1,9 @@
 // Scenario: at -O0 the barrier sits in a __device__ helper that the kernel
 // calls under a divergent branch. The call is inlined into the kernel (the
-// helper stays as it is for other callers), then the barrier moves to the
-// nearest point every thread reaches.
+// helper stays as it is for other callers), then the threads that skip
+// the call are kept in (flattening through the exit, the barrier kept in a
+// guard every thread runs); the race that leaves after the call gets a
+// barrier of its own, and the kept one is then proved redundant.
 // BUG: barrier-divergence in a helper
 // EXPECT: fixed
 // LAUNCH: --grid 1 --block 64

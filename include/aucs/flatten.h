@@ -63,4 +63,33 @@ LLVMBasicBlockRef aucs_flatten_guard_of(const aucs_flatten_result *r,
 int aucs_flatten_find_region(const aucs_cfg *cfg, const aucs_uniformity *uni,
                              int block, int *u1, int *u2);
 
+/* ---- exit flattening (DESIGN.md section 8) ----
+ * A `ret` reached under a thread-dependent condition is an edge to the
+ * function's exit: once fn's returns are merged into one exit block, that
+ * block post-dominates every block, and a region ending there holds the
+ * early return as an edge to it. Flattening that region keeps the threads
+ * that returned running the guards up to the exit: their `active` flag is
+ * the guard conditions (each later block's entry condition holds the
+ * negated return condition), and the one `ret` is at the end. */
+
+/* The number of `ret` instructions of fn. */
+int aucs_flatten_count_returns(LLVMValueRef fn);
+/* Merge fn's returns into one new block %exit (`ret`, with a phi of the
+ * returned values when fn returns one); each old `ret` becomes `br %exit`
+ * with its location and metadata. Returns how many were merged (0 when fn
+ * has fewer than two, and is left as it is). */
+int aucs_flatten_unify_exits(LLVMValueRef fn);
+/* The terminator of a block of the region (u1, u2) (u1 itself included)
+ * that jumps to u2 on a path that never passes `block`: the early return
+ * that skips it, preferring one with a source location; NULL when none. */
+LLVMValueRef aucs_flatten_early_exit(const aucs_cfg *cfg, int u1, int u2,
+                                     int block);
+/* Keep every thread in until the barrier `bar`, which must start its block
+ * (after phis): flatten the region (u1, u2) holding that block as a node,
+ * then move bar into the guard before its block, which every thread runs.
+ * 0 on success; otherwise a status with *err (free with free()) and fn
+ * unchanged. */
+aucs_flatten_status aucs_flatten_keep_in(LLVMValueRef fn, LLVMValueRef bar,
+                                         int u1, int u2, char **err);
+
 #endif
