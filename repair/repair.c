@@ -29,6 +29,7 @@
  */
 #include "aucs/repair.h"
 
+#include "aucs/budget.h"
 #include "aucs/cfg.h"
 #include "aucs/flatten.h"
 #include "aucs/kernel.h"
@@ -283,7 +284,8 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
 
 typedef struct state {
   LLVMModuleRef m;
-  const aucs_repair_options *o;
+  const aucs_repair_options *o; /* its detect options are within budget */
+  aucs_budget budget;           /* the whole repair's */
   aucs_repair_result *r;
   aucs_report cur; /* the detection of m as it is now */
   unsigned next_id;
@@ -314,6 +316,14 @@ static int detect(state *s, LLVMModuleRef m, aucs_report *rep) {
     s->err = err;
   }
   return rc;
+}
+
+/* A kernel's check in rep was cut short by a budget. */
+static int cut_short(const aucs_report *rep) {
+  for (size_t i = 0; i < rep->nkernels; i++)
+    if (rep->kernels[i].budget)
+      return 1;
+  return 0;
 }
 
 static const char *kernel_name(LLVMValueRef fn) {
@@ -812,7 +822,7 @@ static int repair_left(state *s, trial *t) {
     aucs_report rep;
     if (detect(s, t->c, &rep))
       return 1;
-    int placed = 0, failed = 0;
+    int placed = 0, failed = cut_short(&rep);
     for (size_t k = 0; k < rep.nkernels && !placed && !failed; k++)
       for (size_t i = 0; i < rep.kernels[k].findings.n && !placed; i++) {
         const aucs_finding *f = &rep.kernels[k].findings.v[i];
@@ -947,7 +957,8 @@ static int proven_redundant(const state *s, LLVMValueRef kernel,
   if (d)
     so = (aucs_static_options){.timeout_ms = d->smt_timeout,
                                .budget_ms = d->static_budget,
-                               .may_alias = d->may_alias};
+                               .may_alias = d->may_alias,
+                               .budget = d->within};
   return aucs_static_prove_redundant(kernel, bar, &so);
 }
 
@@ -1016,6 +1027,11 @@ static int verified(trial *t) {
 /* The trial's detection answers the item without a new finding. */
 static int accepted(state *s, trial *t, const aucs_report *after) {
   LLVMValueRef k;
+  if (cut_short(after)) {
+    t->why = aucs_xstrdup("the check of the edit was cut short by the time "
+                          "or memory budget");
+    return 0;
+  }
   if (lookup(after, &s->r->items[t->item], &k)) {
     t->why = aucs_xstrdup("the finding was still there after the edit");
     return 0;
@@ -1076,6 +1092,7 @@ static void trial_free(trial *t) {
 static int try_once(state *s, int item, LLVMValueRef kernel,
                     const aucs_finding *f, int variant) {
   trial t = {.c = LLVMCloneModule(s->m), .next_id = s->next_id, .item = item};
+  s->r->items[item].attempted = 1;
   const aucs_finding fc = {.kind = f->kind,
                            .a = {.instr = same_in(t.c, f->a.instr)},
                            .b = {.instr = same_in(t.c, f->b.instr)},
@@ -1121,7 +1138,7 @@ static int attempt(state *s, int item) {
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 2
                  : f->kind == AUCS_FINDING_RACE             ? 3
                                                             : 1;
-  for (int v = 0; v < variants; v++)
+  for (int v = 0; v < variants && !aucs_budget_check(&s->budget); v++)
     if (try_once(s, item, kernel, f, v))
       return 1;
   return 0;
@@ -1155,6 +1172,10 @@ static void settle(state *s) {
     if (!lookup(&s->cur, it, &k)) {
       it->outcome = AUCS_OUTCOME_FIXED;
       set_how(it, fixed_how(r, i));
+    } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && r->budget &&
+               !it->attempted) {
+      set_how(it, aucs_xasprintf("not attempted: %s", r->budget));
+      r->unattempted++;
     } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && !it->how)
       set_how(it, aucs_xstrdup("the round limit came first"));
     r->fixed += it->outcome == AUCS_OUTCOME_FIXED;
@@ -1179,13 +1200,33 @@ static int incomplete(const aucs_report *rep) {
     checked += rep->kernels[k].status == AUCS_KERNEL_CHECKED;
     failed += rep->kernels[k].status == AUCS_KERNEL_ERROR;
   }
-  return failed || !checked;
+  return failed || !checked || cut_short(rep);
+}
+
+/* The repair's budget, and its detections' options within it (the
+ * kernel's own time budget is detect's default). */
+static void budget_begin(state *s, const aucs_repair_options *o,
+                         aucs_repair_options *ro, aucs_detect_options *d) {
+  static const aucs_detect_options defaults;
+  *ro = *o;
+  *d = o->detect ? *o->detect : defaults;
+  unsigned secs = o->time_budget ? o->time_budget
+                                 : (unsigned)AUCS_BUDGET_FIX_SECONDS;
+  uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
+  aucs_budget_init(&s->budget, secs, mem, d->within);
+  d->within = &s->budget;
+  d->time_budget = 0;
+  ro->detect = d;
+  s->o = ro;
 }
 
 int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
                     aucs_repair_result *r, char **err) {
   static const aucs_repair_options none = {0};
-  state s = {.m = m, .o = o ? o : &none, .r = r};
+  aucs_repair_options ro;
+  aucs_detect_options d;
+  state s = {.m = m, .r = r};
+  budget_begin(&s, o ? o : &none, &ro, &d);
   memset(r, 0, sizeof(*r));
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
@@ -1197,7 +1238,9 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   r->warnings = warnings(&s.cur);
   r->incomplete = incomplete(&s.cur);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
-  for (unsigned round = 1; round <= max && nfindings(&s.cur); round++) {
+  for (unsigned round = 1; round <= max && nfindings(&s.cur) &&
+                          !aucs_budget_check(&s.budget);
+       round++) {
     r->rounds = round;
     size_t n = r->nitems;
     int kept = 0;
@@ -1206,6 +1249,8 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     if (!kept)
       break;
   }
+  if (aucs_budget_check(&s.budget))
+    r->budget = aucs_budget_why(&s.budget);
   settle(&s);
   aucs_detect_report_free(&s.cur);
   free(s.err);
@@ -1223,6 +1268,7 @@ void aucs_repair_result_free(aucs_repair_result *r) {
   }
   free(r->items);
   free(r->warnings);
+  free(r->budget);
   memset(r, 0, sizeof(*r));
 }
 
@@ -1248,6 +1294,12 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
   aucs_editlog_print(&r->log, out);
   for (size_t i = 0; i < r->nitems; i++)
     print_item(&r->items[i], out);
+  if (r->budget)
+    aucs_buf_printf(out,
+                    "aucs: note: fix: %s: the repair stopped; %zu finding%s "
+                    "not attempted; every edit kept was verified\n",
+                    r->budget, r->unattempted,
+                    r->unattempted == 1 ? "" : "s");
   aucs_buf_printf(out,
                   "aucs: fix: %zu finding%s: %zu fixed, %zu unfixable, %zu "
                   "not fixed; %zu edit%s in %u round%s\n",
