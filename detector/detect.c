@@ -797,11 +797,13 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
     }
     aucs_fitness fit;
     runs[done++] = c;
-    if (eval(s, &c, &fit) == AUCS_SEARCH_STOP || s->pg.kernel.hit) {
+    uint64_t before = s->k->runs;
+    aucs_search_verdict v = eval(s, &c, &fit);
+    s->pg.replays += s->k->runs - before;
+    if (v == AUCS_SEARCH_STOP || s->pg.kernel.hit) {
       s->pg.replays_cut = 1;
       break;
     }
-    s->pg.replays++;
   }
   for (size_t i = 0; i < done; i++)
     free(runs[i].args);

@@ -20,7 +20,8 @@ void aucs_progress_begin(aucs_progress *p, const aucs_detect_options *o) {
                                  : (unsigned)AUCS_BUDGET_DETECT_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
   aucs_budget_init(&p->kernel, secs, mem, o->within);
-  double share = o->static_only || o->no_static ? secs : secs / 2.0;
+  double left = aucs_budget_left(&p->kernel);
+  double share = o->static_only || o->no_static ? left : left / 2.0;
   aucs_budget_init(&p->stat, share, mem, &p->kernel);
 }
 
@@ -31,8 +32,8 @@ int aucs_progress_cut(const aucs_progress *p) {
 char *aucs_progress_reached(const aucs_progress *p) {
   if (p->kernel.hit || p->stat.hit != AUCS_BUDGET_TIME)
     return aucs_budget_why(p->kernel.hit ? &p->kernel : &p->stat);
-  return aucs_xasprintf("the static checker's share (%g s) of the time "
-                        "budget (%g s) ran out",
+  return aucs_xasprintf("the static checker's share (%.3g s) of the time "
+                        "budget (%.3g s) ran out",
                         p->stat.seconds, p->kernel.seconds);
 }
 
@@ -67,9 +68,12 @@ static void static_part(const aucs_progress *p, aucs_buf *b) {
 static void search_part(const aucs_progress *p, aucs_buf *b) {
   const char *sep = b->len ? "; " : "";
   if (p->replays || p->replays_cut)
-    aucs_buf_printf(b, "%switness replays: %llu%s", sep,
+    aucs_buf_printf(b, "%switness replays: %llu%s%s", sep,
                     (unsigned long long)p->replays,
-                    p->replays_cut ? " (the rest not run)" : "");
+                    p->run_cut && !p->search_started
+                        ? " (the last stopped in flight)"
+                        : "",
+                    p->replays_cut ? ", the rest not run" : "");
   sep = b->len ? "; " : "";
   if (!p->search)
     return;

@@ -1121,20 +1121,29 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
   return kept;
 }
 
-static int attempt(state *s, int item) {
+/* Mark the item unfixable when no barrier edit can fix it: 1 when it is
+ * (or is gone), 0 when a trial may fix it (*f, *kernel set). */
+static int unfixable(state *s, int item, const aucs_finding **f,
+                     LLVMValueRef *kernel) {
   aucs_repair_item *it = &s->r->items[item];
+  *f = lookup(&s->cur, it, kernel);
+  if (!*f || it->outcome == AUCS_OUTCOME_UNFIXABLE)
+    return 1;
+  const char *suggestion = NULL, *why = aucs_place_unfixable(*f, &suggestion);
+  if (!why)
+    return 0;
+  it->outcome = AUCS_OUTCOME_UNFIXABLE;
+  set_how(it, aucs_xstrdup(why));
+  free(it->suggestion);
+  it->suggestion = aucs_xstrdup(suggestion);
+  return 1;
+}
+
+static int attempt(state *s, int item) {
   LLVMValueRef kernel;
-  const aucs_finding *f = lookup(&s->cur, it, &kernel);
-  if (!f || it->outcome == AUCS_OUTCOME_UNFIXABLE)
+  const aucs_finding *f;
+  if (unfixable(s, item, &f, &kernel))
     return 0;
-  const char *suggestion = NULL, *why = aucs_place_unfixable(f, &suggestion);
-  if (why) {
-    it->outcome = AUCS_OUTCOME_UNFIXABLE;
-    set_how(it, aucs_xstrdup(why));
-    free(it->suggestion);
-    it->suggestion = aucs_xstrdup(suggestion);
-    return 0;
-  }
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 2
                  : f->kind == AUCS_FINDING_RACE             ? 3
                                                             : 1;
@@ -1251,6 +1260,11 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   }
   if (aucs_budget_check(&s.budget))
     r->budget = aucs_budget_why(&s.budget);
+  for (size_t i = 0; r->budget && i < r->nitems; i++) {
+    LLVMValueRef k;
+    const aucs_finding *f;
+    unfixable(&s, (int)i, &f, &k); /* no trial needed to tell */
+  }
   settle(&s);
   aucs_detect_report_free(&s.cur);
   free(s.err);
