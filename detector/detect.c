@@ -1054,11 +1054,10 @@ static void budget_settle(kstate *s) {
   if (nothing)
     k->status = AUCS_KERNEL_ERROR;
   char *old = k->reason;
-  k->reason = aucs_xasprintf("kernel '%s': %s%s: %s%s%s", k->demangled,
-                             k->budget,
-                             nothing ? " before anything was checked" : "",
-                             k->budget_checked, old ? "; " : "",
-                             old ? old : "");
+  k->reason =
+      aucs_xasprintf("kernel '%s': %s%s: %s%s%s", k->demangled, k->budget,
+                     nothing ? " before anything was checked" : "",
+                     k->budget_checked, old ? "; " : "", old ? old : "");
   free(old);
 }
 

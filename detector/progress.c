@@ -16,8 +16,8 @@
 
 void aucs_progress_begin(aucs_progress *p, const aucs_detect_options *o) {
   *p = (aucs_progress){.no_static = o->no_static, .search = !o->static_only};
-  unsigned secs = o->time_budget ? o->time_budget
-                                 : (unsigned)AUCS_BUDGET_DETECT_SECONDS;
+  unsigned secs =
+      o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_DETECT_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
   aucs_budget_init(&p->kernel, secs, mem, o->within);
   double left = aucs_budget_left(&p->kernel);
@@ -68,12 +68,10 @@ static void static_part(const aucs_progress *p, aucs_buf *b) {
 static void search_part(const aucs_progress *p, aucs_buf *b) {
   const char *sep = b->len ? "; " : "";
   if (p->replays || p->replays_cut)
-    aucs_buf_printf(b, "%switness replays: %llu%s%s", sep,
-                    (unsigned long long)p->replays,
-                    p->run_cut && !p->search_started
-                        ? " (the last stopped in flight)"
-                        : "",
-                    p->replays_cut ? ", the rest not run" : "");
+    aucs_buf_printf(
+        b, "%switness replays: %llu%s%s", sep, (unsigned long long)p->replays,
+        p->run_cut && !p->search_started ? " (the last stopped in flight)" : "",
+        p->replays_cut ? ", the rest not run" : "");
   sep = b->len ? "; " : "";
   if (!p->search)
     return;
@@ -91,7 +89,6 @@ char *aucs_progress_checked(const aucs_progress *p) {
   static_part(p, &b);
   search_part(p, &b);
   if (p->kernel.hit)
-    aucs_buf_printf(&b, "%sno barrier reported redundant",
-                    b.len ? "; " : "");
+    aucs_buf_printf(&b, "%sno barrier reported redundant", b.len ? "; " : "");
   return aucs_buf_take(&b);
 }

@@ -2395,10 +2395,9 @@ int aucs_static_stopped(const aucs_static *s, size_t *asked, size_t *built) {
 
 aucs_static_proof aucs_static_proof_of(const aucs_static *s) {
   aucs_static_counts c = aucs_static_counts_of(s);
-  return c.unsat == c.total && (!s->cut || s->cut == 3)
-             ? AUCS_PROOF_RACE_FREE
-         : c.unsat            ? AUCS_PROOF_PARTIAL
-                              : AUCS_PROOF_NONE;
+  return c.unsat == c.total && (!s->cut || s->cut == 3) ? AUCS_PROOF_RACE_FREE
+         : c.unsat                                      ? AUCS_PROOF_PARTIAL
+                                                        : AUCS_PROOF_NONE;
 }
 
 const char *aucs_static_proof_name(aucs_static_proof p) {

@@ -1219,8 +1219,8 @@ static void budget_begin(state *s, const aucs_repair_options *o,
   static const aucs_detect_options defaults;
   *ro = *o;
   *d = o->detect ? *o->detect : defaults;
-  unsigned secs = o->time_budget ? o->time_budget
-                                 : (unsigned)AUCS_BUDGET_FIX_SECONDS;
+  unsigned secs =
+      o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_FIX_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
   aucs_budget_init(&s->budget, secs, mem, d->within);
   d->within = &s->budget;
@@ -1247,8 +1247,8 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   r->warnings = warnings(&s.cur);
   r->incomplete = incomplete(&s.cur);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
-  for (unsigned round = 1; round <= max && nfindings(&s.cur) &&
-                          !aucs_budget_check(&s.budget);
+  for (unsigned round = 1;
+       round <= max && nfindings(&s.cur) && !aucs_budget_check(&s.budget);
        round++) {
     r->rounds = round;
     size_t n = r->nitems;
@@ -1312,8 +1312,7 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
     aucs_buf_printf(out,
                     "aucs: note: fix: %s: the repair stopped; %zu finding%s "
                     "not attempted; every edit kept was verified\n",
-                    r->budget, r->unattempted,
-                    r->unattempted == 1 ? "" : "s");
+                    r->budget, r->unattempted, r->unattempted == 1 ? "" : "s");
   aucs_buf_printf(out,
                   "aucs: fix: %zu finding%s: %zu fixed, %zu unfixable, %zu "
                   "not fixed; %zu edit%s in %u round%s\n",

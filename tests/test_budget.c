@@ -91,19 +91,18 @@ static void test_budget_poll_checks_now_and_then(void **state) {
 }
 
 /* A thread that counts to n (a data-dependent trip count). */
-static const char *counter =
-    "define ptx_kernel void @k(ptr %out, i64 %n) {\n"
-    "entry:\n"
-    "  br label %loop\n"
-    "loop:\n"
-    "  %i = phi i64 [ 0, %entry ], [ %j, %loop ]\n"
-    "  %j = add i64 %i, 1\n"
-    "  %c = icmp ult i64 %j, %n\n"
-    "  br i1 %c, label %loop, label %done\n"
-    "done:\n"
-    "  store i64 %j, ptr %out\n"
-    "  ret void\n"
-    "}\n";
+static const char *counter = "define ptx_kernel void @k(ptr %out, i64 %n) {\n"
+                             "entry:\n"
+                             "  br label %loop\n"
+                             "loop:\n"
+                             "  %i = phi i64 [ 0, %entry ], [ %j, %loop ]\n"
+                             "  %j = add i64 %i, 1\n"
+                             "  %c = icmp ult i64 %j, %n\n"
+                             "  br i1 %c, label %loop, label %done\n"
+                             "done:\n"
+                             "  store i64 %j, ptr %out\n"
+                             "  ret void\n"
+                             "}\n";
 
 static void test_budget_stops_an_interpreter_run(void **state) {
   (void)state;

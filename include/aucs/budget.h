@@ -25,8 +25,8 @@
 #include <stdint.h>
 
 /* Defaults of the front ends (README "Budgets"). */
-#define AUCS_BUDGET_DETECT_SECONDS 30.0 /* per kernel, `detect` */
-#define AUCS_BUDGET_FIX_SECONDS 120.0   /* the whole repair, `fix` */
+#define AUCS_BUDGET_DETECT_SECONDS 30.0       /* per kernel, `detect` */
+#define AUCS_BUDGET_FIX_SECONDS 120.0         /* the whole repair, `fix` */
 #define AUCS_BUDGET_MEMORY_BYTES (4ull << 30) /* resident bytes */
 
 typedef enum aucs_budget_hit {
@@ -37,12 +37,12 @@ typedef enum aucs_budget_hit {
 
 /* Zero-initialised: no limit. Plain data: no free. */
 typedef struct aucs_budget {
-  double deadline;       /* on aucs_seconds()'s clock; 0: none */
-  double seconds;        /* the limit the deadline came from, for messages */
-  uint64_t memory;       /* bytes; 0: none */
-  double next_memory;    /* when to read the resident size again */
-  unsigned polls;        /* aucs_budget_poll's call count */
-  aucs_budget_hit hit;   /* sticky */
+  double deadline;     /* on aucs_seconds()'s clock; 0: none */
+  double seconds;      /* the limit the deadline came from, for messages */
+  uint64_t memory;     /* bytes; 0: none */
+  double next_memory;  /* when to read the resident size again */
+  unsigned polls;      /* aucs_budget_poll's call count */
+  aucs_budget_hit hit; /* sticky */
   struct aucs_budget *outer; /* the enclosing budget, or NULL */
 } aucs_budget;
 

@@ -100,8 +100,8 @@ char *aucs_budget_why(const aucs_budget *b) {
     return aucs_xstrdup("");
   unsigned long long m = (unsigned long long)b->memory;
   if (b->hit == AUCS_BUDGET_MEMORY)
-    return m % (1u << 20) ? aucs_xasprintf("memory limit (%llu bytes) reached", m)
-                          : aucs_xasprintf("memory limit (%llu MiB) reached",
-                                           m >> 20);
+    return m % (1u << 20)
+               ? aucs_xasprintf("memory limit (%llu bytes) reached", m)
+               : aucs_xasprintf("memory limit (%llu MiB) reached", m >> 20);
   return aucs_xasprintf("time budget (%g s) reached", b->seconds);
 }
