@@ -38,6 +38,7 @@
 
 #include "aucs/inputs.h"
 #include "aucs/interp.h"
+#include "aucs/progress.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
 #include "aucs/assume.h"
@@ -134,6 +135,13 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     return o->step_budget = x, 1;
   if (!strcmp(flag, "--memory-budget"))
     return o->memory_budget = (size_t)x, 1;
+  if (!strcmp(flag, "--memory-limit"))
+    return x ? (o->memory_limit = x, 1) : bad(err, flag, v, "bytes, >= 1");
+  if (!strcmp(flag, "--time-budget")) {
+    if (x == 0 || x > 86400)
+      return bad(err, flag, v, "1..86400 seconds");
+    return o->time_budget = (unsigned)x, 1;
+  }
   if (x == 0 || x > 1000)
     return bad(err, flag, v, "1..1000");
   if (!strcmp(flag, "--population"))
@@ -157,7 +165,7 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
       "--grid",        "--block",         "--kernel",      "--seed",
       "--step-budget", "--memory-budget", "--population",  "--generations",
       "--format",      "--fill",          "--smt-timeout", "--static-budget",
-      "--replays"};
+      "--replays",     "--time-budget",   "--memory-limit"};
   int in = aucs_inputs_option(&o->user, argc, argv, i, err);
   if (in)
     return inputs_launch(o), in;
@@ -243,6 +251,9 @@ typedef struct kstate {
   unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
   uint64_t failed; /* runs that hit a budget or trapped */
   char *failure;   /* the first one: what, where, how to reproduce */
+  aucs_progress pg; /* the kernel's time and memory budget, how far it got */
+  aucs_ptrmap fmap; /* add_finding's index (finding_key) */
+  size_t *fnext;
 } kstate;
 
 static const char *fn_name(LLVMValueRef fn) {
@@ -323,6 +334,8 @@ static void kstate_free(kstate *s) {
   free(s->bar_args);
   free(s->bar_cmd);
   free(s->failure);
+  aucs_ptrmap_free(&s->fmap);
+  free(s->fnext);
   aucs_static_free(s->st);
   free(s->unreplayed);
   free(s->params);
@@ -436,18 +449,47 @@ static int same_finding(const aucs_finding *a, const aucs_finding *b) {
           (a->a.instr == b->b.instr && a->b.instr == b->a.instr));
 }
 
+/* A hash of f's kind and pair of instructions (in either order), never 0:
+ * the key of s->fmap, which maps it to the first such finding's index + 1;
+ * s->fnext chains the findings of one key. A run can find thousands. */
+static const void *finding_key(const aucs_finding *f) {
+  uintptr_t a = (uintptr_t)f->a.instr, b = (uintptr_t)f->b.instr;
+  uintptr_t lo = a < b ? a : b, hi = a < b ? b : a;
+  uintptr_t h = (lo * 0x9e3779b97f4a7c15u) ^ (hi + (uintptr_t)f->kind);
+  return (const void *)((h ^ (h >> 29)) | 1);
+}
+
+static int known_finding(const kstate *s, const aucs_finding *f) {
+  intptr_t i;
+  if (!aucs_ptrmap_get(&s->fmap, finding_key(f), &i))
+    return 0;
+  for (size_t j = (size_t)i; j; j = s->fnext[j - 1])
+    if (same_finding(&s->k->findings.v[j - 1], f))
+      return 1;
+  return 0;
+}
+
+static void index_finding(kstate *s, size_t n) {
+  const void *key = finding_key(&s->k->findings.v[n - 1]);
+  intptr_t first = 0;
+  aucs_ptrmap_get(&s->fmap, key, &first);
+  s->fnext = aucs_xrealloc(s->fnext, n * sizeof *s->fnext);
+  s->fnext[n - 1] = (size_t)first;
+  aucs_ptrmap_put(&s->fmap, key, (intptr_t)n);
+}
+
 static void add_finding(kstate *s, const aucs_finding *f,
                         const aucs_candidate *c, const char *args) {
   aucs_report_kernel *k = s->k;
-  for (size_t i = 0; i < k->findings.n; i++)
-    if (same_finding(&k->findings.v[i], f))
-      return;
+  if (known_finding(s, f))
+    return;
   aucs_finding g = *f;
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   g.message = f->message ? aucs_xstrdup(f->message) : NULL;
   g.args = aucs_xstrdup(args);
   g.launch = c->launch;
   aucs_findings_push(&k->findings, &g);
+  index_finding(s, k->findings.n);
   k->reproduce =
       aucs_xrealloc(k->reproduce, k->findings.n * sizeof(*k->reproduce));
   k->reproduce[k->findings.n - 1] = reproduce(s, c);
@@ -540,6 +582,8 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
                                 aucs_fitness *fit) {
   kstate *s = ctx;
   aucs_report_kernel *k = s->k;
+  if (aucs_budget_check(&s->pg.kernel))
+    return AUCS_SEARCH_STOP;
   uint64_t *pargs = aucs_xcalloc(s->np + 1, sizeof *pargs);
   for (size_t j = 0; j < s->nl; j++)
     if (!s->in->v[j].field && s->in->v[j].param < s->np)
@@ -556,6 +600,7 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
       .warp_lockstep = s->o->warp_lockstep,
       .step_budget = s->o->step_budget,
       .memory_budget = s->o->memory_budget,
+      .budget = &s->pg.kernel,
   };
   aucs_run_result res = {0};
   aucs_run_status st = aucs_interp_run(s->prog, &cfg, &res);
@@ -574,12 +619,15 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
                    ? (double)res.distinct_addresses / (double)res.accesses
                    : 1.0;
   fit->tie = -(double)res.accesses;
-  if (st != AUCS_RUN_OK)
+  s->pg.run_cut |= st == AUCS_RUN_BUDGET;
+  if (st != AUCS_RUN_OK && st != AUCS_RUN_BUDGET)
     run_failed(s, &res, c, args);
   free(args);
   free(pargs);
   aucs_run_result_free(&res);
-  return st != AUCS_RUN_OK ? AUCS_SEARCH_FAILED : AUCS_SEARCH_NEXT;
+  return st == AUCS_RUN_BUDGET ? AUCS_SEARCH_STOP
+         : st != AUCS_RUN_OK   ? AUCS_SEARCH_FAILED
+                               : AUCS_SEARCH_NEXT;
 }
 
 /* ---- redundant barriers -------------------------------------------------*/
@@ -632,8 +680,10 @@ static void static_analyze(kstate *s) {
       .fixed_arg = s->fixed,
       .may_alias = o->may_alias,
       .cache = s->cache,
+      .budget = &s->pg.stat,
   };
   s->st = aucs_static_analyze(s->k->fn, &so);
+  s->pg.st = s->st;
 }
 
 static int same_inputs(const aucs_candidate *a, const aucs_candidate *b,
@@ -750,7 +800,13 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
     }
     aucs_fitness fit;
     runs[done++] = c;
-    eval(s, &c, &fit);
+    uint64_t before = s->k->runs;
+    aucs_search_verdict v = eval(s, &c, &fit);
+    s->pg.replays += s->k->runs - before;
+    if (v == AUCS_SEARCH_STOP || s->pg.kernel.hit) {
+      s->pg.replays_cut = 1;
+      break;
+    }
   }
   for (size_t i = 0; i < done; i++)
     free(runs[i].args);
@@ -924,27 +980,89 @@ static void space_of(const kstate *s, aucs_search_space *sp) {
   sp->grid_dims = dims_count(grid);
 }
 
-/* Source order (line, column of the first access), then kind; stable. */
-static int before(const aucs_finding *a, const aucs_finding *b) {
-  aucs_srcloc la = aucs_srcloc_of(a->a.instr), lb = aucs_srcloc_of(b->a.instr);
-  if (la.line != lb.line)
-    return la.line < lb.line;
-  if (la.col != lb.col)
-    return la.col < lb.col;
-  return a->kind < b->kind;
+/* Source order (line, column of the first access), then kind; stable:
+ * the index breaks ties. Keys are computed once (a kernel can have
+ * thousands of findings). */
+typedef struct sort_key {
+  unsigned line, col, kind;
+  size_t index;
+} sort_key;
+
+static int by_key(const void *x, const void *y) {
+  const sort_key *a = x, *b = y;
+  if (a->line != b->line)
+    return a->line < b->line ? -1 : 1;
+  if (a->col != b->col)
+    return a->col < b->col ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
 }
 
 static void sort_findings(aucs_report_kernel *k) {
-  for (size_t i = 1; i < k->findings.n; i++)
-    for (size_t j = i;
-         j > 0 && before(&k->findings.v[j], &k->findings.v[j - 1]); j--) {
-      aucs_finding f = k->findings.v[j];
-      char *r = k->reproduce[j];
-      k->findings.v[j] = k->findings.v[j - 1];
-      k->reproduce[j] = k->reproduce[j - 1];
-      k->findings.v[j - 1] = f;
-      k->reproduce[j - 1] = r;
-    }
+  size_t n = k->findings.n;
+  sort_key *key = aucs_xcalloc(n + 1, sizeof *key);
+  for (size_t i = 0; i < n; i++) {
+    aucs_srcloc l = aucs_srcloc_of(k->findings.v[i].a.instr);
+    key[i] = (sort_key){l.line, l.col, k->findings.v[i].kind, i};
+  }
+  if (n)
+    qsort(key, n, sizeof *key, by_key);
+  aucs_finding *f = aucs_xcalloc(n + 1, sizeof *f);
+  char **r = aucs_xcalloc(n + 1, sizeof *r);
+  for (size_t i = 0; i < n; i++)
+    f[i] = k->findings.v[key[i].index], r[i] = k->reproduce[key[i].index];
+  if (n) {
+    memcpy(k->findings.v, f, n * sizeof *f);
+    memcpy(k->reproduce, r, n * sizeof *r);
+  }
+  free(key);
+  free(f);
+  free(r);
+}
+
+/* ---- budgets (progress.h) -----------------------------------------------*/
+
+/* The search's evaluation, counted, and stopped by the kernel's budget. */
+static aucs_search_verdict search_eval(void *ctx, const aucs_candidate *c,
+                                       aucs_fitness *fit) {
+  kstate *s = ctx;
+  uint64_t runs = s->k->runs;
+  aucs_search_verdict v = eval(s, c, fit);
+  s->pg.searched += s->k->runs - runs;
+  return v;
+}
+
+static void search(kstate *s, const aucs_search_space *sp) {
+  size_t mu = sp->population ? sp->population : AUCS_SEARCH_POPULATION;
+  size_t g = sp->generations ? sp->generations : AUCS_SEARCH_GENERATIONS;
+  s->pg.planned = aucs_search_fixed(sp) ? 1 : mu * (1 + 2 * g);
+  if (aucs_budget_check(&s->pg.kernel))
+    return;
+  s->pg.search_started = 1;
+  aucs_search_run(sp, search_eval, s);
+}
+
+/* A spent budget: the reason says what was and was not checked; nothing
+ * checked makes the kernel "error". */
+static void budget_settle(kstate *s) {
+  aucs_report_kernel *k = s->k;
+  if (!aucs_progress_cut(&s->pg))
+    return;
+  k->budget = aucs_progress_reached(&s->pg);
+  k->budget_checked = aucs_progress_checked(&s->pg);
+  size_t asked = 0;
+  if (s->st)
+    aucs_static_stopped(s->st, &asked, NULL);
+  int nothing = k->runs == s->failed + (uint64_t)s->pg.run_cut && !asked;
+  if (nothing)
+    k->status = AUCS_KERNEL_ERROR;
+  char *old = k->reason;
+  k->reason =
+      aucs_xasprintf("kernel '%s': %s%s: %s%s%s", k->demangled, k->budget,
+                     nothing ? " before anything was checked" : "",
+                     k->budget_checked, old ? "; " : "", old ? old : "");
+  free(old);
 }
 
 static void check_kernel(kstate *s) {
@@ -956,13 +1074,15 @@ static void check_kernel(kstate *s) {
   s->bar_cmd = aucs_xcalloc(s->nbar + 1, sizeof(char *));
   aucs_search_space sp;
   space_of(s, &sp);
+  aucs_progress_begin(&s->pg, s->o);
   double start = aucs_seconds();
   static_replay(s, &sp);
   if (!s->o->static_only)
-    aucs_search_run(&sp, eval, s);
+    search(s, &sp);
   s->k->seconds = aucs_seconds() - start;
   settle(s);
-  if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed)
+  budget_settle(s);
+  if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed && !s->pg.kernel.hit)
     for (size_t i = 0; i < s->nbar; i++)
       if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only)
         redundant(s, i);
@@ -1056,7 +1176,7 @@ int aucs_detect_exit(const aucs_report *r) {
     if (k->findings.n)
       return 1;
     checked += k->status == AUCS_KERNEL_CHECKED;
-    failed += k->status == AUCS_KERNEL_ERROR;
+    failed += k->status == AUCS_KERNEL_ERROR || k->budget;
   }
   return failed || !checked ? 2 : 0;
 }

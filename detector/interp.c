@@ -32,6 +32,7 @@
  */
 #include "bytecode.h"
 
+#include "aucs/budget.h"
 #include "aucs/libcalls.h"
 #include "aucs/inputs.h"
 #include "aucs/lanes.h"
@@ -102,6 +103,7 @@ typedef struct run {
   const aucs_run_config *cfg;
   aucs_run_result *res;
   uint64_t step_budget, mem_budget, mem_used;
+  uint64_t tick; /* steps, over all threads, until the next budget check */
   aucs_dim3 grid, block;
   uint32_t nthreads, blk, bx, by, bz, local0, nobjs;
   uint32_t epoch, epoch0, bepoch;
@@ -885,6 +887,41 @@ static int violated(run *R, thread *T, uint32_t pc) {
   return stop(R, T, AUCS_RUN_ASSUME, "the input violates llvm.assume");
 }
 
+/* ---- budgets ---- */
+
+/* Steps, over all threads, between two checks of the run's budget
+ * (budget.h): about a millisecond of interpretation. */
+#define BUDGET_TICK (1u << 16)
+
+/* The steps T may take before its step budget or the next budget check. */
+static uint64_t slice(const run *R, const thread *T) {
+  uint64_t left = R->step_budget > T->steps ? R->step_budget - T->steps : 0;
+  return left < R->tick ? left : R->tick;
+}
+
+/* T used up its slice of used steps: account them, then stop the run (0)
+ * at the step budget or a spent budget, else the next slice. */
+static uint64_t next_slice(run *R, thread *T, uint64_t used) {
+  T->steps += used;
+  R->res->thread_instructions += used;
+  R->tick -= used;
+  if (T->steps >= R->step_budget) {
+    char why[96];
+    snprintf(why, sizeof why, "ran past the step budget of %llu steps",
+             (unsigned long long)R->step_budget);
+    stop(R, T, AUCS_RUN_STEP_BUDGET, why);
+    return 0;
+  }
+  R->tick = BUDGET_TICK;
+  if (aucs_budget_check(R->cfg->budget)) {
+    char *why = aucs_budget_why(R->cfg->budget);
+    stop(R, T, AUCS_RUN_BUDGET, why);
+    free(why);
+    return 0;
+  }
+  return slice(R, T);
+}
+
 /* ---- the dispatch loop ---- */
 
 #define BIN(expr)                                                              \
@@ -900,19 +937,19 @@ static int run_thread(run *R, thread *T) {
   const bc_insn *code = P->code;
   uint32_t pc = T->pc;
   uint64_t *r = T->regs + T->base;
-  uint64_t left = R->step_budget > T->steps ? R->step_budget - T->steps : 0;
+  uint64_t left = slice(R, T);
   uint64_t start = left;
   int ev = EV_STOP;
   for (;; pc++) {
     const bc_insn *I = &code[pc];
     if (left-- == 0) {
       T->pc = pc;
-      char why[96];
-      snprintf(why, sizeof why, "ran past the step budget of %llu steps",
-               (unsigned long long)R->step_budget);
-      ev = stop(R, T, AUCS_RUN_STEP_BUDGET, why);
-      left = 0;
-      break;
+      left = start = next_slice(R, T, start);
+      if (left-- == 0) {
+        ev = EV_FATAL;
+        left = 0;
+        break;
+      }
     }
     switch ((bc_op)I->op) {
     case OP_MOV:
@@ -1265,6 +1302,7 @@ static int run_thread(run *R, thread *T) {
 out:
   T->steps += start - left;
   R->res->thread_instructions += start - left;
+  R->tick -= start - left;
   return ev;
 }
 
@@ -1672,6 +1710,7 @@ aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
            .grid = cfg->launch.grid,
            .block = cfg->launch.block};
   R.step_budget = cfg->step_budget ? cfg->step_budget : AUCS_INTERP_STEP_BUDGET;
+  R.tick = BUDGET_TICK;
   R.mem_budget =
       cfg->memory_budget ? cfg->memory_budget : AUCS_INTERP_MEMORY_BUDGET;
   R.dyn_shared = cfg->dynamic_shared_bytes ? cfg->dynamic_shared_bytes

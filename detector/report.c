@@ -787,6 +787,10 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   json_object_set_new(j, "discarded", json_integer((json_int_t)k->discarded));
   json_object_set_new(j, "cooperative_launch", json_boolean(k->cooperative));
   json_object_set_new(j, "assumption", json_str(k->assumption));
+  json_object_set_new(j, "budget",
+                      k->budget ? json_pack("{s:s,s:s}", "reached", k->budget,
+                                            "checked", k->budget_checked)
+                                : json_null());
   json_object_set_new(j, "aliasing",
                       k->st.ran ? json_string(k->st.may_alias ? "any"
                                                                : "distinct")
@@ -852,6 +856,8 @@ void aucs_report_kernel_free(aucs_report_kernel *k) {
   free(k->name);
   free(k->demangled);
   free(k->reason);
+  free(k->budget);
+  free(k->budget_checked);
   free(k->assumption);
   free(k->args);
   *k = (aucs_report_kernel){0};

@@ -70,6 +70,7 @@
 
 #include "aucs/assume.h"
 #include "aucs/cheap.h"
+#include "aucs/budget.h"
 #include "aucs/cfg.h"
 #include "aucs/lanes.h"
 #include "aucs/nvvm.h"
@@ -159,6 +160,9 @@ typedef struct region {
 } region;
 
 struct aucs_static {
+  int cut;      /* where the budget stopped it (aucs_static_stopped) */
+  int phase;    /* where it is: 1 building, 2 asking, 3 barriers */
+  size_t asked; /* queries asked */
   LLVMValueRef fn;
   LLVMTargetDataRef td;
   aucs_static_options o;
@@ -1627,6 +1631,14 @@ static unsigned char mode(stset mine, stset other) {
   return M_FREE;
 }
 
+/* The budget is spent (polled: a clock read per 256 calls); the first
+ * time, the analysis is cut in its current phase. */
+static int budget_spent(aucs_static *S) {
+  if (!S->cut && aucs_budget_poll(S->o.budget))
+    S->cut = S->phase;
+  return S->cut != 0;
+}
+
 /* The query for (a, b) with these warps and modes, added when new. */
 static size_t find_query(aucs_static *S, int a, int b, int inter, int warp,
                          int region, const unsigned char *modes) {
@@ -1748,6 +1760,10 @@ static int region_of(aucs_static *S, int sb, LLVMValueRef si, const cut *c) {
 /* The queries of one interval start. */
 static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
                           qset *out) {
+  if (S->cut || aucs_budget_check(S->o.budget)) {
+    S->cut = S->cut ? S->cut : S->phase;
+    return;
+  }
   int na = S->nacc, nl = S->cfg->nloops;
   stset *hit = aucs_xcalloc((size_t)na + 1, sizeof *hit);
   stset *st = aucs_xcalloc((size_t)na * (size_t)nl + 1, sizeof *st);
@@ -1756,10 +1772,12 @@ static void start_queries(aucs_static *S, int sb, LLVMValueRef si, const cut *c,
   int rid = region_of(S, sb, si, c);
   for (int l = 0; l < nl; l++)
     reach(S, sb, si, c, l, st + (size_t)l * (size_t)na);
-  for (int a = 0; a < na; a++)
+  for (int a = 0; a < na && !S->cut; a++)
     for (int b = a; hit[a] && b < na; b++) {
       if (!hit[b] || !conflict(S, &S->accs[a], &S->accs[b], 0))
         continue;
+      if (budget_spent(S))
+        break;
       for (int l = 0; l < nl; l++) {
         stset ma = st[(size_t)l * na + a], mb = st[(size_t)l * na + b];
         modes[l] = mode(ma, mb);
@@ -1809,12 +1827,12 @@ static void interval_queries(aucs_static *S, LLVMValueRef removed, qset *out) {
   qset in_block = {0}, in_warp = {0};
   cut_queries(S, &block, &in_block);
   cut_queries(S, &warp, &in_warp);
-  for (size_t i = 0; i < in_block.n; i++) {
+  for (size_t i = 0; i < in_block.n && !budget_spent(S); i++) {
     size_t q = in_block.v[i];
     qset_add(out,
              in_group(S, &in_warp, q) ? q : with_warp(S, q, WARP_APART));
   }
-  for (size_t i = 0; i < in_warp.n; i++)
+  for (size_t i = 0; i < in_warp.n && !budget_spent(S); i++)
     if (!in_group(S, &in_block, in_warp.v[i]))
       qset_add(out, with_warp(S, in_warp.v[i], WARP_SAME));
   free(in_block.v);
@@ -1823,9 +1841,9 @@ static void interval_queries(aucs_static *S, LLVMValueRef removed, qset *out) {
 
 static void inter_queries(aucs_static *S, qset *out) {
   unsigned char *modes = aucs_xcalloc((size_t)(2 * S->cfg->nloops) + 1, 1);
-  for (int a = 0; a < S->nacc; a++)
-    for (int b = a; b < S->nacc; b++)
-      if (conflict(S, &S->accs[a], &S->accs[b], 1))
+  for (int a = 0; a < S->nacc && !S->cut; a++)
+    for (int b = a; b < S->nacc && !S->cut; b++)
+      if (conflict(S, &S->accs[a], &S->accs[b], 1) && !budget_spent(S))
         qset_add(out, find_query(S, a, b, 1, WARP_ANY, -1, modes));
   free(modes);
 }
@@ -2115,7 +2133,7 @@ static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
     return AUCS_SMT_UNSAT;
   }
   S->decided = NULL;
-  unsigned left = budget_left(S);
+  unsigned left = aucs_budget_cap_ms(S->o.budget, budget_left(S));
   if (!left)
     return AUCS_SMT_UNKNOWN;
   char *key = aucs_qcache_key(S->z, b->v, b->n);
@@ -2231,13 +2249,19 @@ static void solve(aucs_static *S, query *q) {
   free(vals);
 }
 
+/* Ask every query of qs not asked yet, until the budget is spent. */
 static void solve_all(aucs_static *S, const qset *qs) {
-  for (size_t i = 0; i < qs->n; i++) {
+  for (size_t i = 0; i < qs->n && !S->cut; i++) {
     query *q = &S->qs[qs->v[i]];
-    if (!q->asked) {
-      q->asked = 1;
-      solve(S, q);
+    if (q->asked)
+      continue;
+    if (aucs_budget_check(S->o.budget)) {
+      S->cut = S->phase;
+      break;
     }
+    q->asked = 1;
+    S->asked++;
+    solve(S, q);
   }
 }
 
@@ -2287,6 +2311,10 @@ static void copy_witness(const aucs_static *S, aucs_static_pair *p,
 static void make_pairs(aucs_static *S, const qset *qs) {
   for (size_t i = 0; i < qs->n; i++) {
     const query *q = &S->qs[qs->v[i]];
+    if (S->cut && !q->asked)
+      continue; /* the budget stopped the analysis first */
+    if (budget_spent(S))
+      break;
     int k = pair_of(S, q);
     aucs_static_pair *p = &S->pairs[k];
     int was_sat = p->verdict == AUCS_STATIC_SAT;
@@ -2305,7 +2333,7 @@ static void barrier_redundancy(aucs_static *S, size_t i, const qset *base) {
     if (!in_group(S, base, without.v[k]))
       qset_add(&extra, without.v[k]);
   solve_all(S, &extra);
-  int proven = 1;
+  int proven = !S->cut;
   for (size_t k = 0; k < extra.n; k++)
     proven &= S->qs[extra.v[k]].verdict == AUCS_STATIC_UNSAT;
   S->bar_red[i] = (unsigned char)proven;
@@ -2343,11 +2371,14 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   S->nassume = aucs_assume_collect(S->cfg, &S->assumes);
   S->assume_used = aucs_xcalloc(S->nassume + 1, 1);
   qset base = {0};
+  S->phase = 1;
   interval_queries(S, NULL, &base);
   inter_queries(S, &base);
+  S->phase = 2;
   solve_all(S, &base);
   make_pairs(S, &base);
-  for (size_t i = 0; !S->o.skip_barriers && i < S->nbar; i++)
+  S->phase = 3;
+  for (size_t i = 0; !S->o.skip_barriers && !S->cut && i < S->nbar; i++)
     if (S->bar_sep[i])
       barrier_redundancy(S, i, &base);
   free(base.v);
@@ -2413,11 +2444,19 @@ aucs_static_counts aucs_static_counts_of(const aucs_static *s) {
   return c;
 }
 
+int aucs_static_stopped(const aucs_static *s, size_t *asked, size_t *built) {
+  if (asked)
+    *asked = s->asked;
+  if (built)
+    *built = s->nq;
+  return s->cut;
+}
+
 aucs_static_proof aucs_static_proof_of(const aucs_static *s) {
   aucs_static_counts c = aucs_static_counts_of(s);
-  return c.unsat == c.total ? AUCS_PROOF_RACE_FREE
-         : c.unsat            ? AUCS_PROOF_PARTIAL
-                              : AUCS_PROOF_NONE;
+  return c.unsat == c.total && (!s->cut || s->cut == 3) ? AUCS_PROOF_RACE_FREE
+         : c.unsat                                      ? AUCS_PROOF_PARTIAL
+                                                        : AUCS_PROOF_NONE;
 }
 
 const char *aucs_static_proof_name(aucs_static_proof p) {

@@ -172,7 +172,9 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
   }
   aucs_repair_options ro = {.detect = &o->detect,
                             .trust_dynamic = o->trust_dynamic,
-                            .max_rounds = o->max_rounds};
+                            .max_rounds = o->max_rounds,
+                            .time_budget = o->detect.time_budget,
+                            .memory_limit = o->detect.memory_limit};
   aucs_repair_ids_assign(m);
   aucs_review *rv = o->review ? aucs_review_begin(m) : NULL;
   aucs_repair_result r;

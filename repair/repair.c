@@ -31,6 +31,7 @@
  */
 #include "aucs/repair.h"
 
+#include "aucs/budget.h"
 #include "aucs/cfg.h"
 #include "aucs/cond.h"
 #include "aucs/flatten.h"
@@ -294,7 +295,8 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
 
 typedef struct state {
   LLVMModuleRef m;
-  const aucs_repair_options *o;
+  const aucs_repair_options *o; /* its detect options are within budget */
+  aucs_budget budget;           /* the whole repair's */
   aucs_repair_result *r;
   aucs_report cur; /* the detection of m as it is now */
   aucs_detect_options detect; /* o->detect's, with a cache for all trials */
@@ -326,6 +328,14 @@ static int detect(state *s, LLVMModuleRef m, aucs_report *rep) {
     s->err = err;
   }
   return rc;
+}
+
+/* A kernel's check in rep was cut short by a budget. */
+static int cut_short(const aucs_report *rep) {
+  for (size_t i = 0; i < rep->nkernels; i++)
+    if (rep->kernels[i].budget)
+      return 1;
+  return 0;
 }
 
 static const char *kernel_name(LLVMValueRef fn) {
@@ -835,7 +845,7 @@ static int repair_left(state *s, trial *t) {
     aucs_report rep;
     if (detect(s, t->c, &rep))
       return 1;
-    int placed = 0, failed = 0;
+    int placed = 0, failed = cut_short(&rep);
     for (size_t k = 0; k < rep.nkernels && !placed && !failed; k++)
       for (size_t i = 0; i < rep.kernels[k].findings.n && !placed; i++) {
         const aucs_finding *f = &rep.kernels[k].findings.v[i];
@@ -1111,7 +1121,8 @@ static int proven_redundant(const state *s, LLVMValueRef kernel,
     so = (aucs_static_options){.timeout_ms = d->smt_timeout,
                                .budget_ms = d->static_budget,
                                .may_alias = d->may_alias,
-                               .cache = s->detect.cache};
+                               .cache = s->detect.cache,
+                               .budget = d->within};
   return aucs_static_prove_redundant(kernel, bar, &so);
 }
 
@@ -1192,6 +1203,11 @@ static int verified(trial *t) {
 /* The trial's detection answers the item without a new finding. */
 static int accepted(state *s, trial *t, const aucs_report *after) {
   LLVMValueRef k;
+  if (cut_short(after)) {
+    t->why = aucs_xstrdup("the check of the edit was cut short by the time "
+                          "or memory budget");
+    return 0;
+  }
   if (lookup(after, &s->r->items[t->item], &k)) {
     t->why = aucs_xstrdup("the finding was still there after the edit");
     return 0;
@@ -1252,6 +1268,7 @@ static void trial_free(trial *t) {
 static int try_once(state *s, int item, LLVMValueRef kernel,
                     const aucs_finding *f, int variant) {
   trial t = {.c = LLVMCloneModule(s->m), .next_id = s->next_id, .item = item};
+  s->r->items[item].attempted = 1;
   const aucs_finding fc = {.kind = f->kind,
                            .a = {.instr = same_in(t.c, f->a.instr)},
                            .b = {.instr = same_in(t.c, f->b.instr)},
@@ -1280,24 +1297,33 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
   return kept;
 }
 
-static int attempt(state *s, int item) {
+/* Mark the item unfixable when no barrier edit can fix it: 1 when it is
+ * (or is gone), 0 when a trial may fix it (*f, *kernel set). */
+static int unfixable(state *s, int item, const aucs_finding **f,
+                     LLVMValueRef *kernel) {
   aucs_repair_item *it = &s->r->items[item];
+  *f = lookup(&s->cur, it, kernel);
+  if (!*f || it->outcome == AUCS_OUTCOME_UNFIXABLE)
+    return 1;
+  const char *suggestion = NULL, *why = aucs_place_unfixable(*f, &suggestion);
+  if (!why)
+    return 0;
+  it->outcome = AUCS_OUTCOME_UNFIXABLE;
+  set_how(it, aucs_xstrdup(why));
+  free(it->suggestion);
+  it->suggestion = aucs_xstrdup(suggestion);
+  return 1;
+}
+
+static int attempt(state *s, int item) {
   LLVMValueRef kernel;
-  const aucs_finding *f = lookup(&s->cur, it, &kernel);
-  if (!f || it->outcome == AUCS_OUTCOME_UNFIXABLE)
+  const aucs_finding *f;
+  if (unfixable(s, item, &f, &kernel))
     return 0;
-  const char *suggestion = NULL, *why = aucs_place_unfixable(f, &suggestion);
-  if (why) {
-    it->outcome = AUCS_OUTCOME_UNFIXABLE;
-    set_how(it, aucs_xstrdup(why));
-    free(it->suggestion);
-    it->suggestion = aucs_xstrdup(suggestion);
-    return 0;
-  }
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 3
                  : f->kind == AUCS_FINDING_RACE             ? 3
                                                             : 1;
-  for (int v = 0; v < variants; v++)
+  for (int v = 0; v < variants && !aucs_budget_check(&s->budget); v++)
     if (try_once(s, item, kernel, f, v))
       return 1;
   return 0;
@@ -1331,6 +1357,10 @@ static void settle(state *s) {
     if (!lookup(&s->cur, it, &k)) {
       it->outcome = AUCS_OUTCOME_FIXED;
       set_how(it, fixed_how(r, i));
+    } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && r->budget &&
+               !it->attempted) {
+      set_how(it, aucs_xasprintf("not attempted: %s", r->budget));
+      r->unattempted++;
     } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && !it->how)
       set_how(it, aucs_xstrdup("the round limit came first"));
     r->fixed += it->outcome == AUCS_OUTCOME_FIXED;
@@ -1355,21 +1385,40 @@ static int incomplete(const aucs_report *rep) {
     checked += rep->kernels[k].status == AUCS_KERNEL_CHECKED;
     failed += rep->kernels[k].status == AUCS_KERNEL_ERROR;
   }
-  return failed || !checked;
+  return failed || !checked || cut_short(rep);
+}
+
+/* The repair's budget, and its detections' options: within that budget
+ * (the kernel's own time budget is detect's default), with one query cache
+ * for every trial. */
+static void setup(state *s, const aucs_repair_options *o,
+                  aucs_repair_options *ro) {
+  static const aucs_detect_options defaults;
+  aucs_detect_options *d = &s->detect;
+  *ro = *o;
+  *d = o->detect ? *o->detect : defaults;
+  if (!d->cache)
+    d->cache = aucs_qcache_new();
+  unsigned secs =
+      o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_FIX_SECONDS;
+  uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
+  aucs_budget_init(&s->budget, secs, mem, d->within);
+  d->within = &s->budget;
+  d->time_budget = 0;
+  ro->detect = d;
+  s->o = ro;
 }
 
 int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
                     aucs_repair_result *r, char **err) {
   static const aucs_repair_options none = {0};
-  state s = {.m = m, .o = o ? o : &none, .r = r};
-  if (s.o->detect)
-    s.detect = *s.o->detect;
-  if (!s.detect.cache)
-    s.detect.cache = aucs_qcache_new();
+  aucs_repair_options ro;
+  state s = {.m = m, .r = r};
+  setup(&s, o ? o : &none, &ro);
   memset(r, 0, sizeof(*r));
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
-  aucs_qcache *own = s.o->detect && s.o->detect->cache ? NULL : s.detect.cache;
+  aucs_qcache *own = o && o->detect && o->detect->cache ? NULL : s.detect.cache;
   if (detect(&s, m, &s.cur)) {
     *err = s.err;
     aucs_qcache_free(own);
@@ -1379,7 +1428,9 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   r->warnings = warnings(&s.cur);
   r->incomplete = incomplete(&s.cur);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
-  for (unsigned round = 1; round <= max && nfindings(&s.cur); round++) {
+  for (unsigned round = 1;
+       round <= max && nfindings(&s.cur) && !aucs_budget_check(&s.budget);
+       round++) {
     r->rounds = round;
     size_t n = r->nitems;
     int kept = 0;
@@ -1387,6 +1438,13 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
       kept += attempt(&s, (int)i);
     if (!kept)
       break;
+  }
+  if (aucs_budget_check(&s.budget))
+    r->budget = aucs_budget_why(&s.budget);
+  for (size_t i = 0; r->budget && i < r->nitems; i++) {
+    LLVMValueRef k;
+    const aucs_finding *f;
+    unfixable(&s, (int)i, &f, &k); /* no trial needed to tell */
   }
   settle(&s);
   aucs_detect_report_free(&s.cur);
@@ -1406,6 +1464,7 @@ void aucs_repair_result_free(aucs_repair_result *r) {
   }
   free(r->items);
   free(r->warnings);
+  free(r->budget);
   memset(r, 0, sizeof(*r));
 }
 
@@ -1431,6 +1490,11 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
   aucs_editlog_print(&r->log, out);
   for (size_t i = 0; i < r->nitems; i++)
     print_item(&r->items[i], out);
+  if (r->budget)
+    aucs_buf_printf(out,
+                    "aucs: note: fix: %s: the repair stopped; %zu finding%s "
+                    "not attempted; every edit kept was verified\n",
+                    r->budget, r->unattempted, r->unattempted == 1 ? "" : "s");
   aucs_buf_printf(out,
                   "aucs: fix: %zu finding%s: %zu fixed, %zu unfixable, %zu "
                   "not fixed; %zu edit%s in %u round%s\n",

@@ -18,6 +18,12 @@
  * no run finished -> status "error" (reason: the first failure); some did
  * -> "checked", with a reason that counts the failed runs and names the
  * first. The other kernels are checked regardless.
+ *
+ * Budgets: each kernel's check ends at its time budget or the memory limit
+ * (the static checker stops building or asking queries, replays and the
+ * search start no run, a run in flight stops); the kernel is then
+ * "checked" with a reason saying what was and was not checked (also in
+ * report.h's budget fields), or "error" when nothing was.
  */
 #ifndef AUCS_DETECT_H
 #define AUCS_DETECT_H
@@ -63,6 +69,13 @@ typedef struct aucs_detect_options {
   /* static: answers shared across calls (a repair's trials); borrowed.
    * NULL: one cache for the kernels of this call. */
   aucs_qcache *cache;
+  /* Budgets (budget.h), per kernel: seconds of wall clock (the static
+   * checker gets half unless it runs alone) and the process's resident
+   * bytes; 0: AUCS_BUDGET_DETECT_SECONDS, AUCS_BUDGET_MEMORY_BYTES. within: an
+   * enclosing budget that also bounds every kernel (fix's), or NULL. */
+  unsigned time_budget;
+  uint64_t memory_limit;
+  struct aucs_budget *within;
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
 

@@ -104,6 +104,9 @@ typedef struct aucs_run_config {
   /* Per leaf: a pointer's buffer size in bytes, beyond which (or before
    * whose start) an access is out of bounds; 0 or NULL: unbounded. */
   const uint64_t *buffer_bytes;
+  /* The kernel's time and memory budget (budget.h), checked every few
+   * thousand steps: spent, the run stops with AUCS_RUN_BUDGET. NULL: none. */
+  struct aucs_budget *budget;
 } aucs_run_config;
 
 /* Defaults of the zero fields of aucs_run_config. */
@@ -121,6 +124,7 @@ typedef enum aucs_run_status {
   /* a thread reached llvm.assume with a false condition: the input is
    * outside the kernel's precondition (res->assumption names the call) */
   AUCS_RUN_ASSUME,
+  AUCS_RUN_BUDGET, /* cfg->budget was spent (time or memory) */
 } aucs_run_status;
 
 typedef struct aucs_run_result {

@@ -43,6 +43,12 @@ typedef struct aucs_repair_options {
   const aucs_detect_options *detect; /* NULL: the detector's defaults */
   int trust_dynamic;   /* delete redundant barriers on dynamic evidence */
   unsigned max_rounds; /* 0: AUCS_REPAIR_ROUNDS */
+  /* The whole repair's budget (budget.h), its detections included: seconds
+   * (0: AUCS_BUDGET_FIX_SECONDS) and resident bytes (0: the default). When
+   * it is spent, no trial starts, one under way is rejected (its check was
+   * cut short), and what was verified is kept. */
+  unsigned time_budget;
+  uint64_t memory_limit;
 } aucs_repair_options;
 
 typedef enum aucs_outcome {
@@ -62,6 +68,7 @@ typedef struct aucs_repair_item {
   char *how;         /* FIXED: the edits; otherwise the reason */
   char *suggestion;  /* UNFIXABLE: what the user can do; else NULL */
   int introduced;    /* left behind by an edit, not in the first detection */
+  int attempted;     /* some trial was made for it */
   unsigned ida, idb; /* stable ids of its two sides */
 } aucs_repair_item;
 
@@ -74,7 +81,10 @@ typedef struct aucs_repair_result {
   char *warnings; /* kernels not checked (unsupported, run errors), one
                      "aucs: warning: ..." line each; or NULL */
   int incomplete; /* the first detection checked no kernel, or a kernel's
-                     run failed (where detect exits 2) */
+                     run failed or budget ran out (where detect exits 2) */
+  char *budget;   /* what ran out, when the budget stopped the repair: its
+                     findings not attempted say so; or NULL */
+  size_t unattempted; /* findings left with no trial made */
 } aucs_repair_result;
 
 /* Give every load, store, atomic, call and terminator of m that has none a

@@ -86,6 +86,9 @@ typedef struct aucs_report_kernel {
   uint64_t discarded;
   char *assumption;
   int cooperative; /* it syncs its grid: the launch must be cooperative */
+  /* A budget ran out (budget.h): what ("time budget (30 s) reached") and
+   * what was and was not checked; both NULL when none did. */
+  char *budget, *budget_checked;
   double seconds;
   aucs_report_static st;
 } aucs_report_kernel;

@@ -81,6 +81,10 @@ typedef struct aucs_static_options {
   /* Answers shared with other analyses (the module's other kernels, a
    * repair's trials); borrowed. NULL: one of the analysis' own. */
   aucs_qcache *cache;
+  /* Wall clock and memory (budget.h), checked while queries are built and
+   * before each is asked; each query's timeout shrinks to the time left.
+   * Spent: the analysis stops (aucs_static_stopped). NULL: none. */
+  struct aucs_budget *budget;
 } aucs_static_options;
 
 typedef enum aucs_static_verdict {
@@ -130,7 +134,14 @@ void aucs_static_free(aucs_static *s);
 size_t aucs_static_npairs(const aucs_static *s);
 const aucs_static_pair *aucs_static_pair_at(const aucs_static *s, size_t i);
 aucs_static_counts aucs_static_counts_of(const aucs_static *s);
-/* RACE_FREE when every pair is UNSAT (also when there is none). */
+/* Where the budget stopped the analysis: 0 it did not; 1 building the
+ * queries (none asked), 2 asking them, 3 asking about barriers. With
+ * asked and built (may be NULL): queries asked and queries built. Pairs
+ * then come from the queries asked only, and nothing is proven race-free
+ * or (from 1 and 2 on) redundant. */
+int aucs_static_stopped(const aucs_static *s, size_t *asked, size_t *built);
+/* RACE_FREE when every pair is UNSAT (also when there is none), unless
+ * the budget stopped the analysis (then at most PARTIAL). */
 aucs_static_proof aucs_static_proof_of(const aucs_static *s);
 const char *aucs_static_proof_name(aucs_static_proof p);
 /* Solver statistics of the analysis (queries, answers, seconds). */
