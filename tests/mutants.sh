@@ -34,8 +34,8 @@ for f in "$work"/in/*; do
   "$mutate" "$seed" "$count" "$f" "$work/m" || exit 1
 done
 
-declare -A total bad
-failures=0 runs=0
+declare -A total bad inputs bad_inputs kinds
+failures=0 runs=0 input_failed=0
 # outcome RC: "ok", or what went wrong.
 outcome() {
   case $1 in
@@ -56,7 +56,9 @@ check() {
   total[$cls]=$((${total[$cls]:-0} + 1))
   if [ "$out" != ok ]; then
     bad[$cls]=$((${bad[$cls]:-0} + 1))
+    kinds[$out]=$((${kinds[$out]:-0} + 1))
     failures=$((failures + 1))
+    input_failed=1
     echo "FAIL ($out) $what $file: $(head -c 300 "$work/stderr" | head -n 2)" >&2
   fi
   return "$rc"
@@ -70,6 +72,7 @@ for m in "$work"/m/*; do
   case $base in *-nodbg.*) form=bc ;; *) form=$ext-dbg ;; esac
   cls="$form/$cls"
   i=$((i + 1))
+  input_failed=0
   check "$cls" "$m" facts "$aucs" facts "$m"
   [ $((i % 4)) -eq 0 ] && check "$cls" "$m" detect "$aucs" detect "${budget[@]}" "$m"
   if [ $((i % 8)) -eq 0 ]; then
@@ -79,14 +82,20 @@ for m in "$work"/m/*; do
       "$work/out.bc" 2>"$work/stderr"; then
       failures=$((failures + 1))
       bad[$cls]=$((${bad[$cls]:-0} + 1))
+      kinds[unverified-output]=$((${kinds[unverified-output]:-0} + 1))
+      input_failed=1
       echo "FAIL (unverified output) fix $m: $(head -n 2 "$work/stderr")" >&2
     fi
   fi
+  inputs[$cls]=$((${inputs[$cls]:-0} + 1))
+  bad_inputs[$cls]=$((${bad_inputs[$cls]:-0} + input_failed))
 done
 
-printf '%-16s %6s %6s\n' class runs failed
+printf '%-16s %6s %6s %6s %6s\n' class inputs failed runs failed
 for c in $(printf '%s\n' "${!total[@]}" | sort); do
-  printf '%-16s %6d %6d\n' "$c" "${total[$c]}" "${bad[$c]:-0}"
+  printf '%-16s %6d %6d %6d %6d\n' "$c" "${inputs[$c]}" "${bad_inputs[$c]}" \
+    "${total[$c]}" "${bad[$c]:-0}"
 done
+for k in "${!kinds[@]}"; do echo "failed runs by outcome: $k ${kinds[$k]}"; done
 echo "mutants: $i inputs, $runs runs, $failures failures"
 [ "$failures" -eq 0 ] || [ "$report" -eq 1 ]

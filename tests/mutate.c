@@ -63,7 +63,8 @@ static bytes slurp(const char *path) {
 static bytes edit(bytes in, size_t at, size_t skip, const char *ins, size_t k) {
   bytes o = {malloc(in.n + k + 1), 0};
   memcpy(o.p, in.p, at);
-  memcpy(o.p + at, ins, k);
+  if (k)
+    memcpy(o.p + at, ins, k);
   memcpy(o.p + at + k, in.p + at + skip, in.n - at - skip);
   o.n = in.n - skip + k;
   return o;

@@ -4,8 +4,9 @@
  *   1. Make three unlinked temp files: the child's result, its message and
  *      its stderr (files, not pipes: nothing can block on a full pipe).
  *   2. Fork. The child sets RLIMIT_CORE 0, RLIMIT_AS (the parent's size plus
- *      the limit), RLIMIT_CPU (a backstop for the wall clock), points LLVM's
- *      fatal error handler at its message file, runs the work and _exits.
+ *      the limit), RLIMIT_CPU (a backstop for the wall clock), resets the
+ *      crash signals to their defaults, points LLVM's fatal error handler
+ *      at its message file, runs the work and _exits.
  *   3. The parent polls waitpid until the child ends or the wall clock runs
  *      out (then SIGKILL), and turns the outcome into bytes or one line.
  *
@@ -89,12 +90,21 @@ static void set_limits(const aucs_sandbox_limits *lim, size_t base) {
 #endif
 }
 
+/* Crash signals end the child plainly: no handler of the parent's (LLVM's
+ * stack printer, a sanitizer's or a fuzzer's report) runs in it. */
+static void default_crash_signals(void) {
+  static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTRAP};
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+    signal(sigs[i], SIG_DFL);
+}
+
 AUCS_NORETURN static void child(aucs_sandbox_fn fn, void *arg,
                                 const aucs_sandbox_limits *lim, size_t base,
                                 const int *fds) {
   dup2(fds[F_ERR], 1);
   dup2(fds[F_ERR], 2);
   set_limits(lim, base);
+  default_crash_signals();
   child_msg_fd = fds[F_MSG];
   LLVMResetFatalErrorHandler();
   LLVMInstallFatalErrorHandler(on_fatal);
