@@ -78,6 +78,15 @@ static int sleeps(void *arg, int fd, char **msg) {
   return 0;
 }
 
+static int allocates_16g(void *arg, int fd, char **msg) {
+  (void)arg;
+  (void)fd;
+  void *p = malloc((size_t)16 << 30);
+  *msg = aucs_xstrdup(p ? "allowed" : "refused");
+  free(p);
+  return 1;
+}
+
 static char *run(aucs_sandbox_fn fn, void *arg, double seconds, int want) {
   aucs_sandbox_limits lim = {.seconds = seconds};
   char *out = NULL, *why = NULL;
@@ -130,6 +139,29 @@ static void test_sandbox_kills_at_time_limit(void **state) {
   char *why = run(sleeps, NULL, 0.2, 1);
   assert_string_equal(why, "took longer than 0.2 s");
   free(why);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN_BUILD 1
+#endif
+#endif
+
+static void test_sandbox_limits_memory(void **state) {
+  (void)state;
+#ifdef ASAN_BUILD
+  skip(); /* no RLIMIT_AS under AddressSanitizer */
+#else
+  aucs_sandbox_limits lim = {.memory_bytes = (size_t)256 << 20};
+  char *out = NULL, *why = NULL;
+  size_t len;
+  assert_int_not_equal(
+      aucs_sandbox_run(allocates_16g, NULL, &lim, &out, &len, &why), 0);
+  assert_string_equal(why, "refused");
+  free(why);
+#endif
 }
 
 /* ---- loading through it ---- */
@@ -224,6 +256,7 @@ int main(void) {
       cmocka_unit_test(test_sandbox_survives_a_crash),
       cmocka_unit_test(test_sandbox_turns_llvm_fatal_error_into_message),
       cmocka_unit_test(test_sandbox_kills_at_time_limit),
+      cmocka_unit_test(test_sandbox_limits_memory),
       cmocka_unit_test(test_sandbox_isolated_load_reports_broken_module),
       cmocka_unit_test(test_sandbox_isolated_load_keeps_the_module),
       cmocka_unit_test(test_sandbox_isolated_load_keeps_parse_errors),
