@@ -15,6 +15,7 @@
 
 #include <llvm-c/Core.h>
 #include <llvm-c/ErrorHandling.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,7 +195,7 @@ static size_t size_value(const char *s) {
   const char *unit = s + digits;
   int shift = !*unit ? 0 : !strcmp(unit, "K") ? 10 : !strcmp(unit, "M") ? 20
              : !strcmp(unit, "G") ? 30 : -1;
-  return shift < 0 ? 0 : n << shift;
+  return shift < 0 || n > (SIZE_MAX >> shift) ? 0 : n << shift;
 }
 
 /* A load option (how the input becomes a module) at argv[*i]. */
