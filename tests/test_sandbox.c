@@ -29,13 +29,12 @@ static const char *broken_ll =
     "!llvm.module.flags = !{!0}\n"
     "!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n";
 
-static const char *kernel_ll =
-    "target triple = \"nvptx64-nvidia-cuda\"\n"
-    "define ptx_kernel void @k(ptr %p) {\n"
-    "entry:\n"
-    "  store i32 1, ptr %p\n"
-    "  ret void\n"
-    "}\n";
+static const char *kernel_ll = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                               "define ptx_kernel void @k(ptr %p) {\n"
+                               "entry:\n"
+                               "  store i32 1, ptr %p\n"
+                               "  ret void\n"
+                               "}\n";
 
 /* ---- the work children do ---- */
 
@@ -63,8 +62,8 @@ static int segfaults(void *arg, int fd, char **msg) {
 static int parses_broken_ir(void *arg, int fd, char **msg) {
   (void)fd;
   LLVMContextRef ctx = LLVMContextCreate();
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-      arg, strlen(arg), "broken.ll");
+  LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(arg, strlen(arg), "broken.ll");
   LLVMModuleRef m = NULL;
   LLVMParseIRInContext(ctx, buf, &m, msg);
   return 0; /* not reached: the reader calls the fatal error handler */

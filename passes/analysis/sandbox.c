@@ -195,16 +195,15 @@ static char *describe(int status, int timed_out, const aucs_sandbox_limits *lim,
       return msg;
     free(msg);
     msg = fatal_line(fds[F_ERR]);
-    return msg ? msg
-               : aucs_xasprintf("failed (exit %d)", WEXITSTATUS(status));
+    return msg ? msg : aucs_xasprintf("failed (exit %d)", WEXITSTATUS(status));
   }
   int sig = WTERMSIG(status);
   char *fatal = fatal_line(fds[F_ERR]);
-  char *why = sig == SIGXCPU ? aucs_xasprintf("took longer than %g s of CPU",
-                                              lim->seconds)
-              : fatal
-                  ? aucs_xasprintf("%s (signal %d)", fatal, sig)
-                  : aucs_xasprintf("crashed (signal %d, %s)", sig, strsignal(sig));
+  char *why =
+      sig == SIGXCPU
+          ? aucs_xasprintf("took longer than %g s of CPU", lim->seconds)
+      : fatal ? aucs_xasprintf("%s (signal %d)", fatal, sig)
+              : aucs_xasprintf("crashed (signal %d, %s)", sig, strsignal(sig));
   free(fatal);
   return why;
 }

@@ -27,8 +27,8 @@ static const char budget[] =
 /* The input as a file without extension, so loading sniffs its kind. */
 static char *as_file(const uint8_t *data, size_t size) {
   const char *dir = getenv("TMPDIR");
-  char *path = aucs_xasprintf("%s/aucs-fuzz-%ld.in", dir ? dir : "/tmp",
-                              (long)getpid());
+  char *path =
+      aucs_xasprintf("%s/aucs-fuzz-%ld.in", dir ? dir : "/tmp", (long)getpid());
   FILE *f = fopen(path, "wb");
   if (!f || fwrite(data, 1, size, f) != size || fclose(f))
     aucs_die(__FILE__, __LINE__, "cannot write the fuzz input");
