@@ -193,8 +193,11 @@ static size_t size_value(const char *s) {
   for (size_t i = 0; i < digits; i++)
     n = n * 10 + (size_t)(s[i] - '0');
   const char *unit = s + digits;
-  int shift = !*unit ? 0 : !strcmp(unit, "K") ? 10 : !strcmp(unit, "M") ? 20
-             : !strcmp(unit, "G") ? 30 : -1;
+  int shift = !*unit               ? 0
+              : !strcmp(unit, "K") ? 10
+              : !strcmp(unit, "M") ? 20
+              : !strcmp(unit, "G") ? 30
+                                   : -1;
   return shift < 0 || n > (SIZE_MAX >> shift) ? 0 : n << shift;
 }
 
@@ -216,9 +219,9 @@ static int load_option(args *a, int argc, char **argv, int *i) {
   else if (strcmp(arg, "--max-input-size") == 0 && has_next) {
     if (!(a->load.max_input_size = size_value(argv[++*i])))
       return fail_usage("--max-input-size: '%s' is not a size in bytes "
-                        "(e.g. 4096, 64M, 2G)", argv[*i]);
-  }
-  else if ((v = value(arg, "--clang-arg=")))
+                        "(e.g. 4096, 64M, 2G)",
+                        argv[*i]);
+  } else if ((v = value(arg, "--clang-arg=")))
     clang_arg(a, v);
   else if ((strcmp(arg, "-I") == 0 || strcmp(arg, "-D") == 0) && has_next) {
     clang_arg(a, arg);

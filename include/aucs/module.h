@@ -43,8 +43,9 @@ typedef struct aucs_module aucs_module;
 /* Load path. 0 on success with *out set (dispose with aucs_module_free);
  * nonzero with *err set to one line naming the file and the problem (free
  * with free()). A file that is not regular or is larger than the limit is
- * refused before it is read. A .cu that does not compile yields clang's diagnostics in
- * *err after the first line. opts may be NULL for the defaults. */
+ * refused before it is read. A .cu that does not compile yields clang's
+ * diagnostics in *err after the first line. opts may be NULL for the defaults.
+ */
 int aucs_module_load(const char *path, const aucs_load_options *opts,
                      aucs_module **out, char **err);
 LLVMModuleRef aucs_module_llvm(const aucs_module *m);

@@ -164,15 +164,19 @@ static int read_file(const char *path, size_t max, blob *out, char **err) {
   }
   if (!e && (uintmax_t)st.st_size > max) {
     close(fd);
-    return fail(err, path, "%jd bytes, more than the input limit of %zu bytes "
-                "(--max-input-size)", (intmax_t)st.st_size, max);
+    return fail(err, path,
+                "%jd bytes, more than the input limit of %zu bytes "
+                "(--max-input-size)",
+                (intmax_t)st.st_size, max);
   }
   if (!e)
     e = read_fd(fd, max, out);
   close(fd);
   if (e == EFBIG)
-    return fail(err, path, "more than the input limit of %zu bytes "
-                "(--max-input-size)", max);
+    return fail(err, path,
+                "more than the input limit of %zu bytes "
+                "(--max-input-size)",
+                max);
   if (e)
     return fail_errno(err, path, "cannot read", e);
   if (out->len == 0) {
