@@ -604,8 +604,10 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   };
   aucs_run_result res = {0};
   aucs_run_status st = aucs_interp_run(s->prog, &cfg, &res);
-  if (st == AUCS_RUN_ASSUME)
+  if (st == AUCS_RUN_ASSUME) {
+    free(pargs);
     return discard(s, &res);
+  }
   char *args = format_args(s, c->args);
   if (k->runs++ == 0) {
     k->launch = c->launch;

@@ -17,6 +17,8 @@
 #include "aucs/pipeline.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/ErrorHandling.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,9 @@ static const char usage[] =
     "options:\n"
     "  -o FILE            output file (.ll: textual IR, otherwise bitcode)\n"
     "  -h, --help         this help\n"
+    "  --max-input-size B largest input file read, in bytes (suffix K, M or\n"
+    "                     G: binary units; default 1G); only regular files\n"
+    "                     are read\n"
     "  --version          print the version\n"
     "\n"
     ".cu options:\n"
@@ -225,6 +230,22 @@ static int option(args *a, int argc, char **argv, int *i) {
   return rc;
 }
 
+/* "N", "NK", "NM" or "NG" (binary units) in bytes; 0 when malformed. */
+static size_t size_value(const char *s) {
+  size_t n = 0, digits = strspn(s, "0123456789");
+  if (!digits || digits > 12)
+    return 0;
+  for (size_t i = 0; i < digits; i++)
+    n = n * 10 + (size_t)(s[i] - '0');
+  const char *unit = s + digits;
+  int shift = !*unit               ? 0
+              : !strcmp(unit, "K") ? 10
+              : !strcmp(unit, "M") ? 20
+              : !strcmp(unit, "G") ? 30
+                                   : -1;
+  return shift < 0 || n > (SIZE_MAX >> shift) ? 0 : n << shift;
+}
+
 /* A load option (how the input becomes a module) at argv[*i]. */
 static int load_option(args *a, int argc, char **argv, int *i) {
   const char *arg = argv[*i], *v;
@@ -240,7 +261,12 @@ static int load_option(args *a, int argc, char **argv, int *i) {
     a->load.cuda_path = v;
   else if (strcmp(arg, "--no-cuda-sdk") == 0)
     a->load.no_cuda_sdk = 1;
-  else if ((v = value(arg, "--clang-arg=")))
+  else if (strcmp(arg, "--max-input-size") == 0 && has_next) {
+    if (!(a->load.max_input_size = size_value(argv[++*i])))
+      return fail_usage("--max-input-size: '%s' is not a size in bytes "
+                        "(e.g. 4096, 64M, 2G)",
+                        argv[*i]);
+  } else if ((v = value(arg, "--clang-arg=")))
     clang_arg(a, v);
   else if ((strcmp(arg, "-I") == 0 || strcmp(arg, "-D") == 0) && has_next) {
     clang_arg(a, arg);
@@ -350,10 +376,38 @@ static int run(args *a, LLVMModuleRef m) {
   return rc;
 }
 
+/* LLVM's fatal errors (report_fatal_error) end the process: while the
+ * input loads they mean a corrupt input (exit 2), later an internal error
+ * (exit 3); one line either way, never an abort. */
+static const char *loading_input;
+
+static void on_llvm_fatal(const char *reason) {
+  if (loading_input)
+    fprintf(stderr, "aucs: error: %s: corrupt input: LLVM error: %s\n",
+            loading_input, reason);
+  else
+    fprintf(stderr, "aucs: internal error: LLVM error: %s\n", reason);
+  fflush(stderr);
+  _Exit(loading_input ? AUCS_EXIT_USAGE : AUCS_EXIT_INTERNAL);
+}
+
+static int load(args *a, aucs_module **mod) {
+  char *err = NULL;
+  a->load.isolate = 1;
+  loading_input = a->input;
+  int rc = aucs_module_load(a->input, &a->load, mod, &err);
+  loading_input = NULL;
+  if (rc)
+    fprintf(stderr, "aucs: error: %s\n", err);
+  free(err);
+  return rc ? AUCS_EXIT_USAGE : AUCS_EXIT_OK;
+}
+
 static int check(args *a) {
   if (a->output && !a->detect.json && !a->detect.sarif)
     return fail_usage("%s: -o needs --format=json or --format=sarif",
                       a->command);
+  a->load.isolate = 1; /* each file's child loads as load() does */
   aucs_check_options o = {.paths = a->inputs,
                           .npaths = a->ninputs,
                           .load = &a->load,
@@ -387,18 +441,14 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
       return fputs(usage, stdout), AUCS_EXIT_OK;
 
+  LLVMInstallFatalErrorHandler(on_llvm_fatal);
   args a = {.command = argv[1]};
   int rc = parse(&a, argc, argv);
   aucs_module *mod = NULL;
-  char *err = NULL;
   if (!rc && !strcmp(a.command, "check"))
     rc = check(&a);
-  else if (!rc && aucs_module_load(a.input, &a.load, &mod, &err)) {
-    fprintf(stderr, "aucs: error: %s\n", err);
-    rc = AUCS_EXIT_USAGE;
-  } else if (!rc)
+  else if (!rc && !(rc = load(&a, &mod)))
     rc = run(&a, aucs_module_llvm(mod));
-  free(err);
   aucs_module_free(mod);
   free(a.clang_args);
   free(a.inputs);

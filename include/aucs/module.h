@@ -12,6 +12,7 @@
 #define AUCS_MODULE_H
 
 #include <llvm-c/Types.h>
+#include <stddef.h>
 
 typedef struct aucs_load_options {
   /* clang executable for .cu input; NULL: $AUCS_CLANG, else the clang-22
@@ -25,15 +26,26 @@ typedef struct aucs_load_options {
   const char *gpu_arch;   /* .cu only: NULL means "sm_70" */
   const char **extra_args; /* .cu only: more clang arguments (-I, -D, ...) */
   int n_extra_args;
+  /* The input must be a regular file of at most this many bytes; 0 means
+   * AUCS_MAX_INPUT_DEFAULT. */
+  size_t max_input_size;
+  /* .bc/.ll: parse and verify in a forked child first (aucs/sandbox.h), so
+   * that a crash or abort inside LLVM on a corrupt file is an error, not
+   * the caller's death. Front ends that own their process only. */
+  int isolate;
 } aucs_load_options;
+
+#define AUCS_MAX_INPUT_DEFAULT ((size_t)1 << 30)
 
 /* An LLVM module with the context that owns it. */
 typedef struct aucs_module aucs_module;
 
 /* Load path. 0 on success with *out set (dispose with aucs_module_free);
  * nonzero with *err set to one line naming the file and the problem (free
- * with free()). A .cu that does not compile yields clang's diagnostics in
- * *err after the first line. opts may be NULL for the defaults. */
+ * with free()). A file that is not regular or is larger than the limit is
+ * refused before it is read. A .cu that does not compile yields clang's
+ * diagnostics in *err after the first line. opts may be NULL for the defaults.
+ */
 int aucs_module_load(const char *path, const aucs_load_options *opts,
                      aucs_module **out, char **err);
 LLVMModuleRef aucs_module_llvm(const aucs_module *m);

@@ -3,13 +3,22 @@
  *
  * Loading, in steps:
  *   1. Read the whole file (so a missing, unreadable, empty file or a
- *      directory is reported before anything else runs).
+ *      directory is reported before anything else runs). Only a regular
+ *      file of at most max_input_size bytes is read: a device or a FIFO
+ *      could block or never end.
  *   2. Pick the reader: `.bc` bitcode, `.ll` textual IR, `.cu` compile with
  *      clang first, anything else sniffed by its magic number.
  *   3. Parse in a fresh context whose diagnostic handler keeps LLVM's error
  *      text instead of letting LLVM print it and exit.
  *   4. `.cu` at -O0: run `function(sroa,simplifycfg)` so the IR is SSA.
  *   5. Check the module targets NVPTX and passes the verifier.
+ *
+ * With `isolate` (the CLI), steps 3 and 5 for a .bc/.ll run first in a
+ * forked child under a memory and a time limit (aucs/sandbox.h): LLVM's
+ * readers can crash or abort on corrupt input (a broken module with debug
+ * info is a fatal error; a bogus record can exhaust memory), and the child
+ * dying becomes "corrupt input". The parent then parses bitcode it knows
+ * loads: the file itself, or for a .ll the child's bitcode of it.
  *
  * `.cu` compilation runs clang through posix_spawnp (no shell) into a temp
  * file; clang's stdout and stderr are captured for the error message. With
@@ -26,6 +35,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/module.h"
 
+#include "aucs/sandbox.h"
 #include "aucs/util.h"
 
 #include <llvm-c/Analysis.h>
@@ -39,6 +49,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,10 +118,15 @@ static char *first_line(const char *s) {
   return line;
 }
 
-static int read_fd(int fd, blob *out) {
+/* Read fd to its end, or fail with EFBIG past max bytes. */
+static int read_fd(int fd, size_t max, blob *out) {
   size_t cap = 65536, len = 0;
   char *data = aucs_xmalloc(cap + 1);
   for (;;) {
+    if (len > max) {
+      free(data);
+      return EFBIG;
+    }
     if (len == cap)
       data = aucs_xrealloc(data, (cap *= 2) + 1);
     ssize_t n = read(fd, data + len, cap - len);
@@ -130,17 +146,42 @@ static int read_fd(int fd, blob *out) {
   return 0;
 }
 
-static int read_file(const char *path, blob *out, char **err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+static const char *kind_name(mode_t mode) {
+  return S_ISDIR(mode)    ? "is a directory"
+         : S_ISFIFO(mode) ? "is a FIFO"
+         : S_ISCHR(mode)  ? "is a character device"
+         : S_ISBLK(mode)  ? "is a block device"
+         : S_ISSOCK(mode) ? "is a socket"
+                          : "is not a regular file";
+}
+
+/* Only regular files of at most max bytes: a device or a FIFO could block
+ * or never end. O_NONBLOCK keeps open() itself from waiting on a FIFO. */
+static int read_file(const char *path, size_t max, blob *out, char **err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return fail_errno(err, path, NULL, errno);
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  int e = fstat(fd, &st) ? errno : 0;
+  if (!e && !S_ISREG(st.st_mode)) {
     close(fd);
-    return fail(err, path, "is a directory, not a kernel file");
+    return fail(err, path, "%s, not a kernel file", kind_name(st.st_mode));
   }
-  int e = read_fd(fd, out);
+  if (!e && (uintmax_t)st.st_size > max) {
+    close(fd);
+    return fail(err, path,
+                "%jd bytes, more than the input limit of %zu bytes "
+                "(--max-input-size)",
+                (intmax_t)st.st_size, max);
+  }
+  if (!e)
+    e = read_fd(fd, max, out);
   close(fd);
+  if (e == EFBIG)
+    return fail(err, path,
+                "more than the input limit of %zu bytes "
+                "(--max-input-size)",
+                max);
   if (e)
     return fail_errno(err, path, "cannot read", e);
   if (out->len == 0) {
@@ -370,7 +411,7 @@ static int spawn(const args *a, aucs_buf *output, int *status) {
   close(fds[1]);
   if (!e) {
     blob b = {0};
-    if (read_fd(fds[0], &b) == 0) {
+    if (read_fd(fds[0], SIZE_MAX, &b) == 0) {
       aucs_buf_puts(output, b.data);
       free(b.data);
     }
@@ -455,13 +496,69 @@ static int load_cuda(aucs_module *m, const char *path,
   int rc = compile(path, o, tmp, err);
   blob b = {0};
   if (!rc)
-    rc = read_file(tmp, &b, err);
+    rc = read_file(tmp, SIZE_MAX, &b, err);
   if (!rc) {
     rc = parse_bitcode(m, path, &b, err);
     free(b.data);
   }
   unlink(tmp);
   free(tmp);
+  return rc;
+}
+
+/* ---- loading untrusted .bc/.ll in a child ---- */
+
+typedef struct probe {
+  const char *path;
+  const blob *b;
+  enum kind k;
+} probe;
+
+static int verify(LLVMModuleRef mod, const char *path, char **err);
+
+/* In the child: parse, check and verify. A textual module comes back as
+ * bitcode, so the parent does not parse the text a second time. */
+static int probe_load(void *arg, int out_fd, char **msg) {
+  const probe *p = arg;
+  aucs_module *m = module_new();
+  int rc = p->k == KIND_BITCODE ? parse_bitcode(m, p->path, p->b, msg)
+                                : parse_ir(m, p->path, p->b, msg);
+  if (!rc)
+    LLVMSetModuleIdentifier(m->mod, p->path, strlen(p->path));
+  if (!rc)
+    rc = aucs_module_check_nvptx(m->mod, msg) || verify(m->mod, p->path, msg);
+  if (!rc && p->k == KIND_IR && LLVMWriteBitcodeToFD(m->mod, out_fd, 0, 0))
+    rc = fail(msg, p->path, "cannot pass the module on");
+  aucs_module_free(m);
+  return rc;
+}
+
+/* Limits that grow with the input: a big .ll takes a while to parse. */
+static aucs_sandbox_limits probe_limits(size_t len) {
+  return (aucs_sandbox_limits){.seconds = 60 + (double)(len >> 22),
+                               .memory_bytes = ((size_t)4 << 30) + 8 * len};
+}
+
+/* Load *b in a child first. On success the parent parses bitcode: *b
+ * itself, or for .ll the child's bitcode of it. */
+static int parse_isolated(aucs_module *m, const char *path, const blob *b,
+                          enum kind k, char **err) {
+  probe p = {path, b, k};
+  aucs_sandbox_limits lim = probe_limits(b->len);
+  blob bc = {0};
+  char *why = NULL;
+  if (aucs_sandbox_run(probe_load, &p, &lim, &bc.data, &bc.len, &why)) {
+    size_t n = strlen(path);
+    if (strncmp(why, path, n) == 0 && why[n] == ':')
+      *err = why; /* the child's own message names the file */
+    else {
+      fail(err, path, "corrupt input: %s", why);
+      free(why);
+    }
+    return 1;
+  }
+  int rc = parse_bitcode(m, path, k == KIND_IR ? &bc : b, err);
+  free(bc.data);
   return rc;
 }
 
@@ -482,12 +579,14 @@ static int verify(LLVMModuleRef mod, const char *path, char **err) {
 static int parse(aucs_module *m, const char *path, const aucs_load_options *o,
                  char **err) {
   blob b = {0};
-  if (read_file(path, &b, err))
+  size_t max = o->max_input_size ? o->max_input_size : AUCS_MAX_INPUT_DEFAULT;
+  if (read_file(path, max, &b, err))
     return 1;
   enum kind k = kind_of(path, &b);
-  int rc = k == KIND_BITCODE ? parse_bitcode(m, path, &b, err)
-           : k == KIND_IR    ? parse_ir(m, path, &b, err)
-                             : load_cuda(m, path, o, err);
+  int rc = k != KIND_CUDA && o->isolate ? parse_isolated(m, path, &b, k, err)
+           : k == KIND_BITCODE          ? parse_bitcode(m, path, &b, err)
+           : k == KIND_IR               ? parse_ir(m, path, &b, err)
+                                        : load_cuda(m, path, o, err);
   free(b.data);
   if (rc)
     return 1;
