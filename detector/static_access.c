@@ -1,0 +1,298 @@
+/*
+ * static: step 1 - the accesses of a kernel and its helpers, and its
+ * barriers
+ * (the algorithm is in static.c, the shared types in static_impl.h).
+ */
+#include "static_impl.h"
+
+/* ---- small helpers ------------------------------------------------------*/
+
+const char *st_callee_name(LLVMValueRef call) {
+  LLVMValueRef c = LLVMGetCalledValue(call);
+  size_t len;
+  return c && LLVMIsAFunction(c) ? LLVMGetValueName2(c, &len) : NULL;
+}
+
+LLVMValueRef st_defined_callee(LLVMValueRef call) {
+  LLVMValueRef c = LLVMGetCalledValue(call);
+  return c && LLVMIsAFunction(c) && LLVMCountBasicBlocks(c) ? c : NULL;
+}
+
+static int is_barrier_call(LLVMValueRef I) {
+  return LLVMIsACallInst(I) &&
+         aucs_nvvm_is_barrier(aucs_nvvm_classify(st_callee_name(I)));
+}
+
+int st_starts_with(const char *s, const char *p) {
+  return s && !strncmp(s, p, strlen(p));
+}
+
+static int all_ones(LLVMValueRef mask) {
+  return LLVMIsAConstantInt(mask) &&
+         LLVMConstIntGetZExtValue(mask) == 0xffffffffu;
+}
+
+static int calls_warp_sync(LLVMValueRef I) {
+  const char *name = I && LLVMIsACallInst(I) ? st_callee_name(I) : NULL;
+  return name && !strcmp(name, "llvm.nvvm.bar.warp.sync");
+}
+
+/* The mask of call I when it is llvm.nvvm.bar.warp.sync, or calls a helper
+ * whose body is only that call (the CUDA SDK's __syncwarp at -O0): then the
+ * helper's constant mask or the call site's operand for its parameter.
+ * NULL otherwise. */
+static LLVMValueRef warp_sync_mask(LLVMValueRef I) {
+  if (calls_warp_sync(I))
+    return LLVMGetOperand(I, 0);
+  LLVMValueRef f = st_defined_callee(I);
+  LLVMValueRef c = f && LLVMCountBasicBlocks(f) == 1
+                       ? LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f))
+                       : NULL;
+  LLVMValueRef r = c ? LLVMGetNextInstruction(c) : NULL;
+  if (!calls_warp_sync(c) || !r || !LLVMIsAReturnInst(r))
+    return NULL;
+  LLVMValueRef m = LLVMGetOperand(c, 0);
+  for (unsigned i = 0; i < LLVMCountParams(f); i++)
+    if (LLVMGetParam(f, i) == m)
+      return LLVMGetOperand(I, i);
+  return LLVMIsAConstant(m) ? m : NULL;
+}
+
+/* A __syncwarp() of the whole warp: a warp sync with the all-ones mask. */
+static int is_full_warp_sync(LLVMValueRef I) {
+  LLVMValueRef mask = LLVMIsACallInst(I) ? warp_sync_mask(I) : NULL;
+  return mask && all_ones(mask);
+}
+
+int st_block_of(const aucs_cfg *cfg, LLVMValueRef I) {
+  return aucs_cfg_index(cfg, LLVMGetInstructionParent(I));
+}
+
+static uint64_t store_size(const aucs_static *S, LLVMTypeRef t) {
+  return LLVMTypeIsSized(t) ? LLVMStoreSizeOfType(S->td, t) : 0;
+}
+
+/* ---- step 1: accesses ---------------------------------------------------*/
+
+static int space_of_as(unsigned as) {
+  switch (as) {
+  case 3:
+    return SP_SHARED;
+  case 1:
+    return SP_GLOBAL;
+  case 0:
+    return SP_ANY;
+  default: /* constant (read-only), local, parameter space */
+    return 0;
+  }
+}
+
+/* The object p points into: a global variable or kernel argument; NULL when
+ * unknown. Helper arguments are followed to their call sites. */
+static LLVMValueRef root_of(frame *f, LLVMValueRef p) {
+  for (int guard = 0; guard < 64; guard++) {
+    if (LLVMIsAGlobalVariable(p))
+      return p;
+    if (LLVMIsAArgument(p)) {
+      if (!f->call)
+        return p;
+      LLVMValueRef fn = f->fn;
+      unsigned n = LLVMCountParams(fn), i = 0;
+      while (i < n && LLVMGetParam(fn, i) != p)
+        i++;
+      if (i == n)
+        return NULL;
+      p = LLVMGetOperand(f->call, i);
+      f = f->parent;
+      continue;
+    }
+    LLVMOpcode op = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
+                    : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
+                                             : LLVMRet;
+    if (op != LLVMGetElementPtr && op != LLVMAddrSpaceCast && op != LLVMBitCast)
+      return NULL;
+    p = LLVMGetOperand(p, 0);
+  }
+  return NULL;
+}
+
+static int space_of(LLVMValueRef root, LLVMValueRef ptr) {
+  if (root && LLVMIsAGlobalVariable(root)) {
+    if (LLVMIsGlobalConstant(root))
+      return 0;
+    return space_of_as(LLVMGetPointerAddressSpace(LLVMTypeOf(root)));
+  }
+  if (root) /* a kernel argument: host memory is global */
+    return LLVMGetPointerAddressSpace(LLVMTypeOf(root)) == 3 ? SP_SHARED
+                                                             : SP_GLOBAL;
+  return space_of_as(LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)));
+}
+
+static void add_acc(aucs_static *S, frame *f, LLVMValueRef I,
+                    LLVMValueRef anchor, LLVMValueRef ptr, aucs_op op,
+                    uint64_t size, LLVMValueRef len, int opaque) {
+  if (LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
+    return;
+  LLVMValueRef root = root_of(f, ptr);
+  int sp = space_of(root, ptr);
+  if (!sp || (root && LLVMIsAAllocaInst(root)))
+    return;
+  S->accs = aucs_xrealloc(S->accs, (size_t)(S->nacc + 1) * sizeof *S->accs);
+  S->accs[S->nacc] = (acc){.instr = I,
+                           .ptr = ptr,
+                           .len = len,
+                           .f = f,
+                           .op = op,
+                           .size = size,
+                           .opaque = opaque,
+                           .root = root,
+                           .space = sp,
+                           .anchor = anchor,
+                           .next = -1};
+  intptr_t first;
+  if (aucs_ptrmap_get(&S->anchors, anchor, &first)) {
+    int i = (int)first - 1;
+    while (S->accs[i].next >= 0)
+      i = S->accs[i].next;
+    S->accs[i].next = S->nacc;
+  } else
+    aucs_ptrmap_put(&S->anchors, anchor, S->nacc + 1);
+  S->nacc++;
+}
+
+void st_collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor);
+
+frame *st_new_frame(aucs_static *S, LLVMValueRef fn, LLVMValueRef call,
+                    frame *parent) {
+  frame *f = aucs_xcalloc(1, sizeof *f);
+  *f = (frame){.fn = fn, .call = call, .parent = parent, .id = S->nframes};
+  f->cfg = parent ? aucs_cfg_build(fn) : S->cfg;
+  S->frames =
+      aucs_xrealloc(S->frames, (size_t)(S->nframes + 1) * sizeof *S->frames);
+  S->frames[S->nframes++] = f;
+  return f;
+}
+
+static int depth_of(const frame *f, LLVMValueRef fn) {
+  int d = 0;
+  for (; f; f = f->parent, d++)
+    if (f->fn == fn)
+      return MAX_DEPTH + 1; /* recursion */
+  return d;
+}
+
+/* A call: a helper's accesses in a new frame, an intrinsic's memory
+ * operands, or unknown-extent accesses through an unknown callee's
+ * pointer arguments. */
+static void collect_call(aucs_static *S, frame *f, LLVMValueRef I,
+                         LLVMValueRef anchor) {
+  const char *name = st_callee_name(I);
+  LLVMValueRef callee = st_defined_callee(I);
+  unsigned n = LLVMGetNumArgOperands(I);
+  aucs_nvvm_kind k = aucs_nvvm_classify(name);
+  if (callee && depth_of(f, callee) <= MAX_DEPTH) {
+    st_collect_fn(S, st_new_frame(S, callee, I, f), anchor);
+    return;
+  }
+  if (k == AUCS_NVVM_ATOMIC || k == AUCS_NVVM_LOAD) {
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0),
+            k == AUCS_NVVM_ATOMIC ? AUCS_OP_ATOMIC : AUCS_OP_READ,
+            store_size(S, LLVMTypeOf(I)), NULL, 0);
+    return;
+  }
+  if (st_starts_with(name, "llvm.memcpy") ||
+      st_starts_with(name, "llvm.memmove") ||
+      st_starts_with(name, "llvm.memset")) {
+    LLVMValueRef len = LLVMGetOperand(I, 2);
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0), AUCS_OP_WRITE, 0, len, 0);
+    if (!st_starts_with(name, "llvm.memset"))
+      add_acc(S, f, I, anchor, LLVMGetOperand(I, 1), AUCS_OP_READ, 0, len, 0);
+    return;
+  }
+  if (st_starts_with(name, "llvm.") && !callee)
+    return; /* other intrinsics touch no shared or global memory */
+  for (unsigned i = 0; i < n; i++)
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, i), AUCS_OP_WRITE, 0, NULL, 1);
+}
+
+static void collect_instr(aucs_static *S, frame *f, LLVMValueRef I,
+                          LLVMValueRef anchor) {
+  if (LLVMIsALoadInst(I))
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0),
+            LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic ? AUCS_OP_ATOMIC
+                                                              : AUCS_OP_READ,
+            store_size(S, LLVMTypeOf(I)), NULL, 0);
+  else if (LLVMIsAStoreInst(I))
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 1),
+            LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic ? AUCS_OP_ATOMIC
+                                                              : AUCS_OP_WRITE,
+            store_size(S, LLVMTypeOf(LLVMGetOperand(I, 0))), NULL, 0);
+  else if (LLVMIsAAtomicRMWInst(I) || LLVMIsAAtomicCmpXchgInst(I))
+    add_acc(S, f, I, anchor, LLVMGetOperand(I, 0), AUCS_OP_ATOMIC,
+            store_size(S, LLVMTypeOf(LLVMGetOperand(I, 1))), NULL, 0);
+  else if (LLVMIsACallInst(I) && !is_barrier_call(I))
+    collect_call(S, f, I, anchor);
+}
+
+void st_collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor) {
+  for (int b = 0; b < f->cfg->nblocks; b++) {
+    if (!f->cfg->reachable[b])
+      continue;
+    for (LLVMValueRef I = LLVMGetFirstInstruction(f->cfg->blocks[b]); I;
+         I = LLVMGetNextInstruction(I))
+      collect_instr(S, f, I, anchor ? anchor : I);
+  }
+}
+
+static void add_barrier(aucs_static *S, LLVMValueRef I, int uniform) {
+  S->bars = aucs_xrealloc(S->bars, (S->nbar + 1) * sizeof *S->bars);
+  S->bar_sep = aucs_xrealloc(S->bar_sep, S->nbar + 1);
+  S->bar_sep[S->nbar] = (unsigned char)uniform;
+  S->bars[S->nbar++] = I;
+  aucs_ptrmap_put(&S->barmap, I, (intptr_t)S->nbar);
+}
+
+static void add_warp_sync(aucs_static *S, LLVMValueRef I) {
+  S->warps = aucs_xrealloc(S->warps, (S->nwarp + 1) * sizeof *S->warps);
+  S->warps[S->nwarp++] = I;
+  aucs_ptrmap_put(&S->warpmap, I, 1);
+}
+
+/* A call of a one-block helper whose last act before returning is a
+ * barrier (a load_tile(...) that fills a tile and waits): every call runs
+ * the barrier after all of the helper's accesses. */
+static int ends_in_barrier(LLVMValueRef I) {
+  LLVMValueRef f = LLVMIsACallInst(I) ? st_defined_callee(I) : NULL;
+  if (!f || LLVMCountBasicBlocks(f) != 1)
+    return 0;
+  LLVMValueRef ret = LLVMGetLastInstruction(LLVMGetEntryBasicBlock(f));
+  LLVMValueRef last = ret ? LLVMGetPreviousInstruction(ret) : NULL;
+  return LLVMIsAReturnInst(ret) && last && is_barrier_call(last);
+}
+
+static void add_tail(aucs_static *S, LLVMValueRef I) {
+  S->tails = aucs_xrealloc(S->tails, (S->ntail + 1) * sizeof *S->tails);
+  S->tails[S->ntail++] = I;
+  aucs_ptrmap_put(&S->tailmap, I, 1);
+}
+
+/* The kernel's barriers, its full-warp __syncwarp calls in uniform blocks
+ * (any other __syncwarp separates nothing) and its calls in uniform blocks
+ * of helpers that end in a barrier. */
+void st_collect_barriers(aucs_static *S) {
+  for (int b = 0; b < S->cfg->nblocks; b++) {
+    if (!S->cfg->reachable[b])
+      continue;
+    int uniform = aucs_uniform_block(S->u, b);
+    for (LLVMValueRef I = LLVMGetFirstInstruction(S->cfg->blocks[b]); I;
+         I = LLVMGetNextInstruction(I)) {
+      if (is_barrier_call(I))
+        add_barrier(S, I, uniform);
+      else if (uniform && is_full_warp_sync(I))
+        add_warp_sync(S, I);
+      else if (uniform && ends_in_barrier(I))
+        add_tail(S, I);
+    }
+  }
+  S->bar_red = aucs_xcalloc(S->nbar + 1, 1);
+}
