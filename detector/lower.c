@@ -28,105 +28,9 @@
  * are not lowered; the first one met is reported as an UNSUPPORTED finding
  * naming the instruction.
  */
-#include "bytecode.h"
+#include "lower_impl.h"
 
-#include "aucs/libcalls.h"
-#include "aucs/inputs.h"
-#include "aucs/shadow.h"
-#include <llvm-c/Core.h>
-#include <llvm-c/Target.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-enum { EXACT, PREFIX };
-enum {
-  C_IGNORE,
-  C_COPY,
-  C_SREG,
-  C_TRAP,
-  C_BARRIER,
-  C_WARP,
-  C_WARP_SYNC,
-  C_INT1,
-  C_INT2,
-  C_INT3,
-  C_FP1,
-  C_FP2,
-  C_FP3,
-  C_OVF,
-  C_MEMCPY,
-  C_MEMMOVE,
-  C_MEMSET,
-  C_ASSUME,
-  C_GRID,
-  C_REDUCE
-};
-
-typedef struct intrin_row {
-  int match;
-  const char *spelling;
-  int cls, param;
-} intrin_row;
-
-static const intrin_row intrinsics[] = {
-#define AUCS_INTRIN(m, s, c, p) {m, s, C_##c, p},
-#include "intrinsics.def"
-};
-
-static const intrin_row asm_rows[] = {
-#define AUCS_ASM(ptx, c, p) {EXACT, ptx, C_##c, p},
-#include "intrinsics.def"
-};
-
-/* A branch target to patch: code[at].d or .b, or pool[at]. */
-typedef struct fixup {
-  uint32_t at;
-  int field; /* 'd', 'b', 'p' */
-  LLVMBasicBlockRef bb;
-  LLVMBasicBlockRef pred; /* phis of bb take their values from pred */
-} fixup;
-
-#define VEC(T)                                                                 \
-  struct {                                                                     \
-    T *v;                                                                      \
-    uint32_t n, cap;                                                           \
-  }
-#define VEC_PUSH(vec, x)                                                       \
-  do {                                                                         \
-    if ((vec).n == (vec).cap) {                                                \
-      (vec).cap = (vec).cap ? (vec).cap * 2 : 64;                              \
-      (vec).v = aucs_xrealloc((vec).v, (vec).cap * sizeof(*(vec).v));          \
-    }                                                                          \
-    (vec).v[(vec).n++] = (x);                                                  \
-  } while (0)
-
-typedef struct lowerer {
-  LLVMTargetDataRef td;
-  aucs_findings *diag;
-  LLVMValueRef bad; /* first unsupported instruction */
-  char *why;
-  VEC(bc_insn) code;
-  VEC(LLVMValueRef) instr;
-  VEC(uint32_t) pool;
-  VEC(uint64_t) pool64;
-  VEC(LLVMValueRef) funcs;
-  VEC(bc_func) fdone;
-  VEC(bc_object) objs;
-  VEC(LLVMValueRef) barriers;
-  aucs_ptrmap fnidx;  /* function -> index + 1 */
-  aucs_ptrmap objidx; /* global -> object id */
-  uint32_t grid_ws;   /* the grid workspace object, or 0 */
-  aucs_arena *arena;  /* the program's */
-  /* per function */
-  LLVMValueRef cur;  /* instruction being lowered */
-  aucs_ptrmap slots; /* value -> first slot + 1 */
-  aucs_ptrmap blockpc;
-  VEC(uint64_t) image;
-  VEC(fixup) fix;
-} lowerer;
-
-static int fail(lowerer *L, const char *fmt, const char *arg) {
+int lw_fail(lowerer *L, const char *fmt, const char *arg) {
   if (!L->bad) {
     L->bad = L->cur;
     L->why = aucs_xasprintf(fmt, arg);
@@ -142,7 +46,7 @@ static unsigned leaves_of(LLVMTypeRef t);
 
 /* Scalar leaves of t, or 0 when the interpreter cannot hold it in
  * registers (unsupported scalars, more than MAX_LEAVES leaves). */
-static unsigned leaves(LLVMTypeRef t) {
+unsigned lw_leaves(LLVMTypeRef t) {
   unsigned n = leaves_of(t);
   return n <= MAX_LEAVES ? n : 0;
 }
@@ -158,7 +62,7 @@ static unsigned leaves_of(LLVMTypeRef t) {
   case LLVMStructTypeKind: {
     unsigned n = 0;
     for (unsigned i = 0; i < LLVMCountStructElementTypes(t); i++) {
-      unsigned k = leaves(LLVMStructGetTypeAtIndex(t, i));
+      unsigned k = lw_leaves(LLVMStructGetTypeAtIndex(t, i));
       if (!k)
         return 0;
       n += k;
@@ -168,40 +72,40 @@ static unsigned leaves_of(LLVMTypeRef t) {
   case LLVMArrayTypeKind: {
     uint64_t n = LLVMGetArrayLength2(t);
     return n > MAX_LEAVES ? MAX_LEAVES + 1
-                          : leaves(LLVMGetElementType(t)) * (unsigned)n;
+                          : lw_leaves(LLVMGetElementType(t)) * (unsigned)n;
   }
   case LLVMVectorTypeKind: /* one slot per lane */
-    return leaves(LLVMGetElementType(t)) == 1 ? LLVMGetVectorSize(t)
-                                              : MAX_LEAVES + 1;
+    return lw_leaves(LLVMGetElementType(t)) == 1 ? LLVMGetVectorSize(t)
+                                                 : MAX_LEAVES + 1;
   default:
     return 0;
   }
 }
 
-static int is_scalar(LLVMTypeRef t) {
+int lw_is_scalar(LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
   return k != LLVMStructTypeKind && k != LLVMArrayTypeKind &&
-         k != LLVMVectorTypeKind && leaves(t) == 1;
+         k != LLVMVectorTypeKind && lw_leaves(t) == 1;
 }
 
-static int is_vector(LLVMTypeRef t) {
+int lw_is_vector(LLVMTypeRef t) {
   return LLVMGetTypeKind(t) == LLVMVectorTypeKind;
 }
 
 /* Lanes of a vector type; 1 for a scalar. */
-static unsigned lanes(LLVMTypeRef t) {
-  return is_vector(t) ? LLVMGetVectorSize(t) : 1;
+unsigned lw_lanes(LLVMTypeRef t) {
+  return lw_is_vector(t) ? LLVMGetVectorSize(t) : 1;
 }
 
 /* The element type of a vector; t itself for a scalar. */
-static LLVMTypeRef lane_type(LLVMTypeRef t) {
-  return is_vector(t) ? LLVMGetElementType(t) : t;
+LLVMTypeRef lw_lane_type(LLVMTypeRef t) {
+  return lw_is_vector(t) ? LLVMGetElementType(t) : t;
 }
 
-static unsigned width(LLVMTypeRef t) {
+unsigned lw_width(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
   case LLVMVectorTypeKind:
-    return width(LLVMGetElementType(t));
+    return lw_width(LLVMGetElementType(t));
   case LLVMIntegerTypeKind:
     return LLVMGetIntTypeWidth(t);
   case LLVMFloatTypeKind:
@@ -211,15 +115,15 @@ static unsigned width(LLVMTypeRef t) {
   }
 }
 
-static uint64_t mask_of(unsigned w) {
+uint64_t lw_mask_of(unsigned w) {
   return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
 }
 
-static int is_double(LLVMTypeRef t) {
-  return LLVMGetTypeKind(lane_type(t)) == LLVMDoubleTypeKind;
+int lw_is_double(LLVMTypeRef t) {
+  return LLVMGetTypeKind(lw_lane_type(t)) == LLVMDoubleTypeKind;
 }
 
-static const char *type_problem(LLVMTypeRef t) {
+const char *lw_type_problem(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
   case LLVMIntegerTypeKind:
     return "integers wider than 64 bits are not supported";
@@ -227,9 +131,9 @@ static const char *type_problem(LLVMTypeRef t) {
   case LLVMBFloatTypeKind:
     return "half-precision floats are not supported";
   case LLVMVectorTypeKind:
-    if (leaves(LLVMGetElementType(t)) != 1)
-      return type_problem(LLVMGetElementType(t));
-    if (!leaves(t))
+    if (lw_leaves(LLVMGetElementType(t)) != 1)
+      return lw_type_problem(LLVMGetElementType(t));
+    if (!lw_leaves(t))
       return "vectors of more than 256 lanes are not supported";
     return "vector values are not supported here";
   case LLVMScalableVectorTypeKind:
@@ -241,7 +145,7 @@ static const char *type_problem(LLVMTypeRef t) {
 
 /* ---- objects ---- */
 
-static uint32_t add_object(lowerer *L, bc_object o) {
+uint32_t lw_add_object(lowerer *L, bc_object o) {
   VEC_PUSH(L->objs, o);
   return L->objs.n - 1;
 }
@@ -293,16 +197,16 @@ static int const_bytes(lowerer *L, LLVMValueRef c, LLVMTypeRef t,
   }
   if (k == LLVMVectorTypeKind) {
     LLVMTypeRef e = LLVMGetElementType(t);
-    if (width(e) % 8)
+    if (lw_width(e) % 8)
       return 1;
     for (unsigned i = 0; i < LLVMGetVectorSize(t); i++)
       if (const_bytes(L, LLVMGetAggregateElement(c, i), e,
-                      buf + i * (width(e) / 8)))
+                      buf + i * (lw_width(e) / 8)))
         return 1;
     return 0;
   }
   uint64_t v;
-  if (!is_scalar(t) || const_bits(L, c, &v))
+  if (!lw_is_scalar(t) || const_bits(L, c, &v))
     return 1;
   put_le(buf, v, (unsigned)LLVMStoreSizeOfType(L->td, t));
   return 0;
@@ -330,15 +234,15 @@ static int global_object(lowerer *L, LLVMValueRef g, uint32_t *id) {
   if (init && !LLVMIsUndef(init) && !LLVMIsPoison(init)) {
     unsigned char *buf = aucs_arena_alloc(L->arena, o.size ? o.size : 1);
     if (const_bytes(L, init, t, buf))
-      return fail(L, "the initializer of @%s is not supported", o.name);
+      return lw_fail(L, "the initializer of @%s is not supported", o.name);
     o.init = buf;
   }
-  *id = add_object(L, o);
+  *id = lw_add_object(L, o);
   aucs_ptrmap_put(&L->objidx, g, *id);
   return 0;
 }
 
-static uint32_t func_index(lowerer *L, LLVMValueRef fn);
+uint32_t lw_func_index(lowerer *L, LLVMValueRef fn);
 
 /* A function whose address is taken is an object of size 0 (an access
  * through its address is out of bounds) that an indirect call resolves to
@@ -351,13 +255,13 @@ static int function_object(lowerer *L, LLVMValueRef fn, uint32_t *id) {
   }
   const char *name = value_name(L, fn, "function");
   if (LLVMIsDeclaration(fn))
-    return fail(L,
-                "a pointer to '%s', a function only declared in the module, "
-                "is not supported",
-                name);
+    return lw_fail(L,
+                   "a pointer to '%s', a function only declared in the module, "
+                   "is not supported",
+                   name);
   bc_object o = {.name = name, .space = AUCS_MEM_GLOBAL};
-  o.func = func_index(L, fn) + 1;
-  *id = add_object(L, o);
+  o.func = lw_func_index(L, fn) + 1;
+  *id = lw_add_object(L, o);
   aucs_ptrmap_put(&L->objidx, fn, *id);
   return 0;
 }
@@ -383,10 +287,10 @@ static int const_expr_bits(lowerer *L, LLVMValueRef c, uint64_t *out) {
   case LLVMTrunc:
     if (const_bits(L, LLVMGetOperand(c, 0), out))
       return 1;
-    *out &= mask_of(width(LLVMTypeOf(c)));
+    *out &= lw_mask_of(lw_width(LLVMTypeOf(c)));
     return 0;
   default:
-    return fail(L, "a constant expression is not supported%s", "");
+    return lw_fail(L, "a constant expression is not supported%s", "");
   }
 }
 
@@ -394,16 +298,16 @@ static int const_expr_bits(lowerer *L, LLVMValueRef c, uint64_t *out) {
 static int const_bits(lowerer *L, LLVMValueRef c, uint64_t *out) {
   LLVMTypeRef t = LLVMTypeOf(c);
   *out = 0;
-  if (!is_scalar(t))
-    return fail(L, "%s", type_problem(t));
+  if (!lw_is_scalar(t))
+    return lw_fail(L, "%s", lw_type_problem(t));
   if (LLVMIsUndef(c) || LLVMIsPoison(c) || LLVMIsNull(c))
     return 0;
   if (LLVMIsAConstantInt(c)) {
-    *out = LLVMConstIntGetZExtValue(c) & mask_of(width(t));
+    *out = LLVMConstIntGetZExtValue(c) & lw_mask_of(lw_width(t));
   } else if (LLVMIsAConstantFP(c)) {
     LLVMBool loses;
     double d = LLVMConstRealGetDouble(c, &loses);
-    if (is_double(t)) {
+    if (lw_is_double(t)) {
       memcpy(out, &d, 8);
     } else {
       float f = (float)d;
@@ -412,24 +316,24 @@ static int const_bits(lowerer *L, LLVMValueRef c, uint64_t *out) {
       *out = u;
     }
   } else if (LLVMIsAGlobalVariable(c)) {
-    uint32_t id;
+    uint32_t id = 0;
     if (global_object(L, c, &id))
       return 1;
     *out = AUCS_PTR(id, 0);
   } else if (LLVMIsAConstantExpr(c)) {
     return const_expr_bits(L, c, out);
   } else if (LLVMIsAFunction(c)) {
-    uint32_t id;
+    uint32_t id = 0;
     if (function_object(L, c, &id))
       return 1;
     *out = AUCS_PTR(id, 0);
   } else {
-    return fail(L, "this constant is not supported%s", "");
+    return lw_fail(L, "this constant is not supported%s", "");
   }
   return 0;
 }
 
-static uint32_t new_slots(lowerer *L, unsigned n) {
+uint32_t lw_new_slots(lowerer *L, unsigned n) {
   uint32_t s = L->image.n;
   for (unsigned i = 0; i < n; i++)
     VEC_PUSH(L->image, 0);
@@ -438,22 +342,22 @@ static uint32_t new_slots(lowerer *L, unsigned n) {
 
 static int const_leaves(lowerer *L, LLVMValueRef c, LLVMTypeRef t,
                         uint64_t *out) {
-  if (is_scalar(t))
+  if (lw_is_scalar(t))
     return const_bits(L, c, out);
   unsigned n = LLVMGetTypeKind(t) == LLVMStructTypeKind
                    ? LLVMCountStructElementTypes(t)
-               : is_vector(t) ? LLVMGetVectorSize(t)
-                              : (unsigned)LLVMGetArrayLength2(t);
+               : lw_is_vector(t) ? LLVMGetVectorSize(t)
+                                 : (unsigned)LLVMGetArrayLength2(t);
   for (unsigned i = 0; i < n; i++) {
     LLVMTypeRef e = LLVMGetTypeKind(t) == LLVMStructTypeKind
                         ? LLVMStructGetTypeAtIndex(t, i)
                         : LLVMGetElementType(t);
     LLVMValueRef ci = LLVMGetAggregateElement(c, i);
     if (!ci)
-      return fail(L, "this constant is not supported%s", "");
+      return lw_fail(L, "this constant is not supported%s", "");
     if (const_leaves(L, ci, e, out))
       return 1;
-    out += leaves(e);
+    out += lw_leaves(e);
   }
   return 0;
 }
@@ -466,21 +370,21 @@ static int slot(lowerer *L, LLVMValueRef v, uint32_t *s) {
     return 0;
   }
   if (!LLVMIsConstant(v))
-    return fail(L, "an operand is not supported%s", "");
+    return lw_fail(L, "an operand is not supported%s", "");
   LLVMTypeRef t = LLVMTypeOf(v);
-  unsigned n = leaves(t);
+  unsigned n = lw_leaves(t);
   if (!n)
-    return fail(L, "%s", type_problem(t));
+    return lw_fail(L, "%s", lw_type_problem(t));
   uint64_t *tmp = aucs_xcalloc(n, sizeof(uint64_t));
   int bad = const_leaves(L, v, t, tmp);
-  *s = new_slots(L, n);
+  *s = lw_new_slots(L, n);
   memcpy(L->image.v + *s, tmp, n * sizeof(uint64_t));
   free(tmp);
   aucs_ptrmap_put(&L->slots, v, (intptr_t)*s + 1);
   return bad;
 }
 
-static uint32_t op_slot(lowerer *L, LLVMValueRef I, unsigned i, int *bad) {
+uint32_t lw_op_slot(lowerer *L, LLVMValueRef I, unsigned i, int *bad) {
   uint32_t s = 0;
   *bad |= slot(L, LLVMGetOperand(I, i), &s);
   return s;
@@ -488,35 +392,32 @@ static uint32_t op_slot(lowerer *L, LLVMValueRef I, unsigned i, int *bad) {
 
 /* ---- emission ---- */
 
-static uint32_t emit(lowerer *L, bc_insn in) {
+uint32_t lw_emit(lowerer *L, bc_insn in) {
   VEC_PUSH(L->code, in);
   VEC_PUSH(L->instr, L->cur);
   return L->code.n - 1;
 }
 
-static void emit_mov(lowerer *L, uint32_t d, uint32_t a, unsigned n) {
+void lw_emit_mov(lowerer *L, uint32_t d, uint32_t a, unsigned n) {
   for (unsigned i = 0; i < n; i++)
-    emit(L, (bc_insn){.op = OP_MOV, .d = d + i, .a = a + i});
+    lw_emit(L, (bc_insn){.op = OP_MOV, .d = d + i, .a = a + i});
 }
 
-/* Operands that step by lane in emit_lanes. */
-enum { LANE_D = 1, LANE_A = 2, LANE_B = 4, LANE_C = 8 };
-
 /* in once per lane: lane i adds i to the slots named in which. */
-static void emit_lanes(lowerer *L, bc_insn in, unsigned n, unsigned which) {
+void lw_emit_lanes(lowerer *L, bc_insn in, unsigned n, unsigned which) {
   for (unsigned i = 0; i < n; i++) {
     bc_insn k = in;
     k.d += which & LANE_D ? i : 0;
     k.a += which & LANE_A ? i : 0;
     k.b += which & LANE_B ? i : 0;
     k.c += which & LANE_C ? i : 0;
-    emit(L, k);
+    lw_emit(L, k);
   }
 }
 
 /* A scalar, or a vector of scalars: lowered lane by lane. */
-static int lane_wise(LLVMTypeRef t) {
-  return is_scalar(lane_type(t)) && leaves(t) > 0;
+int lw_lane_wise(LLVMTypeRef t) {
+  return lw_is_scalar(lw_lane_type(t)) && lw_leaves(t) > 0;
 }
 
 static void add_fix(lowerer *L, uint32_t at, int field, LLVMBasicBlockRef bb,
@@ -534,12 +435,13 @@ static int edge_copies(lowerer *L, LLVMBasicBlockRef pred,
        phi && LLVMGetInstructionOpcode(phi) == LLVMPHI;
        phi = LLVMGetNextInstruction(phi)) {
     if (n == 64)
-      return fail(L, "more than 64 phis in one block are not supported%s", "");
+      return lw_fail(L, "more than 64 phis in one block are not supported%s",
+                     "");
     for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
       if (LLVMGetIncomingBlock(phi, i) == pred) {
         bad |= slot(L, phi, &dst[n]);
         bad |= slot(L, LLVMGetIncomingValue(phi, i), &src[n]);
-        len[n++] = leaves(LLVMTypeOf(phi));
+        len[n++] = lw_leaves(LLVMTypeOf(phi));
         break;
       }
   }
@@ -549,12 +451,12 @@ static int edge_copies(lowerer *L, LLVMBasicBlockRef pred,
       if (src[i] < dst[j] + len[j] && dst[j] < src[i] + len[i])
         overlap = 1;
   for (unsigned i = 0; i < n && overlap; i++) {
-    uint32_t t = new_slots(L, len[i]);
-    emit_mov(L, t, src[i], len[i]);
+    uint32_t t = lw_new_slots(L, len[i]);
+    lw_emit_mov(L, t, src[i], len[i]);
     src[i] = t;
   }
   for (unsigned i = 0; i < n; i++)
-    emit_mov(L, dst[i], src[i], len[i]);
+    lw_emit_mov(L, dst[i], src[i], len[i]);
   return bad;
 }
 
@@ -572,7 +474,7 @@ static int resolve_fixups(lowerer *L) {
     if (f.pred && has_phis(f.bb)) {
       pc = L->code.n;
       bad |= edge_copies(L, f.pred, f.bb);
-      uint32_t br = emit(L, (bc_insn){.op = OP_BR});
+      uint32_t br = lw_emit(L, (bc_insn){.op = OP_BR});
       add_fix(L, br, 'd', f.bb, NULL);
     } else if (!aucs_ptrmap_get(&L->blockpc, f.bb, &pc)) {
       AUCS_ASSERT(0);
@@ -595,7 +497,7 @@ static int gep_offset(lowerer *L, LLVMValueRef gep, int64_t *off) {
   for (unsigned i = 1; i < n; i++) {
     LLVMValueRef ix = LLVMGetOperand(gep, i);
     if (!LLVMIsAConstantInt(ix))
-      return fail(L, "a non-constant index in a constant GEP%s", "");
+      return lw_fail(L, "a non-constant index in a constant GEP%s", "");
     int64_t k = LLVMConstIntGetSExtValue(ix);
     if (i == 1) {
       *off += k * (int64_t)LLVMABISizeOfType(L->td, t);
@@ -606,19 +508,19 @@ static int gep_offset(lowerer *L, LLVMValueRef gep, int64_t *off) {
       t = LLVMGetElementType(t);
       *off += k * (int64_t)LLVMABISizeOfType(L->td, t);
     } else {
-      return fail(L, "%s", type_problem(t));
+      return lw_fail(L, "%s", lw_type_problem(t));
     }
   }
   return 0;
 }
 
 static int lower_gep(lowerer *L, LLVMValueRef I, uint32_t d) {
-  if (is_vector(LLVMTypeOf(I)))
-    return fail(L, "%s", "GEPs over vectors of pointers are not supported");
+  if (lw_is_vector(LLVMTypeOf(I)))
+    return lw_fail(L, "%s", "GEPs over vectors of pointers are not supported");
   if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMPointerTypeKind)
-    return fail(L, "%s", type_problem(LLVMTypeOf(I)));
+    return lw_fail(L, "%s", lw_type_problem(LLVMTypeOf(I)));
   int bad = 0;
-  uint32_t base = op_slot(L, I, 0, &bad);
+  uint32_t base = lw_op_slot(L, I, 0, &bad);
   LLVMTypeRef t = LLVMGetGEPSourceElementType(I);
   int64_t off = 0;
   unsigned n = (unsigned)LLVMGetNumOperands(I);
@@ -636,25 +538,25 @@ static int lower_gep(lowerer *L, LLVMValueRef I, uint32_t d) {
       t = LLVMGetElementType(t);
       scale = LLVMABISizeOfType(L->td, t);
     } else {
-      return fail(L, "%s", type_problem(t));
+      return lw_fail(L, "%s", lw_type_problem(t));
     }
     if (LLVMIsAConstantInt(ix)) {
       off += LLVMConstIntGetSExtValue(ix) * (int64_t)scale;
       continue;
     }
     if (scale > UINT32_MAX)
-      return fail(L, "a GEP scale above 4 GiB is not supported%s", "");
+      return lw_fail(L, "a GEP scale above 4 GiB is not supported%s", "");
     uint32_t is = 0;
     bad |= slot(L, ix, &is);
-    emit(L, (bc_insn){.op = OP_GEP,
-                      .d = d,
-                      .a = base,
-                      .b = is,
-                      .c = (uint32_t)scale,
-                      .x = width(LLVMTypeOf(ix))});
+    lw_emit(L, (bc_insn){.op = OP_GEP,
+                         .d = d,
+                         .a = base,
+                         .b = is,
+                         .c = (uint32_t)scale,
+                         .x = lw_width(LLVMTypeOf(ix))});
     base = d;
   }
-  emit(L, (bc_insn){.op = OP_ADDI, .d = d, .a = base, .imm = (uint64_t)off});
+  lw_emit(L, (bc_insn){.op = OP_ADDI, .d = d, .a = base, .imm = (uint64_t)off});
   return bad;
 }
 
@@ -714,49 +616,52 @@ static bc_op icmp_op(LLVMIntPredicate p) {
 static int lower_binop(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef t = LLVMTypeOf(I);
   bc_op op = int_binop(LLVMGetInstructionOpcode(I));
-  if (!lane_wise(t))
-    return fail(L, "%s", type_problem(t));
+  if (!lw_lane_wise(t))
+    return lw_fail(L, "%s", lw_type_problem(t));
   int bad = 0;
   bc_insn in = {.d = d,
-                .a = op_slot(L, I, 0, &bad),
-                .b = op_slot(L, I, 1, &bad),
-                .x = width(t),
-                .imm = mask_of(width(t))};
-  in.op = (uint16_t)(op >= OP_FADD32 ? op + is_double(t) : op);
-  emit_lanes(L, in, lanes(t), LANE_D | LANE_A | LANE_B);
+                .a = lw_op_slot(L, I, 0, &bad),
+                .b = lw_op_slot(L, I, 1, &bad),
+                .x = lw_width(t),
+                .imm = lw_mask_of(lw_width(t))};
+  in.op = (uint16_t)(op >= OP_FADD32 ? op + lw_is_double(t) : op);
+  lw_emit_lanes(L, in, lw_lanes(t), LANE_D | LANE_A | LANE_B);
   return bad;
 }
 
 /* A bitcast that regroups bits: <2 x i32> <-> i64, <4 x i8> <-> i32. */
 static int lower_repack(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef to = LLVMTypeOf(I), from = LLVMTypeOf(LLVMGetOperand(I, 0));
-  unsigned bits = lanes(to) * width(to);
+  unsigned bits = lw_lanes(to) * lw_width(to);
   if (bits > MAX_LEAVES * 64)
-    return fail(L, "a bitcast of more than %s bits is not supported", "16384");
+    return lw_fail(L, "a bitcast of more than %s bits is not supported",
+                   "16384");
   int bad = 0;
-  emit(L, (bc_insn){.op = OP_REPACK,
-                    .d = d,
-                    .a = op_slot(L, I, 0, &bad),
-                    .b = bits,
-                    .x = (uint16_t)width(from),
-                    .imm = width(to)});
+  lw_emit(L, (bc_insn){.op = OP_REPACK,
+                       .d = d,
+                       .a = lw_op_slot(L, I, 0, &bad),
+                       .b = bits,
+                       .x = (uint16_t)lw_width(from),
+                       .imm = lw_width(to)});
   return bad;
 }
 
 static int lower_cast(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef to = LLVMTypeOf(I), from = LLVMTypeOf(LLVMGetOperand(I, 0));
-  if (!lane_wise(to))
-    return fail(L, "%s", type_problem(to));
-  if (!lane_wise(from))
-    return fail(L, "%s", type_problem(from));
+  if (!lw_lane_wise(to))
+    return lw_fail(L, "%s", lw_type_problem(to));
+  if (!lw_lane_wise(from))
+    return lw_fail(L, "%s", lw_type_problem(from));
   if (LLVMGetInstructionOpcode(I) == LLVMBitCast &&
-      (lanes(to) != lanes(from) || width(to) != width(from)))
+      (lw_lanes(to) != lw_lanes(from) || lw_width(to) != lw_width(from)))
     return lower_repack(L, I, d);
   int bad = 0;
-  unsigned wt = width(to), wf = width(from);
-  int dt = is_double(to), df = is_double(from);
-  bc_insn in = {
-      .op = OP_MOV, .d = d, .a = op_slot(L, I, 0, &bad), .imm = mask_of(wt)};
+  unsigned wt = lw_width(to), wf = lw_width(from);
+  int dt = lw_is_double(to), df = lw_is_double(from);
+  bc_insn in = {.op = OP_MOV,
+                .d = d,
+                .a = lw_op_slot(L, I, 0, &bad),
+                .imm = lw_mask_of(wt)};
   switch (LLVMGetInstructionOpcode(I)) {
   case LLVMTrunc:
   case LLVMPtrToInt:
@@ -791,35 +696,35 @@ static int lower_cast(lowerer *L, LLVMValueRef I, uint32_t d) {
   default: /* zext, bitcast, inttoptr, addrspacecast: the bits stay */
     break;
   }
-  emit_lanes(L, in, lanes(to), LANE_D | LANE_A);
+  lw_emit_lanes(L, in, lw_lanes(to), LANE_D | LANE_A);
   return bad;
 }
 
 static int lower_cmp(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, 0));
-  if (!lane_wise(t))
-    return fail(L, "%s", type_problem(t));
+  if (!lw_lane_wise(t))
+    return lw_fail(L, "%s", lw_type_problem(t));
   int bad = 0;
   bc_insn in = {.d = d,
-                .a = op_slot(L, I, 0, &bad),
-                .b = op_slot(L, I, 1, &bad),
-                .x = width(t)};
+                .a = lw_op_slot(L, I, 0, &bad),
+                .b = lw_op_slot(L, I, 1, &bad),
+                .x = lw_width(t)};
   if (LLVMGetInstructionOpcode(I) == LLVMICmp) {
     in.op = icmp_op(LLVMGetICmpPredicate(I));
   } else {
-    in.op = is_double(t) ? OP_FCMP64 : OP_FCMP32;
+    in.op = lw_is_double(t) ? OP_FCMP64 : OP_FCMP32;
     in.x = (uint16_t)LLVMGetFCmpPredicate(I);
   }
-  emit_lanes(L, in, lanes(t), LANE_D | LANE_A | LANE_B);
+  lw_emit_lanes(L, in, lw_lanes(t), LANE_D | LANE_A | LANE_B);
   return bad;
 }
 
 static int access_size(lowerer *L, LLVMTypeRef t, unsigned *size) {
-  if (!is_scalar(t))
-    return fail(L, "%s", type_problem(t));
+  if (!lw_is_scalar(t))
+    return lw_fail(L, "%s", lw_type_problem(t));
   *size = (unsigned)LLVMStoreSizeOfType(L->td, t);
   if (*size != 1 && *size != 2 && *size != 4 && *size != 8)
-    return fail(L, "memory accesses of odd sizes are not supported%s", "");
+    return lw_fail(L, "memory accesses of odd sizes are not supported%s", "");
   return 0;
 }
 
@@ -846,9 +751,9 @@ static int leaf_layout(lowerer *L, LLVMTypeRef t, uint64_t base) {
                                          : (unsigned)LLVMGetArrayLength2(t);
     /* vectors are packed: lane i at i * its bytes */
     uint64_t stride =
-        k == LLVMVectorTypeKind ? width(e) / 8 : LLVMABISizeOfType(L->td, e);
-    if (k == LLVMVectorTypeKind && width(e) % 8)
-      return fail(L, "%s", "vectors of i1 in memory are not supported");
+        k == LLVMVectorTypeKind ? lw_width(e) / 8 : LLVMABISizeOfType(L->td, e);
+    if (k == LLVMVectorTypeKind && lw_width(e) % 8)
+      return lw_fail(L, "%s", "vectors of i1 in memory are not supported");
     for (unsigned i = 0; i < n; i++)
       if (leaf_layout(L, e, base + i * stride))
         return 1;
@@ -856,64 +761,65 @@ static int leaf_layout(lowerer *L, LLVMTypeRef t, uint64_t base) {
   }
   VEC_PUSH(L->pool, (uint32_t)base);
   VEC_PUSH(L->pool, (uint32_t)LLVMStoreSizeOfType(L->td, t));
-  VEC_PUSH(L->pool, width(t));
+  VEC_PUSH(L->pool, lw_width(t));
   return 0;
 }
 
 /* A vector or aggregate load/store: one access of the value's full size. */
 static int lower_multi(lowerer *L, LLVMValueRef I, LLVMTypeRef t, uint32_t d) {
   uint64_t size = LLVMStoreSizeOfType(L->td, t);
-  if (!leaves(t))
-    return fail(L, "%s", type_problem(t));
+  if (!lw_leaves(t))
+    return lw_fail(L, "%s", lw_type_problem(t));
   if (size > BC_MAX_ACCESS)
-    return fail(L, "%s", "memory accesses above 4 KiB are not supported");
+    return lw_fail(L, "%s", "memory accesses above 4 KiB are not supported");
   uint32_t at = L->pool.n;
   if (leaf_layout(L, t, 0))
     return 1;
   int bad = 0, load = LLVMGetInstructionOpcode(I) == LLVMLoad;
   bc_insn in = {.op = load ? OP_ALOAD : OP_ASTORE,
-                .c = leaves(t),
+                .c = lw_leaves(t),
                 .x = (uint16_t)size,
                 .imm = mem_flags(I)};
-  in.a = op_slot(L, I, load ? 0 : 1, &bad);
-  in.b = load ? at : op_slot(L, I, 0, &bad);
+  in.a = lw_op_slot(L, I, load ? 0 : 1, &bad);
+  in.b = load ? at : lw_op_slot(L, I, 0, &bad);
   in.d = load ? d : at;
-  emit(L, in);
+  lw_emit(L, in);
   return bad;
 }
 
 static int lower_load(lowerer *L, LLVMValueRef I, uint32_t d) {
   LLVMTypeRef t = LLVMTypeOf(I);
   unsigned size;
-  if (!is_scalar(t))
+  if (!lw_is_scalar(t))
     return lower_multi(L, I, t, d);
   if (access_size(L, t, &size))
     return 1;
   int bad = 0;
-  emit(L, (bc_insn){.op = OP_LOAD,
-                    .d = d,
-                    .a = op_slot(L, I, 0, &bad),
-                    .x = (uint16_t)size,
-                    .imm = mem_flags(I)});
-  if (width(t) < size * 8)
-    emit(L,
-         (bc_insn){.op = OP_TRUNC, .d = d, .a = d, .imm = mask_of(width(t))});
+  lw_emit(L, (bc_insn){.op = OP_LOAD,
+                       .d = d,
+                       .a = lw_op_slot(L, I, 0, &bad),
+                       .x = (uint16_t)size,
+                       .imm = mem_flags(I)});
+  if (lw_width(t) < size * 8)
+    lw_emit(
+        L, (bc_insn){
+               .op = OP_TRUNC, .d = d, .a = d, .imm = lw_mask_of(lw_width(t))});
   return bad;
 }
 
 static int lower_store(lowerer *L, LLVMValueRef I) {
   unsigned size;
   LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, 0));
-  if (!is_scalar(t))
+  if (!lw_is_scalar(t))
     return lower_multi(L, I, t, 0);
   if (access_size(L, t, &size))
     return 1;
   int bad = 0;
-  emit(L, (bc_insn){.op = OP_STORE,
-                    .a = op_slot(L, I, 1, &bad),
-                    .b = op_slot(L, I, 0, &bad),
-                    .x = (uint16_t)size,
-                    .imm = mem_flags(I)});
+  lw_emit(L, (bc_insn){.op = OP_STORE,
+                       .a = lw_op_slot(L, I, 1, &bad),
+                       .b = lw_op_slot(L, I, 0, &bad),
+                       .x = (uint16_t)size,
+                       .imm = mem_flags(I)});
   return bad;
 }
 
@@ -923,15 +829,15 @@ static int lower_rmw(lowerer *L, LLVMValueRef I, uint32_t d) {
   if (access_size(L, LLVMTypeOf(I), &size))
     return 1;
   if (k > LLVMAtomicRMWBinOpUDecWrap)
-    return fail(L, "this atomicrmw operation is not supported%s", "");
+    return lw_fail(L, "this atomicrmw operation is not supported%s", "");
   int bad = 0;
-  emit(L, (bc_insn){.op = OP_RMW,
-                    .d = d,
-                    .a = op_slot(L, I, 0, &bad),
-                    .b = op_slot(L, I, 1, &bad),
-                    .c = (uint32_t)k,
-                    .x = (uint16_t)size,
-                    .imm = MEM_ATOMIC});
+  lw_emit(L, (bc_insn){.op = OP_RMW,
+                       .d = d,
+                       .a = lw_op_slot(L, I, 0, &bad),
+                       .b = lw_op_slot(L, I, 1, &bad),
+                       .c = (uint32_t)k,
+                       .x = (uint16_t)size,
+                       .imm = MEM_ATOMIC});
   return bad;
 }
 
@@ -940,23 +846,24 @@ static int lower_cmpxchg(lowerer *L, LLVMValueRef I, uint32_t d) {
   if (access_size(L, LLVMTypeOf(LLVMGetOperand(I, 1)), &size))
     return 1;
   int bad = 0;
-  emit(L, (bc_insn){.op = OP_CMPXCHG,
-                    .d = d,
-                    .a = op_slot(L, I, 0, &bad),
-                    .b = op_slot(L, I, 1, &bad),
-                    .c = op_slot(L, I, 2, &bad),
-                    .x = (uint16_t)size,
-                    .imm = MEM_ATOMIC});
+  lw_emit(L, (bc_insn){.op = OP_CMPXCHG,
+                       .d = d,
+                       .a = lw_op_slot(L, I, 0, &bad),
+                       .b = lw_op_slot(L, I, 1, &bad),
+                       .c = lw_op_slot(L, I, 2, &bad),
+                       .x = (uint16_t)size,
+                       .imm = MEM_ATOMIC});
   return bad;
 }
 
 static int lower_alloca(lowerer *L, LLVMValueRef I, uint32_t d) {
   int bad = 0;
   LLVMValueRef n = LLVMGetOperand(I, 0);
-  emit(L, (bc_insn){.op = OP_ALLOCA,
+  lw_emit(L,
+          (bc_insn){.op = OP_ALLOCA,
                     .d = d,
-                    .a = op_slot(L, I, 0, &bad),
-                    .x = (uint16_t)width(LLVMTypeOf(n)),
+                    .a = lw_op_slot(L, I, 0, &bad),
+                    .x = (uint16_t)lw_width(LLVMTypeOf(n)),
                     .c = LLVMGetAlignment(I),
                     .imm = LLVMABISizeOfType(L->td, LLVMGetAllocatedType(I))});
   return bad;
@@ -964,16 +871,16 @@ static int lower_alloca(lowerer *L, LLVMValueRef I, uint32_t d) {
 
 static int lower_select(lowerer *L, LLVMValueRef I, uint32_t d) {
   int bad = 0;
-  uint32_t c = op_slot(L, I, 0, &bad), a = op_slot(L, I, 1, &bad),
-           b = op_slot(L, I, 2, &bad);
+  uint32_t c = lw_op_slot(L, I, 0, &bad), a = lw_op_slot(L, I, 1, &bad),
+           b = lw_op_slot(L, I, 2, &bad);
   /* a vector condition picks lane by lane */
-  unsigned step = is_vector(LLVMTypeOf(LLVMGetOperand(I, 0)));
-  for (unsigned i = 0; i < leaves(LLVMTypeOf(I)); i++)
-    emit(L, (bc_insn){.op = OP_SELECT,
-                      .d = d + i,
-                      .a = a + i,
-                      .b = b + i,
-                      .c = c + i * step});
+  unsigned step = lw_is_vector(LLVMTypeOf(LLVMGetOperand(I, 0)));
+  for (unsigned i = 0; i < lw_leaves(LLVMTypeOf(I)); i++)
+    lw_emit(L, (bc_insn){.op = OP_SELECT,
+                         .d = d + i,
+                         .a = a + i,
+                         .b = b + i,
+                         .c = c + i * step});
   return bad;
 }
 
@@ -984,11 +891,11 @@ static LLVMTypeRef leaf_path(LLVMValueRef I, LLVMTypeRef t, unsigned *off) {
   for (unsigned i = 0; i < LLVMGetNumIndices(I); i++) {
     if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
       for (unsigned j = 0; j < ix[i]; j++)
-        *off += leaves(LLVMStructGetTypeAtIndex(t, j));
+        *off += lw_leaves(LLVMStructGetTypeAtIndex(t, j));
       t = LLVMStructGetTypeAtIndex(t, ix[i]);
     } else {
       t = LLVMGetElementType(t);
-      *off += ix[i] * leaves(t);
+      *off += ix[i] * lw_leaves(t);
     }
   }
   return t;
@@ -996,38 +903,38 @@ static LLVMTypeRef leaf_path(LLVMValueRef I, LLVMTypeRef t, unsigned *off) {
 
 static int lower_aggregate(lowerer *L, LLVMValueRef I, uint32_t d) {
   int bad = 0;
-  uint32_t agg = op_slot(L, I, 0, &bad);
+  uint32_t agg = lw_op_slot(L, I, 0, &bad);
   LLVMTypeRef at = LLVMTypeOf(LLVMGetOperand(I, 0));
   unsigned off;
   LLVMTypeRef et = leaf_path(I, at, &off);
   if (LLVMGetInstructionOpcode(I) == LLVMExtractValue) {
-    emit_mov(L, d, agg + off, leaves(et));
+    lw_emit_mov(L, d, agg + off, lw_leaves(et));
     return bad;
   }
-  uint32_t v = op_slot(L, I, 1, &bad);
-  emit_mov(L, d, agg, leaves(at));
-  emit_mov(L, d + off, v, leaves(et));
+  uint32_t v = lw_op_slot(L, I, 1, &bad);
+  lw_emit_mov(L, d, agg, lw_leaves(at));
+  lw_emit_mov(L, d + off, v, lw_leaves(et));
   return bad;
 }
 
 /* d = 0 (a poison lane or element). */
 static void emit_zero(lowerer *L, uint32_t d) {
-  emit(L, (bc_insn){.op = OP_TRUNC, .d = d, .a = d, .imm = 0});
+  lw_emit(L, (bc_insn){.op = OP_TRUNC, .d = d, .a = d, .imm = 0});
 }
 
 static int lower_extract(lowerer *L, LLVMValueRef I, uint32_t d) {
   int bad = 0;
-  unsigned n = lanes(LLVMTypeOf(LLVMGetOperand(I, 0)));
-  uint32_t v = op_slot(L, I, 0, &bad);
+  unsigned n = lw_lanes(LLVMTypeOf(LLVMGetOperand(I, 0)));
+  uint32_t v = lw_op_slot(L, I, 0, &bad);
   LLVMValueRef ix = LLVMGetOperand(I, 1);
   if (!LLVMIsAConstantInt(ix)) {
-    emit(L, (bc_insn){.op = OP_VEXTRACT,
-                      .d = d,
-                      .a = v,
-                      .b = op_slot(L, I, 1, &bad),
-                      .c = n});
+    lw_emit(L, (bc_insn){.op = OP_VEXTRACT,
+                         .d = d,
+                         .a = v,
+                         .b = lw_op_slot(L, I, 1, &bad),
+                         .c = n});
   } else if (LLVMConstIntGetZExtValue(ix) < n) {
-    emit_mov(L, d, v + (uint32_t)LLVMConstIntGetZExtValue(ix), 1);
+    lw_emit_mov(L, d, v + (uint32_t)LLVMConstIntGetZExtValue(ix), 1);
   } else {
     emit_zero(L, d);
   }
@@ -1036,31 +943,31 @@ static int lower_extract(lowerer *L, LLVMValueRef I, uint32_t d) {
 
 static int lower_insert(lowerer *L, LLVMValueRef I, uint32_t d) {
   int bad = 0;
-  unsigned n = lanes(LLVMTypeOf(I));
-  uint32_t v = op_slot(L, I, 0, &bad), e = op_slot(L, I, 1, &bad);
+  unsigned n = lw_lanes(LLVMTypeOf(I));
+  uint32_t v = lw_op_slot(L, I, 0, &bad), e = lw_op_slot(L, I, 1, &bad);
   LLVMValueRef ix = LLVMGetOperand(I, 2);
-  emit_mov(L, d, v, n);
+  lw_emit_mov(L, d, v, n);
   if (!LLVMIsAConstantInt(ix))
-    emit(L, (bc_insn){.op = OP_VINSERT,
-                      .d = d,
-                      .a = e,
-                      .b = op_slot(L, I, 2, &bad),
-                      .c = n});
+    lw_emit(L, (bc_insn){.op = OP_VINSERT,
+                         .d = d,
+                         .a = e,
+                         .b = lw_op_slot(L, I, 2, &bad),
+                         .c = n});
   else if (LLVMConstIntGetZExtValue(ix) < n)
-    emit_mov(L, d + (uint32_t)LLVMConstIntGetZExtValue(ix), e, 1);
+    lw_emit_mov(L, d + (uint32_t)LLVMConstIntGetZExtValue(ix), e, 1);
   return bad;
 }
 
 static int lower_shuffle(lowerer *L, LLVMValueRef I, uint32_t d) {
   int bad = 0;
-  unsigned n = lanes(LLVMTypeOf(LLVMGetOperand(I, 0)));
-  uint32_t a = op_slot(L, I, 0, &bad), b = op_slot(L, I, 1, &bad);
+  unsigned n = lw_lanes(LLVMTypeOf(LLVMGetOperand(I, 0)));
+  uint32_t a = lw_op_slot(L, I, 0, &bad), b = lw_op_slot(L, I, 1, &bad);
   for (unsigned i = 0; i < LLVMGetNumMaskElements(I); i++) {
     int m = LLVMGetMaskValue(I, i);
     if (m == LLVMGetUndefMaskElem())
       emit_zero(L, d + i);
     else
-      emit_mov(L, d + i, (unsigned)m < n ? a + m : b + (m - n), 1);
+      lw_emit_mov(L, d + i, (unsigned)m < n ? a + m : b + (m - n), 1);
   }
   return bad;
 }
@@ -1070,11 +977,12 @@ static int lower_br(lowerer *L, LLVMValueRef I) {
   if (!LLVMIsConditional(I)) {
     LLVMBasicBlockRef succ = LLVMGetSuccessor(I, 0);
     int bad = edge_copies(L, self, succ);
-    add_fix(L, emit(L, (bc_insn){.op = OP_BR}), 'd', succ, NULL);
+    add_fix(L, lw_emit(L, (bc_insn){.op = OP_BR}), 'd', succ, NULL);
     return bad;
   }
   int bad = 0;
-  uint32_t pc = emit(L, (bc_insn){.op = OP_CBR, .a = op_slot(L, I, 0, &bad)});
+  uint32_t pc =
+      lw_emit(L, (bc_insn){.op = OP_CBR, .a = lw_op_slot(L, I, 0, &bad)});
   add_fix(L, pc, 'd', LLVMGetSuccessor(I, 0), self);
   add_fix(L, pc, 'b', LLVMGetSuccessor(I, 1), self);
   return bad;
@@ -1084,13 +992,13 @@ static int lower_switch(lowerer *L, LLVMValueRef I) {
   LLVMBasicBlockRef self = LLVMGetInstructionParent(I);
   unsigned n = LLVMGetNumSuccessors(I) - 1;
   int bad = 0;
-  if (width(LLVMTypeOf(LLVMGetOperand(I, 0))) > 64)
-    return fail(L, "%s", type_problem(LLVMTypeOf(LLVMGetOperand(I, 0))));
-  uint32_t pc = emit(L, (bc_insn){.op = OP_SWITCH,
-                                  .a = op_slot(L, I, 0, &bad),
-                                  .b = L->pool.n,
-                                  .c = n,
-                                  .imm = L->pool64.n});
+  if (lw_width(LLVMTypeOf(LLVMGetOperand(I, 0))) > 64)
+    return lw_fail(L, "%s", lw_type_problem(LLVMTypeOf(LLVMGetOperand(I, 0))));
+  uint32_t pc = lw_emit(L, (bc_insn){.op = OP_SWITCH,
+                                     .a = lw_op_slot(L, I, 0, &bad),
+                                     .b = L->pool.n,
+                                     .c = n,
+                                     .imm = L->pool64.n});
   add_fix(L, pc, 'd', LLVMGetSwitchDefaultDest(I), self);
   for (unsigned i = 0; i < n; i++) {
     uint64_t v;
@@ -1106,370 +1014,10 @@ static int lower_ret(lowerer *L, LLVMValueRef I) {
   int bad = 0;
   bc_insn in = {.op = OP_RET};
   if (LLVMGetNumOperands(I) == 1) { /* x: the leaves returned */
-    in.a = op_slot(L, I, 0, &bad);
-    in.x = (uint16_t)leaves(LLVMTypeOf(LLVMGetOperand(I, 0)));
+    in.a = lw_op_slot(L, I, 0, &bad);
+    in.x = (uint16_t)lw_leaves(LLVMTypeOf(LLVMGetOperand(I, 0)));
   }
-  emit(L, in);
-  return bad;
-}
-
-/* ---- calls ---- */
-
-static const intrin_row *find_intrinsic(const char *name) {
-  for (size_t i = 0; i < sizeof(intrinsics) / sizeof(*intrinsics); i++) {
-    const intrin_row *r = &intrinsics[i];
-    size_t n = strlen(r->spelling);
-    if (r->match == EXACT ? strcmp(name, r->spelling) == 0
-                          : strncmp(name, r->spelling, n) == 0)
-      return r;
-  }
-  return NULL;
-}
-
-static uint32_t arg_slot(lowerer *L, LLVMValueRef I, unsigned i, int *bad) {
-  if (i >= (unsigned)LLVMGetNumArgOperands(I)) {
-    *bad |= fail(L, "%s", "a call has too few arguments");
-    return 0;
-  }
-  return op_slot(L, I, i, bad);
-}
-
-static int lower_warp(lowerer *L, LLVMValueRef I, uint32_t d, int param,
-                      unsigned first) {
-  int bad = 0;
-  bc_insn in = {.op = OP_WARP, .x = (uint16_t)param, .d = d};
-  if (param >= W_SHFL_IDX && param <= W_SHFL_BFLY) {
-    in.a = arg_slot(L, I, first, &bad);
-    in.b = arg_slot(L, I, first + 1, &bad);
-    in.c = arg_slot(L, I, first + 2, &bad);
-    in.imm = LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMStructTypeKind ? W_PRED : 0;
-  } else if (param >= W_VOTE_ALL && param <= W_VOTE_BALLOT) {
-    in.a = arg_slot(L, I, first, &bad);
-  }
-  emit(L, in);
-  return bad;
-}
-
-static int lower_barrier(lowerer *L, LLVMValueRef I, uint32_t d, int kind) {
-  int bad = 0;
-  unsigned n = (unsigned)LLVMGetNumArgOperands(I);
-  bc_insn in = {
-      .op = OP_BARRIER, .x = (uint16_t)kind, .d = d, .imm = L->barriers.n};
-  if (kind != BAR_PLAIN && n > 0)
-    in.a = arg_slot(L, I, n - 1, &bad);
-  VEC_PUSH(L->barriers, I);
-  emit(L, in);
-  return bad;
-}
-
-/* Float intrinsics: FOO32, or FOO64 for double. */
-static int lower_float(lowerer *L, LLVMValueRef I, uint32_t d,
-                       const intrin_row *r) {
-  LLVMTypeRef t = LLVMTypeOf(I);
-  LLVMTypeKind k = LLVMGetTypeKind(lane_type(t));
-  if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
-    return fail(L, "%s", type_problem(t));
-  int bad = 0;
-  bc_insn in = {.op = (uint16_t)(r->param + is_double(t)), .d = d};
-  in.a = arg_slot(L, I, 0, &bad);
-  if (r->cls != C_FP1)
-    in.b = arg_slot(L, I, 1, &bad);
-  if (r->cls == C_FP3)
-    in.c = arg_slot(L, I, 2, &bad);
-  emit(L, in);
-  return bad;
-}
-
-/* A grid sync step. The workspace is an object of its own, so its address
- * is a pointer the interpreter recognises (the halves are constants). */
-static int lower_grid(lowerer *L, LLVMValueRef I, uint32_t d, int step) {
-  if (!L->grid_ws)
-    L->grid_ws = add_object(L, (bc_object){.name = "grid workspace",
-                                           .space = AUCS_MEM_CONSTANT,
-                                           .size = 16});
-  int bad = 0;
-  if (step == GRID_WS_HI || step == GRID_WS_LO) {
-    uint64_t p = AUCS_PTR(L->grid_ws, 0);
-    uint32_t s = new_slots(L, 1);
-    L->image.v[s] = step == GRID_WS_HI ? p >> 32 : p & 0xffffffffu;
-    emit(L, (bc_insn){.op = OP_MOV, .d = d, .a = s});
-    return 0;
-  }
-  emit(L, (bc_insn){.op = OP_GRID,
-                    .x = (uint16_t)step,
-                    .d = d,
-                    .a = arg_slot(L, I, 0, &bad)});
-  return bad;
-}
-
-static int lower_scalar_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
-                                  const intrin_row *r) {
-  LLVMTypeRef t = LLVMTypeOf(I);
-  int bad = 0;
-  bc_insn in = {.d = d, .x = (uint16_t)width(t), .imm = mask_of(width(t))};
-  switch (r->cls) {
-  case C_IGNORE:
-    return 0;
-  case C_COPY:
-    in.op = OP_MOV;
-    in.a = arg_slot(L, I, 0, &bad);
-    break;
-  case C_SREG:
-    in.op = OP_SREG;
-    in.x = (uint16_t)r->param;
-    break;
-  case C_TRAP:
-    in.op = OP_TRAP;
-    break;
-  case C_ASSUME:
-    in.op = OP_ASSUME;
-    in.a = arg_slot(L, I, 0, &bad);
-    break;
-  case C_GRID:
-    return lower_grid(L, I, d, r->param);
-  case C_BARRIER:
-    return lower_barrier(L, I, d, r->param);
-  case C_WARP:
-  case C_WARP_SYNC:
-    return lower_warp(L, I, d, r->param, r->cls == C_WARP_SYNC);
-  case C_INT1:
-  case C_INT2:
-  case C_INT3:
-  case C_OVF:
-    if (r->cls == C_OVF) {
-      t = LLVMTypeOf(LLVMGetOperand(I, 0));
-      in.x = (uint16_t)width(t);
-      in.imm = mask_of(width(t));
-    }
-    if (LLVMGetTypeKind(lane_type(t)) != LLVMIntegerTypeKind || width(t) > 64)
-      return fail(L, "%s", type_problem(t));
-    in.op = (uint16_t)(r->cls == C_OVF ? OP_OVF : r->param);
-    in.a = arg_slot(L, I, 0, &bad);
-    if (r->cls != C_INT1)
-      in.b = arg_slot(L, I, 1, &bad);
-    if (r->cls == C_INT3)
-      in.c = arg_slot(L, I, 2, &bad);
-    if (r->cls == C_OVF)
-      in.c = (uint32_t)r->param;
-    break;
-  case C_FP1:
-  case C_FP2:
-  case C_FP3:
-    return lower_float(L, I, d, r);
-  case C_MEMCPY:
-  case C_MEMMOVE:
-  case C_MEMSET:
-    in.op = r->cls == C_MEMCPY    ? OP_MEMCPY
-            : r->cls == C_MEMMOVE ? OP_MEMMOVE
-                                  : OP_MEMSET;
-    in.a = arg_slot(L, I, 0, &bad);
-    in.b = arg_slot(L, I, 1, &bad);
-    in.c = arg_slot(L, I, 2, &bad);
-    in.x = (uint16_t)width(LLVMTypeOf(LLVMGetOperand(I, 2)));
-    break;
-  }
-  emit(L, in);
-  return bad;
-}
-
-/* A value a library function takes or gives: an integer up to 64 bits, a
- * float or a double (or a pointer, for results stored through it). */
-static int libcall_type(LLVMTypeRef t, int ptr_ok) {
-  switch (LLVMGetTypeKind(t)) {
-  case LLVMIntegerTypeKind:
-    return width(t) <= 64;
-  case LLVMFloatTypeKind:
-  case LLVMDoubleTypeKind:
-    return 1;
-  case LLVMPointerTypeKind:
-    return ptr_ok;
-  default:
-    return 0;
-  }
-}
-
-static void emit_libcall(lowerer *L, aucs_libcall_fn fn, uint32_t d,
-                         uint32_t args, unsigned n, unsigned w) {
-  emit(L, (bc_insn){.op = OP_LIBCALL,
-                    .d = d,
-                    .b = args,
-                    .c = n,
-                    .x = (uint16_t)w,
-                    .imm = (uint64_t)(uintptr_t)fn});
-}
-
-/* A row of libcalls.def: OP_LIBCALL with the host function, then a STORE
- * for each result the function writes through a pointer argument. */
-static int lower_libcall(lowerer *L, LLVMValueRef I, uint32_t d,
-                         const aucs_libcall *lc) {
-  unsigned n = (unsigned)LLVMGetNumArgOperands(I);
-  LLVMTypeRef t = LLVMTypeOf(I);
-  int is_void = LLVMGetTypeKind(t) == LLVMVoidTypeKind;
-  if (n != lc->arity || (lc->fn ? !libcall_type(t, 0) : !is_void))
-    return fail(L, "calls to '%s' of this signature are not supported",
-                lc->name);
-  int bad = 0;
-  uint32_t at = L->pool.n;
-  for (unsigned i = 0; i < n; i++) {
-    if (!libcall_type(LLVMTypeOf(LLVMGetOperand(I, i)), !lc->pure))
-      return fail(L, "calls to '%s' of this signature are not supported",
-                  lc->name);
-    VEC_PUSH(L->pool, op_slot(L, I, i, &bad));
-  }
-  if (lc->fn && !is_void)
-    emit_libcall(L, lc->fn, d, at, n, width(t));
-  for (int k = 0; k < AUCS_LIBCALL_MAX_OUTS; k++) {
-    const aucs_libcall_out *o = &lc->out[k];
-    if (o->arg < 0)
-      continue;
-    uint32_t tmp = new_slots(L, 1);
-    emit_libcall(L, o->fn, tmp, at, n, o->bytes * 8);
-    emit(L, (bc_insn){.op = OP_STORE,
-                      .a = L->pool.v[at + (unsigned)o->arg],
-                      .b = tmp,
-                      .x = (uint16_t)o->bytes});
-  }
-  return bad;
-}
-
-/* llvm.vector.reduce.*: a chain of the scalar op over the lanes, after
- * the start value when the intrinsic has one (fadd, fmul: in order). */
-static int lower_reduce(lowerer *L, LLVMValueRef I, uint32_t d, int op) {
-  unsigned na = (unsigned)LLVMGetNumArgOperands(I);
-  LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, na - 1));
-  if (!is_vector(t) || !lane_wise(t))
-    return fail(L, "%s", type_problem(t));
-  int bad = 0;
-  uint32_t v = op_slot(L, I, na - 1, &bad);
-  bc_insn in = {.op = (uint16_t)(op >= OP_FADD32 ? op + is_double(t) : op),
-                .d = d,
-                .a = na == 2 ? op_slot(L, I, 0, &bad) : v,
-                .x = width(t),
-                .imm = mask_of(width(t))};
-  unsigned i = na == 2 ? 0 : 1;
-  if (i == lanes(t))
-    emit_mov(L, d, v, 1);
-  for (; i < lanes(t); i++) {
-    in.b = v + i;
-    emit(L, in);
-    in.a = d;
-  }
-  return bad;
-}
-
-/* Element-wise intrinsics on vectors: the scalar form once per lane. */
-static int lower_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
-                           const intrin_row *r) {
-  LLVMTypeRef t = LLVMTypeOf(I);
-  if (r->cls == C_REDUCE)
-    return lower_reduce(L, I, d, r->param);
-  if (!is_vector(t))
-    return lower_scalar_intrinsic(L, I, d, r);
-  if (r->cls != C_COPY && (r->cls < C_INT1 || r->cls > C_FP3))
-    return fail(L, "%s", "this intrinsic is not supported on vectors");
-  uint32_t first = L->code.n;
-  if (lower_scalar_intrinsic(L, I, d, r))
-    return 1;
-  AUCS_ASSERT(L->code.n == first + 1);
-  bc_insn in = L->code.v[first];
-  L->code.n = L->instr.n = first;
-  unsigned which = LANE_D, na = (unsigned)LLVMGetNumArgOperands(I);
-  for (unsigned k = 0; k < 3 && k < na; k++)
-    if (is_vector(LLVMTypeOf(LLVMGetOperand(I, k))))
-      which |= LANE_A << k;
-  emit_lanes(L, in, lanes(t), which);
-  return 0;
-}
-
-static uint32_t func_index(lowerer *L, LLVMValueRef fn) {
-  intptr_t got;
-  if (aucs_ptrmap_get(&L->fnidx, fn, &got))
-    return (uint32_t)got - 1;
-  VEC_PUSH(L->funcs, fn);
-  aucs_ptrmap_put(&L->fnidx, fn, L->funcs.n);
-  return L->funcs.n - 1;
-}
-
-static int lower_asm(lowerer *L, LLVMValueRef I, LLVMValueRef callee,
-                     uint32_t d) {
-  size_t n = 0;
-  const char *text = LLVMGetInlineAsmAsmString(callee, &n);
-  for (size_t i = 0; i < sizeof(asm_rows) / sizeof(*asm_rows); i++)
-    if (strlen(asm_rows[i].spelling) == n &&
-        memcmp(asm_rows[i].spelling, text, n) == 0)
-      return lower_intrinsic(L, I, d, &asm_rows[i]);
-  return fail(L, "%s", "inline assembly is not supported");
-}
-
-/* Arguments of call I into the pool: their first index, or -1. */
-static int64_t call_args(lowerer *L, LLVMValueRef I, int *bad) {
-  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
-  uint32_t at = L->pool.n;
-  for (unsigned i = 0; i < nargs; i++) {
-    if (!is_scalar(LLVMTypeOf(LLVMGetOperand(I, i)))) {
-      fail(L, "%s", "aggregate call arguments are not supported");
-      return -1;
-    }
-    VEC_PUSH(L->pool, op_slot(L, I, i, bad));
-  }
-  return at;
-}
-
-/* A call through a pointer: which function it reaches is known at run
- * time (a function object, see function_object). */
-static int lower_indirect(lowerer *L, LLVMValueRef I, uint32_t d) {
-  if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVoidTypeKind &&
-      !is_scalar(LLVMTypeOf(I)))
-    return fail(L, "%s", "calls returning aggregates are not supported");
-  int bad = 0;
-  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
-  uint32_t callee = op_slot(L, I, (unsigned)LLVMGetNumOperands(I) - 1, &bad);
-  int64_t at = call_args(L, I, &bad);
-  if (at < 0)
-    return 1;
-  emit(L, (bc_insn){.op = OP_CALLI,
-                    .d = d,
-                    .a = callee,
-                    .b = (uint32_t)at,
-                    .c = nargs});
-  return bad;
-}
-
-static int lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
-  LLVMValueRef callee = LLVMGetCalledValue(I);
-  if (LLVMIsAInlineAsm(callee))
-    return lower_asm(L, I, callee, d);
-  if (!LLVMIsAFunction(callee))
-    return lower_indirect(L, I, d);
-  size_t n = 0;
-  const char *name = LLVMGetValueName2(callee, &n);
-  const intrin_row *r = find_intrinsic(name);
-  if (r)
-    return lower_intrinsic(L, I, d, r);
-  const aucs_libcall *lc = aucs_libcalls_find(name);
-  if (lc && (LLVMIsDeclaration(callee) || aucs_libcalls_overrides_body(name)))
-    return lower_libcall(L, I, d, lc);
-  if (LLVMIsDeclaration(callee))
-    return fail(L, "calls to '%s' are not supported", name);
-  int bad = 0;
-  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I), nslots = 0;
-  uint32_t at = L->pool.n;
-  /* every leaf of an aggregate or vector argument is one slot */
-  for (unsigned i = 0; i < nargs; i++) {
-    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, i));
-    unsigned n = leaves(t);
-    if (!n)
-      return fail(L, "%s", type_problem(t));
-    uint32_t s = op_slot(L, I, i, &bad);
-    for (unsigned j = 0; j < n; j++)
-      VEC_PUSH(L->pool, s + j);
-    nslots += n;
-  }
-  emit(L, (bc_insn){.op = OP_CALL,
-                    .d = d,
-                    .a = func_index(L, callee),
-                    .b = at,
-                    .c = nslots});
+  lw_emit(L, in);
   return bad;
 }
 
@@ -1512,18 +1060,18 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
   case LLVMSwitch:
     return lower_switch(L, I);
   case LLVMUnreachable:
-    emit(L, (bc_insn){.op = OP_UNREACHABLE});
+    lw_emit(L, (bc_insn){.op = OP_UNREACHABLE});
     return 0;
   case LLVMFNeg: {
     int bad = 0;
     LLVMTypeRef t = LLVMTypeOf(I);
-    if (!lane_wise(t))
-      return fail(L, "%s", type_problem(t));
-    emit_lanes(L,
-               (bc_insn){.op = (uint16_t)(OP_FNEG32 + is_double(t)),
-                         .d = d,
-                         .a = op_slot(L, I, 0, &bad)},
-               lanes(t), LANE_D | LANE_A);
+    if (!lw_lane_wise(t))
+      return lw_fail(L, "%s", lw_type_problem(t));
+    lw_emit_lanes(L,
+                  (bc_insn){.op = (uint16_t)(OP_FNEG32 + lw_is_double(t)),
+                            .d = d,
+                            .a = lw_op_slot(L, I, 0, &bad)},
+                  lw_lanes(t), LANE_D | LANE_A);
     return bad;
   }
   case LLVMICmp:
@@ -1544,7 +1092,7 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
   case LLVMAlloca:
     return lower_alloca(L, I, d);
   case LLVMCall:
-    return lower_call(L, I, d);
+    return lw_lower_call(L, I, d);
   case LLVMExtractValue:
   case LLVMInsertValue:
     return lower_aggregate(L, I, d);
@@ -1556,7 +1104,7 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
     return lower_shuffle(L, I, d);
   case LLVMFreeze: {
     int bad = 0;
-    emit_mov(L, d, op_slot(L, I, 0, &bad), leaves(LLVMTypeOf(I)));
+    lw_emit_mov(L, d, lw_op_slot(L, I, 0, &bad), lw_leaves(LLVMTypeOf(I)));
     return bad;
   }
   default:
@@ -1566,7 +1114,7 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
     return lower_cast(L, I, d);
   if (int_binop(op) != OP_NOPS)
     return lower_binop(L, I, d);
-  return fail(L, "%s", "this instruction is not supported");
+  return lw_fail(L, "%s", "this instruction is not supported");
 }
 
 /* Step 1: slots for parameters and every instruction with a value. A
@@ -1576,16 +1124,16 @@ static int assign_slots(lowerer *L, LLVMValueRef fn, bc_func *f) {
   f->nparams = 0;
   for (unsigned i = 0; i < np; i++) {
     LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
-    unsigned n = fn == L->funcs.v[0] && !is_scalar(t) ? 0 : leaves(t);
+    unsigned n = fn == L->funcs.v[0] && !lw_is_scalar(t) ? 0 : lw_leaves(t);
     if (!n)
-      return fail(L, "%s", type_problem(t));
+      return lw_fail(L, "%s", lw_type_problem(t));
     f->nparams += n;
   }
   f->params = AUCS_ANEW(L->arena, uint32_t, f->nparams);
   for (unsigned i = 0; i < np; i++) {
     LLVMValueRef a = LLVMGetParam(fn, i);
-    unsigned n = leaves(LLVMTypeOf(a));
-    uint32_t s = new_slots(L, n);
+    unsigned n = lw_leaves(LLVMTypeOf(a));
+    uint32_t s = lw_new_slots(L, n);
     aucs_ptrmap_put(&L->slots, a, (intptr_t)s + 1);
     for (unsigned j = 0; j < n; j++)
       f->params[k++] = s + j;
@@ -1598,10 +1146,10 @@ static int assign_slots(lowerer *L, LLVMValueRef fn, bc_func *f) {
       if (LLVMGetTypeKind(t) == LLVMVoidTypeKind)
         continue;
       L->cur = I;
-      unsigned n = leaves(t);
+      unsigned n = lw_leaves(t);
       if (!n)
-        return fail(L, "%s", type_problem(t));
-      aucs_ptrmap_put(&L->slots, I, (intptr_t)new_slots(L, n) + 1);
+        return lw_fail(L, "%s", lw_type_problem(t));
+      aucs_ptrmap_put(&L->slots, I, (intptr_t)lw_new_slots(L, n) + 1);
     }
   return 0;
 }
@@ -1628,18 +1176,18 @@ static int copy_byval(lowerer *L, LLVMValueRef fn) {
     if (!bv)
       continue;
     uint64_t size = LLVMABISizeOfType(L->td, bv);
-    uint32_t p = 0, one = 0, n = 0, tmp = new_slots(L, 1);
+    uint32_t p = 0, one = 0, n = 0, tmp = lw_new_slots(L, 1);
     bad |= slot(L, LLVMGetParam(fn, i), &p);
     bad |= slot(L, LLVMConstInt(LLVMInt32TypeInContext(cx), 1, 0), &one);
     bad |= slot(L, LLVMConstInt(LLVMInt64TypeInContext(cx), size, 0), &n);
-    emit(L, (bc_insn){.op = OP_ALLOCA,
-                      .d = tmp,
-                      .a = one,
-                      .x = 32,
-                      .c = param_align(L, fn, i, bv),
-                      .imm = size});
-    emit(L, (bc_insn){.op = OP_MEMCPY, .a = tmp, .b = p, .c = n, .x = 64});
-    emit_mov(L, p, tmp, 1);
+    lw_emit(L, (bc_insn){.op = OP_ALLOCA,
+                         .d = tmp,
+                         .a = one,
+                         .x = 32,
+                         .c = param_align(L, fn, i, bv),
+                         .imm = size});
+    lw_emit(L, (bc_insn){.op = OP_MEMCPY, .a = tmp, .b = p, .c = n, .x = 64});
+    lw_emit_mov(L, p, tmp, 1);
   }
   return bad;
 }
@@ -1649,7 +1197,7 @@ static int lower_function(lowerer *L, LLVMValueRef fn, bc_func *f) {
   aucs_ptrmap_free(&L->blockpc);
   L->image.n = 0;
   L->fix.n = 0;
-  new_slots(L, 1); /* slot 0: the sink of results nobody reads */
+  lw_new_slots(L, 1); /* slot 0: the sink of results nobody reads */
   f->fn = fn;
   f->entry = L->code.n;
   if (assign_slots(L, fn, f))
@@ -1697,23 +1245,23 @@ static void lower_params(lowerer *L, LLVMValueRef fn, aucs_prog *p) {
     LLVMTypeRef t = LLVMTypeOf(a), bv = byval_type(fn, i);
     aucs_param *pa = &p->params[i];
     pa->name = p->inputs->param_names[i];
-    pa->bits = width(t);
+    pa->bits = lw_width(t);
     pa->kind = LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? AUCS_PARAM_INT
                : LLVMGetTypeKind(t) == LLVMPointerTypeKind
                    ? (bv ? AUCS_PARAM_AGGREGATE : AUCS_PARAM_POINTER)
                    : AUCS_PARAM_FLOAT;
     if (pa->kind == AUCS_PARAM_AGGREGATE)
       p->param_obj[i] =
-          add_object(L, (bc_object){.name = pa->name,
-                                    .space = AUCS_MEM_CONSTANT,
-                                    .size = LLVMABISizeOfType(L->td, bv)});
+          lw_add_object(L, (bc_object){.name = pa->name,
+                                       .space = AUCS_MEM_CONSTANT,
+                                       .size = LLVMABISizeOfType(L->td, bv)});
     for (size_t j = 0; j < p->inputs->n; j++) {
       const aucs_input *x = &p->inputs->v[j];
       if (x->param != i || x->p.kind != AUCS_PARAM_POINTER)
         continue;
-      p->leaf_obj[j] = add_object(L, (bc_object){.name = x->p.name,
-                                                 .space = AUCS_MEM_GLOBAL,
-                                                 .sparse = 1});
+      p->leaf_obj[j] = lw_add_object(L, (bc_object){.name = x->p.name,
+                                                    .space = AUCS_MEM_GLOBAL,
+                                                    .sparse = 1});
       if (!x->field)
         p->param_obj[i] = p->leaf_obj[j];
     }
@@ -1793,10 +1341,10 @@ int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
   aucs_prog *p = aucs_xcalloc(1, sizeof(aucs_prog));
   p->arena = L.arena = aucs_arena_new();
   *out = NULL;
-  add_object(&L, (bc_object){.name = "null"});
+  lw_add_object(&L, (bc_object){.name = "null"});
   L.cur = kernel;
   lower_params(&L, kernel, p);
-  func_index(&L, kernel);
+  lw_func_index(&L, kernel);
   int bad = 0;
   for (uint32_t i = 0; i < L.funcs.n && !bad; i++) {
     bc_func f = {0};
@@ -1805,7 +1353,7 @@ int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
   }
   if (!bad && L.code.n > AUCS_SHADOW_MAX_PC) {
     L.cur = kernel;
-    bad = fail(&L, "%s", "the kernel has too many instructions");
+    bad = lw_fail(&L, "%s", "the kernel has too many instructions");
   }
   if (bad) {
     report(&L, kernel, diag);
