@@ -17,8 +17,9 @@
  *      either order) keeps it an error, a replay that does not finish
  *      too; otherwise it is a warning naming the leaves that differ.
  *
- * Limitation: the walks are bounded (depth 8), so an index computed
- * through more steps, a load or a call is not seen and rule 2 decides.
+ * Limitation: the walks are bounded (depth 8, 4096 values per input), so
+ * an index computed through more steps, a load or a call is not seen and
+ * rule 2 decides.
  */
 #include "aucs/natural.h"
 
@@ -28,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { DEPTH = 8 };
+enum { DEPTH = 8, BUDGET = 4096 };
 
 typedef enum axis { X, Y, Z, NONE } axis;
 typedef enum array_rule { SAME, DIMS, STRIDES } array_rule;
@@ -72,12 +73,13 @@ static const struct word *find_word(const char *w, size_t len) {
   return NULL;
 }
 
-/* The words of name[0..len) in lower case, each looked up: the first
- * size-like one, or NULL when none is or a NONE word vetoes. */
+/* The words of name[0..len) in lower case, each looked up: the last
+ * size-like one ("nRows": rows), or NULL when none is or a NONE word
+ * vetoes. */
 static const struct word *name_word(const char *name, size_t len) {
   char w[64];
   size_t k = 0;
-  const struct word *first = NULL;
+  const struct word *last = NULL;
   for (size_t i = 0; i <= len; i++) {
     int split = i == len || !isalnum((unsigned char)name[i]) ||
                 (i > 0 && islower((unsigned char)name[i - 1]) &&
@@ -86,14 +88,14 @@ static const struct word *name_word(const char *name, size_t len) {
       const struct word *x = find_word(w, k);
       if (x && x->axis == NONE)
         return NULL;
-      if (x && !first)
-        first = x;
+      if (x)
+        last = x;
       k = 0;
     }
     if (i < len && isalnum((unsigned char)name[i]) && k < sizeof w)
       w[k++] = (char)tolower((unsigned char)name[i]);
   }
-  return first;
+  return last;
 }
 
 /* The rule of a leaf named like "t.dims[1]" or "n" (its last component). */
@@ -117,6 +119,7 @@ static leaf_rule by_name(const char *name) {
 
 typedef struct sources {
   unsigned tid, ctaid; /* axis bits */
+  unsigned budget;     /* values the walks may still visit */
 } sources;
 
 static void sreg(LLVMValueRef call, sources *s) {
@@ -140,8 +143,9 @@ static void sreg(LLVMValueRef call, sources *s) {
 /* The thread and block index reads v is computed from (bounded walk; a
  * load or another call ends it). */
 static void sources_of(LLVMValueRef v, int depth, sources *s) {
-  if (depth == 0 || !LLVMIsAInstruction(v) || LLVMIsALoadInst(v))
+  if (depth == 0 || !s->budget || !LLVMIsAInstruction(v) || LLVMIsALoadInst(v))
     return;
+  s->budget--;
   if (LLVMIsACallInst(v)) {
     sreg(v, s);
     return;
@@ -158,9 +162,10 @@ static int passes_value(LLVMValueRef u) {
 
 /* What the values v flows into (bounded walk) are compared with. */
 static void compared(LLVMValueRef v, int depth, sources *s) {
-  for (LLVMUseRef use = LLVMGetFirstUse(v); depth && use;
+  for (LLVMUseRef use = LLVMGetFirstUse(v); depth && s->budget && use;
        use = LLVMGetNextUse(use)) {
     LLVMValueRef u = LLVMGetUser(use);
+    s->budget--;
     if (LLVMIsAICmpInst(u)) {
       LLVMValueRef other = LLVMGetOperand(u, 0) == v ? LLVMGetOperand(u, 1)
                                                      : LLVMGetOperand(u, 0);
@@ -175,7 +180,7 @@ static unsigned lowest(unsigned bits) {
 }
 
 static leaf_rule by_code(LLVMValueRef fn, const aucs_input *x) {
-  sources s = {0};
+  sources s = {.budget = BUDGET};
   if (!x->field && x->param < LLVMCountParams(fn))
     compared(LLVMGetParam(fn, x->param), DEPTH, &s);
   if (s.ctaid)

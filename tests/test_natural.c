@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* k(global, local, blockSize, other, nrows, numElements, pitch) where
+/* k(global, local, blockSize, other, nRows, numElements, pitch) where
  * global is compared with blockIdx.x * blockDim.x + threadIdx.x, local
  * with threadIdx.y, the others with nothing. (Struct fields, named from
  * debug info, are in tests/e2e/natural.test.) */
@@ -20,7 +20,7 @@ static const char *const ir =
     "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
     "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
     "define ptx_kernel void @k(i32 %global, i32 %local, i32 %blockSize,\n"
-    "                          i32 %other, i32 %nrows, i32 %numElements,\n"
+    "                          i32 %other, i32 %nRows, i32 %numElements,\n"
     "                          i64 %pitch) {\n"
     "  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
     "  %d = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
@@ -86,13 +86,13 @@ static void test_natural_by_code(void **state) {
   teardown(&f);
 }
 
-/* Names: a size word along its axis (rows: y; "nrows" is n + rows);
+/* Names: a size word along its axis (rows: y; of "n" and "rows" the last);
  * "block" vetoes; "other" is no size. */
 static void test_natural_by_name(void **state) {
   (void)state;
   fixture f;
   setup(&f);
-  assert_int_equal(value(&f, "nrows", launch), 16);
+  assert_int_equal(value(&f, "nRows", launch), 16);
   assert_int_equal(value(&f, "numElements", launch), 256);
   assert_int_equal(value(&f, "pitch", launch), 256);
   assert_false(size_like(&f, "blockSize"));
