@@ -39,6 +39,7 @@
 #include "aucs/inputs.h"
 #include "aucs/interp.h"
 #include "aucs/progress.h"
+#include "aucs/natural.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
 #include "aucs/assume.h"
@@ -181,6 +182,8 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
     return o->stats = 1;
   if (!strcmp(argv[*i], "--possible"))
     return o->possible = 1;
+  if (!strcmp(argv[*i], "--strict"))
+    return o->strict = 1;
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
     const char *v = NULL;
     int got = flag_value(argc, argv, i, flags[f], &v);
@@ -249,6 +252,8 @@ typedef struct kstate {
   char **bar_cmd; /* its reproduce command */
   aucs_static *st; /* the static checker's results, or NULL */
   unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
+  aucs_candidate *found;     /* per finding of a run: that run (natural.h) */
+  size_t nfound;
   uint64_t failed; /* runs that hit a budget or trapped */
   char *failure;   /* the first one: what, where, how to reproduce */
   aucs_progress pg; /* the kernel's time and memory budget, how far it got */
@@ -336,6 +341,9 @@ static void kstate_free(kstate *s) {
   free(s->failure);
   aucs_ptrmap_free(&s->fmap);
   free(s->fnext);
+  for (size_t i = 0; i < s->nfound; i++)
+    free(s->found[i].args);
+  free(s->found);
   aucs_static_free(s->st);
   free(s->unreplayed);
   free(s->params);
@@ -493,6 +501,10 @@ static void add_finding(kstate *s, const aucs_finding *f,
   k->reproduce =
       aucs_xrealloc(k->reproduce, k->findings.n * sizeof(*k->reproduce));
   k->reproduce[k->findings.n - 1] = reproduce(s, c);
+  s->found = aucs_xrealloc(s->found, k->findings.n * sizeof *s->found);
+  s->found[s->nfound] = *c;
+  s->found[s->nfound].args = aucs_xcalloc(s->nl + 1, sizeof *c->args);
+  memcpy(s->found[s->nfound++].args, c->args, s->nl * sizeof *c->args);
 }
 
 static void merge_barriers(kstate *s, const aucs_run_result *res,
@@ -577,13 +589,9 @@ static aucs_search_verdict discard(kstate *s, aucs_run_result *res) {
   return AUCS_SEARCH_DISCARDED;
 }
 
-/* The search's evaluation: one interpreter run, merged into the report. */
-static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
-                                aucs_fitness *fit) {
-  kstate *s = ctx;
-  aucs_report_kernel *k = s->k;
-  if (aucs_budget_check(&s->pg.kernel))
-    return AUCS_SEARCH_STOP;
+/* One interpreter run of c. */
+static aucs_run_status run(kstate *s, const aucs_candidate *c,
+                           aucs_run_result *res) {
   uint64_t *pargs = aucs_xcalloc(s->np + 1, sizeof *pargs);
   for (size_t j = 0; j < s->nl; j++)
     if (!s->in->v[j].field && s->in->v[j].param < s->np)
@@ -602,12 +610,22 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
       .memory_budget = s->o->memory_budget,
       .budget = &s->pg.kernel,
   };
+  aucs_run_status st = aucs_interp_run(s->prog, &cfg, res);
+  free(pargs);
+  return st;
+}
+
+/* The search's evaluation: one interpreter run, merged into the report. */
+static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
+                                aucs_fitness *fit) {
+  kstate *s = ctx;
+  aucs_report_kernel *k = s->k;
+  if (aucs_budget_check(&s->pg.kernel))
+    return AUCS_SEARCH_STOP;
   aucs_run_result res = {0};
-  aucs_run_status st = aucs_interp_run(s->prog, &cfg, &res);
-  if (st == AUCS_RUN_ASSUME) {
-    free(pargs);
+  aucs_run_status st = run(s, c, &res);
+  if (st == AUCS_RUN_ASSUME)
     return discard(s, &res);
-  }
   char *args = format_args(s, c->args);
   if (k->runs++ == 0) {
     k->launch = c->launch;
@@ -625,11 +643,37 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   if (st != AUCS_RUN_OK && st != AUCS_RUN_BUDGET)
     run_failed(s, &res, c, args);
   free(args);
-  free(pargs);
   aucs_run_result_free(&res);
   return st == AUCS_RUN_BUDGET ? AUCS_SEARCH_STOP
          : st != AUCS_RUN_OK   ? AUCS_SEARCH_FAILED
                                : AUCS_SEARCH_NEXT;
+}
+
+/* ---- natural inputs (natural.h) -----------------------------------------*/
+
+static int natural_replay(void *ctx, const aucs_candidate *c,
+                          aucs_findings *out) {
+  aucs_run_result res = {0};
+  aucs_run_status st = run(ctx, c, &res);
+  if (st == AUCS_RUN_OK) {
+    *out = res.findings;
+    res.findings = (aucs_findings){0};
+  }
+  aucs_run_result_free(&res);
+  return st != AUCS_RUN_OK;
+}
+
+/* Each finding a run made: does it occur with natural inputs too? */
+static void natural(kstate *s) {
+  aucs_natural *n = aucs_natural_analyze(s->k->fn, s->in);
+  aucs_natural_kernel nk = {.n = n,
+                            .in = s->in,
+                            .iv = &s->iv,
+                            .lset = s->lset,
+                            .replay = natural_replay,
+                            .ctx = s};
+  aucs_natural_classify(&nk, &s->k->findings, s->found, s->nfound);
+  aucs_natural_free(n);
 }
 
 /* ---- redundant barriers -------------------------------------------------*/
@@ -1084,6 +1128,7 @@ static void check_kernel(kstate *s) {
   s->k->seconds = aucs_seconds() - start;
   settle(s);
   budget_settle(s);
+  natural(s);
   if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed && !s->pg.kernel.hit)
     for (size_t i = 0; i < s->nbar; i++)
       if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only)
@@ -1138,8 +1183,10 @@ int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
   static const aucs_detect_options defaults;
   const aucs_detect_options *o = opts ? opts : &defaults;
   size_t len;
-  *r = (aucs_report){
-      .version = AUCS_VERSION, .stats = o->stats, .possible = o->possible};
+  *r = (aucs_report){.version = AUCS_VERSION,
+                     .stats = o->stats,
+                     .possible = o->possible,
+                     .strict = o->strict};
   r->input = o->input ? o->input : LLVMGetModuleIdentifier(m, &len);
   if (check_launch(o, err))
     return -1;
@@ -1175,8 +1222,9 @@ int aucs_detect_exit(const aucs_report *r) {
   size_t checked = 0, failed = 0;
   for (size_t i = 0; i < r->nkernels; i++) {
     const aucs_report_kernel *k = &r->kernels[i];
-    if (k->findings.n)
-      return 1;
+    for (size_t j = 0; j < k->findings.n; j++)
+      if (aucs_finding_counts(&k->findings.v[j], r->strict))
+        return 1;
     checked += k->status == AUCS_KERNEL_CHECKED;
     failed += k->status == AUCS_KERNEL_ERROR || k->budget;
   }

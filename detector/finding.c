@@ -31,6 +31,20 @@ const char *aucs_op_name(aucs_op op) {
   return names[op];
 }
 
+const char *aucs_severity_name(aucs_severity s) {
+  return s == AUCS_SEVERITY_WARNING ? "warning" : "error";
+}
+
+aucs_severity aucs_finding_severity(const aucs_finding *f) {
+  return f->kind == AUCS_FINDING_REDUNDANT_BARRIER ? AUCS_SEVERITY_WARNING
+                                                   : f->severity;
+}
+
+int aucs_finding_counts(const aucs_finding *f, int strict) {
+  return strict || f->severity == AUCS_SEVERITY_ERROR ||
+         f->kind == AUCS_FINDING_REDUNDANT_BARRIER;
+}
+
 aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f) {
   if (l->n == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 8;
@@ -45,6 +59,8 @@ void aucs_findings_free(aucs_findings *l) {
     free(l->v[i].object);
     free(l->v[i].args);
     free(l->v[i].message);
+    free(l->v[i].searched);
+    free(l->v[i].natural);
   }
   free(l->v);
   *l = (aucs_findings){0};

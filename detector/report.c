@@ -447,13 +447,43 @@ static void launch_note(aucs_buf *out, aucs_launch l, const char *args) {
   free(b);
 }
 
+/* What a finding is, in "<what> only for ...". */
+static const char *what_of(const aucs_finding *f) {
+  switch (f->kind) {
+  case AUCS_FINDING_BARRIER_DIVERGENCE:
+    return "barrier divergence";
+  case AUCS_FINDING_OUT_OF_BOUNDS:
+    return "out-of-bounds access";
+  default:
+    return "race";
+  }
+}
+
+/* "n=3 stride=0" as "n=3, stride=0". */
+static void listed(aucs_buf *out, const char *inputs) {
+  for (const char *c = inputs; *c; c++)
+    aucs_buf_puts(out, *c == ' ' ? ", " : (char[]){*c, 0});
+}
+
+/* A warning of searched inputs: which inputs it needs. */
+static void searched_note(aucs_buf *out, const aucs_finding *f) {
+  if (!f->searched)
+    return;
+  aucs_buf_printf(out, "note: %s only for ", what_of(f));
+  listed(out, f->searched);
+  aucs_buf_puts(out, " (searched); with ");
+  listed(out, f->natural);
+  aucs_buf_puts(out, " (natural) it does not occur (--strict counts it)\n");
+}
+
 static void text_finding(aucs_buf *out, const aucs_finding *f,
                          const char *reproduce) {
   char *head = aucs_report_headline(f);
-  int warning = f->kind == AUCS_FINDING_REDUNDANT_BARRIER;
   loc_prefix(out, f->a.instr);
-  aucs_buf_printf(out, "%s: %s\n", warning ? "warning" : "error", head);
+  aucs_buf_printf(out, "%s: %s\n", aucs_severity_name(aucs_finding_severity(f)),
+                  head);
   free(head);
+  searched_note(out, f);
   if (f->kind == AUCS_FINDING_BARRIER_DIVERGENCE)
     divergence_notes(out, f);
   else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
@@ -597,6 +627,20 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     (unsigned long long)k->st.q_cached);
 }
 
+/* " (1 error, 2 warnings)" when a finding needs searched inputs. */
+static void severities(aucs_buf *out, const aucs_report *r) {
+  size_t n[2] = {0}, searched = 0;
+  for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
+      const aucs_finding *f = &r->kernels[i].findings.v[j];
+      n[aucs_finding_severity(f)]++;
+      searched += f->searched != NULL;
+    }
+  if (searched)
+    aucs_buf_printf(out, " (%zu error%s, %zu warning%s)", n[0], plural(n[0]),
+                    n[1], plural(n[1]));
+}
+
 void aucs_report_text(const aucs_report *r, aucs_buf *out) {
   size_t nf = 0, count[3] = {0};
   for (size_t i = 0; i < r->nkernels; i++) {
@@ -604,8 +648,10 @@ void aucs_report_text(const aucs_report *r, aucs_buf *out) {
     nf += r->kernels[i].findings.n;
     count[r->kernels[i].status]++;
   }
-  aucs_buf_printf(out, "aucs: %zu finding%s in %zu kernel%s (%zu checked", nf,
-                  plural(nf), r->nkernels, plural(r->nkernels), count[0]);
+  aucs_buf_printf(out, "aucs: %zu finding%s", nf, plural(nf));
+  severities(out, r);
+  aucs_buf_printf(out, " in %zu kernel%s (%zu checked", r->nkernels,
+                  plural(r->nkernels), count[0]);
   if (count[AUCS_KERNEL_UNSUPPORTED])
     aucs_buf_printf(out, ", %zu unsupported", count[AUCS_KERNEL_UNSUPPORTED]);
   if (count[AUCS_KERNEL_ERROR])
@@ -764,9 +810,16 @@ static json_t *json_assumptions(const aucs_report_static *st) {
 static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   json_t *fs = json_array();
   for (size_t i = 0; i < k->findings.n; i++) {
-    json_t *f =
-        json_finding(&k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
+    const aucs_finding *x = &k->findings.v[i];
+    json_t *f = json_finding(x, k->reproduce ? k->reproduce[i] : NULL);
     json_static_fields(f, k, i, 0);
+    json_object_set_new(
+        f, "severity",
+        json_string(aucs_severity_name(aucs_finding_severity(x))));
+    json_object_set_new(f, "searched",
+                        x->searched ? json_args(x->searched) : json_null());
+    json_object_set_new(f, "natural",
+                        x->natural ? json_args(x->natural) : json_null());
     json_array_append_new(fs, f);
   }
   json_t *ps = json_array();
@@ -845,6 +898,39 @@ static void static_free(aucs_report_kernel *k) {
     free(st->assumptions[i].condition);
   }
   free(st->assumptions);
+}
+
+/* Finding i of k, and what is kept per finding, leave k. */
+static void drop_finding(aucs_report_kernel *k, size_t i) {
+  aucs_report_static *st = &k->st;
+  aucs_finding *f = &k->findings.v[i];
+  free(f->object);
+  free(f->args);
+  free(f->message);
+  free(f->searched);
+  free(f->natural);
+  if (k->reproduce)
+    free(k->reproduce[i]);
+  if (st->witness && st->witness[i]) {
+    free(st->witness[i]->args);
+    free(st->witness[i]);
+  }
+  size_t after = k->findings.n - i - 1;
+  memmove(f, f + 1, after * sizeof *f);
+  if (k->reproduce)
+    memmove(&k->reproduce[i], &k->reproduce[i + 1], after * sizeof(char *));
+  if (st->witness)
+    memmove(&st->witness[i], &st->witness[i + 1], after * sizeof(void *));
+  if (st->proven)
+    memmove(&st->proven[i], &st->proven[i + 1], after);
+  k->findings.n--;
+}
+
+void aucs_report_keep_counted(aucs_report *r) {
+  for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t j = r->kernels[i].findings.n; j-- > 0;)
+      if (!aucs_finding_counts(&r->kernels[i].findings.v[j], r->strict))
+        drop_finding(&r->kernels[i], j);
 }
 
 void aucs_report_kernel_free(aucs_report_kernel *k) {

@@ -323,6 +323,8 @@ static int detect(state *s, LLVMModuleRef m, aucs_report *rep) {
   memset(rep, 0, sizeof(*rep));
   int rc = aucs_detect_run(m, ks, n, &s->detect, rep, &err);
   free(ks);
+  if (!rc) /* warnings of searched inputs: only with --strict */
+    aucs_report_keep_counted(rep);
   if (rc) {
     free(s->err);
     s->err = err;

@@ -76,6 +76,7 @@ typedef struct expect {
   const char *proof;         /* KIND_PROOF: aucs_static_proof_name's */
   unsigned line[2];          /* asserted source lines */
   unsigned nline;
+  int warning; /* KIND_FINDING: "warning <kind>": only for searched inputs */
   int matched;
 } expect;
 
@@ -189,6 +190,13 @@ static int parse_kind(const corpus *c, const char **s, const char *end,
     len++;
   const char *w = *s;
   *s += len;
+  if (word_is(w, len, "warning") && !x->warning) {
+    x->warning = 1;
+    if (parse_kind(c, s, end, x))
+      return 1;
+    return x->kind == KIND_FINDING ? 0
+                                   : bad(c, x->at, "warning needs a finding");
+  }
   if (word_is(w, len, "uniform") || word_is(w, len, "divergent"))
     return x->kind = w[0] == 'u' ? KIND_UNIFORM : KIND_DIVERGENT, 0;
   if (word_is(w, len, "clean"))
@@ -595,7 +603,8 @@ static unsigned finding_lines(const corpus *c, const aucs_finding *f,
 
 static int matches(const expect *x, const aucs_finding *f,
                    const unsigned *lines, unsigned n) {
-  if (x->kind != KIND_FINDING || x->finding != f->kind || x->nline != n)
+  if (x->kind != KIND_FINDING || x->finding != f->kind || x->nline != n ||
+      x->warning != (f->searched != NULL))
     return 0;
   unsigned want[2] = {x->line[0], x->line[1]};
   if (n == 2 && want[0] > want[1]) {
@@ -617,7 +626,8 @@ static void unexpected(const corpus *c, const aucs_report_kernel *k, size_t i,
                        const unsigned *lines, unsigned n) {
   const aucs_finding *f = &k->findings.v[i];
   aucs_buf b = {0};
-  aucs_buf_printf(&b, "%s:%u: unexpected %s", c->path, n ? lines[0] : 0,
+  aucs_buf_printf(&b, "%s:%u: unexpected %s%s", c->path, n ? lines[0] : 0,
+                  f->searched ? "warning " : "",
                   aucs_finding_kind_name(f->kind));
   for (unsigned j = 0; j < n; j++)
     aucs_buf_printf(&b, " %u", lines[j]);
@@ -667,7 +677,8 @@ static void check_expectation(corpus *c, const expect *x, size_t findings) {
            c->path, x->at, findings, findings == 1 ? "" : "s", c->level);
     return;
   }
-  printf("%s:%u: missed %s", c->path, x->line[0], kind_name(x));
+  printf("%s:%u: missed %s%s", c->path, x->line[0],
+         x->warning ? "warning " : "", kind_name(x));
   for (unsigned i = 0; i < x->nline; i++)
     printf(" %u", x->line[i]);
   printf(" at -O%d (expectation at line %u)\n", c->level, x->at);

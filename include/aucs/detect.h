@@ -59,6 +59,7 @@ typedef struct aucs_detect_options {
   int json, stats;
   int sarif; /* --format=sarif: a SARIF 2.1.0 log (sarif.h) on stdout */
   int possible; /* list every possible race in the text report */
+  int strict;   /* warnings count as errors (exit code, repair) */
   /* The static checker (static.h): --static runs it alone (no search; only
    * its witnesses are replayed), --no-static skips it; by default both. */
   int static_only, no_static;
@@ -98,7 +99,8 @@ int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *kernels, size_t n,
                     const aucs_detect_options *o, aucs_report *r, char **err);
 void aucs_detect_report_free(aucs_report *r);
 
-/* The exit code of a report: 1 when it has any finding; otherwise 2 when a
+/* The exit code of a report: 1 when a finding counts (aucs_finding_counts:
+ * an error or a redundant barrier; with --strict any); otherwise 2 when a
  * kernel's runs failed or no kernel could be checked; otherwise 0. */
 int aucs_detect_exit(const aucs_report *r);
 

@@ -35,6 +35,14 @@ typedef struct aucs_launch {
   aucs_dim3 grid, block;
 } aucs_launch;
 
+/* How a finding counts (natural.h). A warning is a redundant barrier, or a
+ * race, divergence or out-of-bounds access that occurs only for searched
+ * inputs (then `searched` and `natural` say which). */
+typedef enum aucs_severity {
+  AUCS_SEVERITY_ERROR,
+  AUCS_SEVERITY_WARNING
+} aucs_severity;
+
 /* One side of a finding: who did what, where. */
 typedef struct aucs_access {
   LLVMValueRef instr; /* load/store/atomic/call/barrier in the module; NULL
@@ -54,6 +62,11 @@ typedef struct aucs_finding {
   aucs_launch launch;
   char *args;      /* "n=100 m=3": argument values that reproduce it */
   char *message;   /* one sentence, no location */
+  aucs_severity severity;
+  char *searched; /* a warning's inputs that matter, as the run had them
+                     ("n=3 stride=0"), or NULL */
+  char *natural;  /* their natural values, for which it does not occur
+                     ("n=256 stride=256"), or NULL */
 } aucs_finding;
 
 /* A growable list; zero-initialise, free with aucs_findings_free. */
@@ -65,6 +78,12 @@ typedef struct aucs_findings {
 const char *aucs_finding_kind_name(aucs_finding_kind k);
 const char *aucs_memspace_name(aucs_memspace m);
 const char *aucs_op_name(aucs_op op);
+const char *aucs_severity_name(aucs_severity s); /* "error", "warning" */
+/* f's severity: a redundant barrier is always a warning. */
+aucs_severity aucs_finding_severity(const aucs_finding *f);
+/* Whether f sets the exit code and is repaired: an error or a redundant
+ * barrier; with strict, every finding. */
+int aucs_finding_counts(const aucs_finding *f, int strict);
 /* Append a copy of f; the list takes ownership of f's strings. */
 aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f);
 void aucs_findings_free(aucs_findings *l);

@@ -100,6 +100,7 @@ typedef struct aucs_report {
   size_t nkernels;
   int stats;    /* add run statistics */
   int possible; /* text: list each possible race, not only their count */
+  int strict;   /* --strict: warnings count (aucs_finding_counts) */
 } aucs_report;
 
 /* Append the clang-style text report of r to out. */
@@ -119,5 +120,8 @@ char *aucs_report_object(const aucs_finding *f);
 char *aucs_report_demangle(const char *mangled);
 
 void aucs_report_kernel_free(aucs_report_kernel *k);
+/* Leave out of r the findings that do not count (aucs_finding_counts with
+ * r->strict): what the repair acts on. */
+void aucs_report_keep_counted(aucs_report *r);
 
 #endif
