@@ -451,6 +451,8 @@ static void add_finding(kstate *s, const aucs_finding *f,
   k->reproduce =
       aucs_xrealloc(k->reproduce, k->findings.n * sizeof(*k->reproduce));
   k->reproduce[k->findings.n - 1] = reproduce(s, c);
+  if (s->o->record)
+    s->o->record(s->o->record_ctx, k->name, c, s->nl);
 }
 
 static void merge_barriers(kstate *s, const aucs_run_result *res,
@@ -947,6 +949,21 @@ static void sort_findings(aucs_report_kernel *k) {
     }
 }
 
+/* A repair trial (aucs_detect_options.trial): the recorded runs of this
+ * kernel, then a search of one candidate and its two children (the first
+ * of them is the full search's first run). */
+static void trial_runs(kstate *s, aucs_search_space *sp) {
+  const aucs_detect_trial *t = s->o->trial;
+  for (size_t i = 0; i < t->n; i++) {
+    if (strcmp(t->kernels[i], s->k->name) || t->nargs[i] != s->nl)
+      continue;
+    aucs_fitness fit;
+    eval(s, &t->runs[i], &fit);
+  }
+  sp->population = sp->generations = 1;
+  aucs_search_run(sp, eval, s);
+}
+
 static void check_kernel(kstate *s) {
   s->nbar = aucs_prog_nbarriers(s->prog);
   s->bar_runs = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_runs));
@@ -958,7 +975,9 @@ static void check_kernel(kstate *s) {
   space_of(s, &sp);
   double start = aucs_seconds();
   static_replay(s, &sp);
-  if (!s->o->static_only)
+  if (!s->o->static_only && s->o->trial)
+    trial_runs(s, &sp);
+  else if (!s->o->static_only)
     aucs_search_run(&sp, eval, s);
   s->k->seconds = aucs_seconds() - start;
   settle(s);
