@@ -320,6 +320,7 @@ typedef struct proof {
   unsigned *ids; /* repair ids of the kernel's barriers */
   unsigned char *proven;
   size_t n;
+  int full; /* analysed with the whole solver budget */
 } proof;
 
 typedef struct trial {
@@ -1204,16 +1205,10 @@ static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
 
 /* ---- redundant barriers -------------------------------------------------*/
 
-/* The static checker's verdict on every barrier of kernel as it is now,
- * under the detect options' solver limits and aliasing rule; kept in s, so
- * the kernel text analysed once answers all its barrier items. */
-static const proof *proof_of(state *s, LLVMValueRef kernel) {
-  char *ir = LLVMPrintValueToString(kernel);
-  for (size_t i = 0; i < s->nproofs; i++)
-    if (!strcmp(s->proofs[i].ir, ir)) {
-      LLVMDisposeMessage(ir);
-      return &s->proofs[i];
-    }
+/* The redundancy verdicts of every barrier of kernel as it is now, under
+ * the detect options' solver limits and aliasing rule, with the solver
+ * budget capped at cap ms (0: none). */
+static void analyse(state *s, LLVMValueRef kernel, unsigned cap, proof *p) {
   const aucs_detect_options *d = s->o->detect;
   aucs_static_options so = {.cache = s->detect.cache};
   if (d)
@@ -1221,11 +1216,13 @@ static const proof *proof_of(state *s, LLVMValueRef kernel) {
                                .budget_ms = d->static_budget,
                                .may_alias = d->may_alias,
                                .cache = s->detect.cache};
+  unsigned full = so.budget_ms ? so.budget_ms : AUCS_STATIC_BUDGET_MS;
+  p->full = !cap || cap >= full;
+  so.budget_ms = p->full ? full : cap;
   double t0 = aucs_seconds();
   aucs_static *st = aucs_static_analyze(kernel, &so);
-  s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof *s->proofs);
-  proof *p = &s->proofs[s->nproofs++];
-  p->ir = aucs_xstrdup(ir);
+  free(p->ids);
+  free(p->proven);
   p->n = aucs_static_nbarriers(st);
   p->ids = aucs_xcalloc(p->n + 1, sizeof *p->ids);
   p->proven = aucs_xcalloc(p->n + 1, 1);
@@ -1235,20 +1232,42 @@ static const proof *proof_of(state *s, LLVMValueRef kernel) {
     p->proven[i] = (unsigned char)aucs_static_barrier_redundant(st, bar);
   }
   aucs_static_free(st);
-  LLVMDisposeMessage(ir);
   if (tracing())
-    fprintf(stderr, "aucs: repair: redundancy proofs: %.3f s\n",
-            aucs_seconds() - t0);
-  return p;
+    fprintf(stderr, "aucs: repair: redundancy proofs (budget %u ms): %.3f s\n",
+            so.budget_ms, aucs_seconds() - t0);
 }
 
-static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
-  const proof *p = proof_of(s, kernel);
-  unsigned id = aucs_repair_id(bar);
+static int proof_says(const proof *p, unsigned id) {
   for (size_t i = 0; id && i < p->n; i++)
     if (p->ids[i] == id)
       return p->proven[i];
   return 0;
+}
+
+/* First budget of a redundancy proof, ms: the kernel's other pairs use the
+ * budget up before the barrier's own queries, which the cache and the
+ * cheap layer mostly decide; the full budget only when this one fails. */
+enum { QUICK_PROOF_MS = 1000 };
+
+/* Whether bar is proven redundant in kernel. One analysis of a kernel text
+ * answers all its barrier items, in this round and the next (s->proofs). */
+static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
+  char *ir = LLVMPrintValueToString(kernel);
+  proof *p = NULL;
+  for (size_t i = 0; i < s->nproofs && !p; i++)
+    if (!strcmp(s->proofs[i].ir, ir))
+      p = &s->proofs[i];
+  if (!p) {
+    s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof *p);
+    p = &s->proofs[s->nproofs++];
+    *p = (proof){.ir = aucs_xstrdup(ir)};
+    analyse(s, kernel, QUICK_PROOF_MS, p);
+  }
+  LLVMDisposeMessage(ir);
+  unsigned id = aucs_repair_id(bar);
+  if (!proof_says(p, id) && !p->full)
+    analyse(s, kernel, 0, p);
+  return proof_says(p, id);
 }
 
 static void proofs_free(state *s) {
