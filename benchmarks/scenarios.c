@@ -131,10 +131,10 @@ static void scenario(const char *path) {
   o.detect.has_seed = 1;
   size_t left = failed ? 0 : detect(m, &o.detect);
   const char *got = failed ? "error" : outcome(&r);
-  printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.0f | %.0f |\n",
+  printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.0f | %.0f | %.1f |\n",
          base(path), bug, found, got, strcmp(got, expect) ? "no" : "yes",
          failed ? 0 : r.log.n, left, bad ? "no" : "yes", (t1 - t0) * 1e3,
-         (t2 - t1) * 1e3);
+         (t2 - t1) * 1e3, t1 > t0 ? (t2 - t1) / (t1 - t0) : 0.0);
   fflush(stdout);
   if (!failed)
     aucs_repair_result_free(&r);
@@ -149,8 +149,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   puts("| scenario | bug | detected | outcome | as expected | edits | left "
-       "(seed 12345) | verifies | detect ms | repair ms |");
-  puts("|---|---|---|---|---|---|---|---|---|---|");
+       "(seed 12345) | verifies | detect ms | repair ms | repair/detect |");
+  puts("|---|---|---|---|---|---|---|---|---|---|---|");
   for (int i = 1; i < argc; i++)
     scenario(argv[i]);
   return 0;

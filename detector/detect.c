@@ -505,6 +505,8 @@ static void add_finding(kstate *s, const aucs_finding *f,
   s->found[s->nfound] = *c;
   s->found[s->nfound].args = aucs_xcalloc(s->nl + 1, sizeof *c->args);
   memcpy(s->found[s->nfound++].args, c->args, s->nl * sizeof *c->args);
+  if (s->o->record)
+    s->o->record(s->o->record_ctx, k->name, c, s->nl);
 }
 
 static void merge_barriers(kstate *s, const aucs_run_result *res,
@@ -1111,6 +1113,21 @@ static void budget_settle(kstate *s) {
   free(old);
 }
 
+/* A repair trial (aucs_detect_options.trial): the recorded runs of this
+ * kernel, then a search of one candidate and its two children (the first
+ * of them is the full search's first run). */
+static void trial_runs(kstate *s, aucs_search_space *sp) {
+  const aucs_detect_trial *t = s->o->trial;
+  for (size_t i = 0; i < t->n; i++) {
+    if (strcmp(t->kernels[i], s->k->name) || t->nargs[i] != s->nl)
+      continue;
+    aucs_fitness fit;
+    eval(s, &t->runs[i], &fit);
+  }
+  sp->population = sp->generations = 1;
+  search(s, sp);
+}
+
 static void check_kernel(kstate *s) {
   s->nbar = aucs_prog_nbarriers(s->prog);
   s->bar_runs = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_runs));
@@ -1123,7 +1140,9 @@ static void check_kernel(kstate *s) {
   aucs_progress_begin(&s->pg, s->o);
   double start = aucs_seconds();
   static_replay(s, &sp);
-  if (!s->o->static_only)
+  if (!s->o->static_only && s->o->trial)
+    trial_runs(s, &sp);
+  else if (!s->o->static_only)
     search(s, &sp);
   s->k->seconds = aucs_seconds() - start;
   settle(s);

@@ -39,10 +39,12 @@
 #include "aucs/names.h"
 #include "aucs/place.h"
 #include "aucs/report.h"
+#include "aucs/search.h"
 #include "aucs/srcloc.h"
 #include "aucs/static.h"
 #include "aucs/uniform.h"
 #include "aucs/uniformize.h"
+#include "aucs/util.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -302,7 +304,26 @@ typedef struct state {
   aucs_detect_options detect; /* o->detect's, with a cache for all trials */
   unsigned next_id;
   char *err;
+  struct proof *proofs; /* barrier redundancy per kernel text (proof_of) */
+  size_t nproofs;
+  /* The distinct runs that showed a finding (record_run), which trials
+   * replay (detect_trial). */
+  char **run_kernel;
+  aucs_candidate *runs;
+  size_t *run_nargs;
+  size_t nruns;
 } state;
+
+/* The static checker's redundancy verdict for every barrier of one kernel,
+ * as its IR text was when analysed: one analysis answers every barrier
+ * item of that kernel state, in this round and the next. */
+typedef struct proof {
+  char *ir;
+  unsigned *ids; /* repair ids of the kernel's barriers */
+  unsigned char *proven;
+  size_t n;
+  int full; /* analysed with the whole solver budget */
+} proof;
 
 typedef struct trial {
   LLVMModuleRef c; /* the clone the trial edits */
@@ -316,12 +337,17 @@ typedef struct trial {
   int item;
 } trial;
 
-static int detect(state *s, LLVMModuleRef m, aucs_report *rep) {
+static int detect_with(state *s, LLVMModuleRef m,
+                       const aucs_detect_options *o, aucs_report *rep) {
   LLVMValueRef *ks;
   size_t n = aucs_kernel_list(m, &ks);
   char *err = NULL;
   memset(rep, 0, sizeof(*rep));
-  int rc = aucs_detect_run(m, ks, n, &s->detect, rep, &err);
+  double t0 = aucs_seconds();
+  int rc = aucs_detect_run(m, ks, n, o, rep, &err);
+  if (tracing())
+    fprintf(stderr, "aucs: repair: detection (%s): %.3f s\n",
+            o->kernel ? o->kernel : "module", aucs_seconds() - t0);
   free(ks);
   if (!rc) /* warnings of searched inputs: only with --strict */
     aucs_report_keep_counted(rep);
@@ -338,6 +364,84 @@ static int cut_short(const aucs_report *rep) {
     if (rep->kernels[i].budget)
       return 1;
   return 0;
+}
+
+static int detect(state *s, LLVMModuleRef m, aucs_report *rep) {
+  return detect_with(s, m, &s->detect, rep);
+}
+
+enum { MAX_RUNS = 16 }; /* runs a trial replays, per repair */
+
+static int same_run(const aucs_candidate *a, const aucs_candidate *b,
+                    size_t nargs) {
+  return a->seed == b->seed && a->fill == b->fill &&
+         !memcmp(&a->launch, &b->launch, sizeof a->launch) &&
+         (!nargs || !memcmp(a->args, b->args, nargs * sizeof *a->args));
+}
+
+/* aucs_detect_options.record: keep the run of a finding for the trials. */
+static void record_run(void *ctx, const char *kernel, const aucs_candidate *c,
+                       size_t nargs) {
+  state *s = ctx;
+  for (size_t i = 0; i < s->nruns; i++)
+    if (!strcmp(s->run_kernel[i], kernel) && s->run_nargs[i] == nargs &&
+        same_run(&s->runs[i], c, nargs))
+      return;
+  if (s->nruns == MAX_RUNS)
+    return;
+  size_t n = s->nruns++;
+  s->run_kernel = aucs_xrealloc(s->run_kernel, s->nruns * sizeof(char *));
+  s->runs = aucs_xrealloc(s->runs, s->nruns * sizeof *s->runs);
+  s->run_nargs = aucs_xrealloc(s->run_nargs, s->nruns * sizeof(size_t));
+  s->run_kernel[n] = aucs_xstrdup(kernel);
+  s->runs[n] = *c;
+  s->runs[n].args = aucs_xcalloc(nargs + 1, sizeof *c->args);
+  if (nargs)
+    memcpy(s->runs[n].args, c->args, nargs * sizeof *c->args);
+  s->run_nargs[n] = nargs;
+}
+
+static void runs_free(state *s) {
+  for (size_t i = 0; i < s->nruns; i++) {
+    free(s->run_kernel[i]);
+    free(s->runs[i].args);
+  }
+  free(s->run_kernel);
+  free(s->runs);
+  free(s->run_nargs);
+}
+
+/* A trial's detection (issue 14): a trial edits one kernel (its helpers
+ * inlined into it), so only that kernel is detected again; the others keep
+ * their findings in s->cur (merge_into). The whole module when the user
+ * chose a kernel anyway, or when the one-kernel detection is refused (an
+ * --arg only another kernel has). */
+static int detect_trial(state *s, trial *t, aucs_report *rep) {
+  aucs_detect_trial tr = {.kernels = (const char *const *)s->run_kernel,
+                          .runs = s->runs,
+                          .nargs = s->run_nargs,
+                          .n = s->nruns};
+  aucs_detect_options o = s->detect;
+  o.trial = &tr;
+  if (!s->detect.kernel && s->cur.nkernels > 1) {
+    o.kernel = s->r->items[t->item].kernel;
+    if (!detect_with(s, t->c, &o, rep))
+      return 0;
+    o.kernel = NULL;
+  }
+  return detect_with(s, t->c, &o, rep);
+}
+
+/* Replace cur's kernels by those of part (moved out of part). */
+static void merge_into(aucs_report *cur, aucs_report *part) {
+  for (size_t i = 0; i < part->nkernels; i++)
+    for (size_t k = 0; k < cur->nkernels; k++)
+      if (!strcmp(cur->kernels[k].name, part->kernels[i].name)) {
+        aucs_report_kernel_free(&cur->kernels[k]);
+        cur->kernels[k] = part->kernels[i];
+        part->kernels[i] = (aucs_report_kernel){0};
+      }
+  aucs_detect_report_free(part);
 }
 
 static const char *kernel_name(LLVMValueRef fn) {
@@ -565,7 +669,7 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
   }
   if (!inlined)
     return 0;
-  if (detect(s, t->c, &t->prep))
+  if (detect_trial(s, t, &t->prep))
     return 1;
   t->has_prep = 1;
   *f = lookup(&t->prep, &s->r->items[t->item], kernel);
@@ -845,7 +949,7 @@ static int new_key(state *s, const char *kernel, const aucs_finding *f) {
 static int repair_left(state *s, trial *t) {
   for (int round = 0; round < 6; round++) {
     aucs_report rep;
-    if (detect(s, t->c, &rep))
+    if (detect_trial(s, t, &rep))
       return 1;
     int placed = 0, failed = cut_short(&rep);
     for (size_t k = 0; k < rep.nkernels && !placed && !failed; k++)
@@ -1113,10 +1217,10 @@ static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
 
 /* ---- redundant barriers -------------------------------------------------*/
 
-/* The static checker's proof that bar is redundant, under the detect
- * options' solver limits and aliasing rule. */
-static int proven_redundant(const state *s, LLVMValueRef kernel,
-                            LLVMValueRef bar) {
+/* The redundancy verdicts of every barrier of kernel as it is now, under
+ * the detect options' solver limits and aliasing rule, with the solver
+ * budget capped at cap ms (0: none). */
+static void analyse(state *s, LLVMValueRef kernel, unsigned cap, proof *p) {
   const aucs_detect_options *d = s->o->detect;
   aucs_static_options so = {.cache = s->detect.cache};
   if (d)
@@ -1125,7 +1229,67 @@ static int proven_redundant(const state *s, LLVMValueRef kernel,
                                .may_alias = d->may_alias,
                                .cache = s->detect.cache,
                                .budget = d->within};
-  return aucs_static_prove_redundant(kernel, bar, &so);
+  unsigned full = so.budget_ms ? so.budget_ms : AUCS_STATIC_BUDGET_MS;
+  p->full = !cap || cap >= full;
+  so.budget_ms = p->full ? full : cap;
+  double t0 = aucs_seconds();
+  aucs_static *st = aucs_static_analyze(kernel, &so);
+  free(p->ids);
+  free(p->proven);
+  p->n = aucs_static_nbarriers(st);
+  p->ids = aucs_xcalloc(p->n + 1, sizeof *p->ids);
+  p->proven = aucs_xcalloc(p->n + 1, 1);
+  for (size_t i = 0; i < p->n; i++) {
+    LLVMValueRef bar = aucs_static_barrier(st, i);
+    p->ids[i] = aucs_repair_id(bar);
+    p->proven[i] = (unsigned char)aucs_static_barrier_redundant(st, bar);
+  }
+  aucs_static_free(st);
+  if (tracing())
+    fprintf(stderr, "aucs: repair: redundancy proofs (budget %u ms): %.3f s\n",
+            so.budget_ms, aucs_seconds() - t0);
+}
+
+static int proof_says(const proof *p, unsigned id) {
+  for (size_t i = 0; id && i < p->n; i++)
+    if (p->ids[i] == id)
+      return p->proven[i];
+  return 0;
+}
+
+/* First budget of a redundancy proof, ms: the kernel's other pairs use the
+ * budget up before the barrier's own queries, which the cache and the
+ * cheap layer mostly decide; the full budget only when this one fails. */
+enum { QUICK_PROOF_MS = 1000 };
+
+/* Whether bar is proven redundant in kernel. One analysis of a kernel text
+ * answers all its barrier items, in this round and the next (s->proofs). */
+static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
+  char *ir = LLVMPrintValueToString(kernel);
+  proof *p = NULL;
+  for (size_t i = 0; i < s->nproofs && !p; i++)
+    if (!strcmp(s->proofs[i].ir, ir))
+      p = &s->proofs[i];
+  if (!p) {
+    s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof *p);
+    p = &s->proofs[s->nproofs++];
+    *p = (proof){.ir = aucs_xstrdup(ir)};
+    analyse(s, kernel, QUICK_PROOF_MS, p);
+  }
+  LLVMDisposeMessage(ir);
+  unsigned id = aucs_repair_id(bar);
+  if (!proof_says(p, id) && !p->full)
+    analyse(s, kernel, 0, p);
+  return proof_says(p, id);
+}
+
+static void proofs_free(state *s) {
+  for (size_t i = 0; i < s->nproofs; i++) {
+    free(s->proofs[i].ir);
+    free(s->proofs[i].ids);
+    free(s->proofs[i].proven);
+  }
+  free(s->proofs);
 }
 
 static int plan_redundant(state *s, trial *t, LLVMValueRef kernel,
@@ -1251,10 +1415,9 @@ static void commit(state *s, trial *t, aucs_report *after) {
     aucs_editlog_push(&s->r->log, &t->edits.v[i]);
   t->edits.n = 0;
   remap(after, s->m);
-  aucs_detect_report_free(&s->cur);
-  s->cur = *after;
+  add_items(s, after, 1);
+  merge_into(&s->cur, after);
   s->next_id = t->next_id;
-  add_items(s, &s->cur, 1);
 }
 
 static void trial_free(trial *t) {
@@ -1278,7 +1441,7 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
   LLVMValueRef kc = LLVMGetNamedFunction(t.c, kernel_name(kernel));
   aucs_report after = {0};
   int kept = !plan(s, &t, kc, &fc, variant) && verified(&t) &&
-             !detect(s, t.c, &after) && accepted(s, &t, &after);
+             !detect_trial(s, &t, &after) && accepted(s, &t, &after);
   if (tracing()) {
     char *ir = LLVMPrintModuleToString(t.c);
     fprintf(stderr, "aucs: repair: item %d variant %d: %s\n%s\n", item, variant,
@@ -1411,18 +1574,64 @@ static void setup(state *s, const aucs_repair_options *o,
   s->o = ro;
 }
 
+/* Rounds r->rounds + 1 .. max of trials over every item. */
+static void rounds(state *s, unsigned max) {
+  for (unsigned round = s->r->rounds + 1;
+       round <= max && nfindings(&s->cur) && !aucs_budget_check(&s->budget);
+       round++) {
+    s->r->rounds = round;
+    size_t n = s->r->nitems;
+    int kept = 0;
+    for (size_t i = 0; i < n; i++)
+      kept += attempt(s, (int)i);
+    if (!kept)
+      break;
+  }
+}
+
+/* The edited module detected in full, every kernel, with a fresh seed (the
+ * trials saw only the edited kernel and the usual seed). When it finds
+ * something the loop's report lacks, that report is replaced and the new
+ * findings become items (introduced): 1, and the loop goes on. */
+static int revalidate(state *s) {
+  aucs_detect_options o = s->detect;
+  o.seed = (o.has_seed ? o.seed : AUCS_SEARCH_SEED) + 1;
+  o.has_seed = 1;
+  aucs_report full;
+  if (detect_with(s, s->m, &o, &full))
+    return 0;
+  int fresh = 0;
+  for (size_t k = 0; k < full.nkernels; k++)
+    for (size_t i = 0; i < full.kernels[k].findings.n; i++) {
+      const aucs_finding *f = &full.kernels[k].findings.v[i];
+      fresh |= f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
+               new_key(s, full.kernels[k].name, f);
+    }
+  if (!fresh) {
+    aucs_detect_report_free(&full);
+    return 0;
+  }
+  add_items(s, &full, 1);
+  aucs_detect_report_free(&s->cur);
+  s->cur = full;
+  return 1;
+}
+
 int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
                     aucs_repair_result *r, char **err) {
   static const aucs_repair_options none = {0};
   aucs_repair_options ro;
   state s = {.m = m, .r = r};
   setup(&s, o ? o : &none, &ro);
+  s.detect.record = record_run;
+  s.detect.record_ctx = &s;
   memset(r, 0, sizeof(*r));
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
   aucs_qcache *own = o && o->detect && o->detect->cache ? NULL : s.detect.cache;
   if (detect(&s, m, &s.cur)) {
     *err = s.err;
+    runs_free(&s);
     aucs_qcache_free(own);
     return 1;
   }
@@ -1430,17 +1639,9 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   r->warnings = warnings(&s.cur);
   r->incomplete = incomplete(&s.cur);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
-  for (unsigned round = 1;
-       round <= max && nfindings(&s.cur) && !aucs_budget_check(&s.budget);
-       round++) {
-    r->rounds = round;
-    size_t n = r->nitems;
-    int kept = 0;
-    for (size_t i = 0; i < n; i++)
-      kept += attempt(&s, (int)i);
-    if (!kept)
-      break;
-  }
+  rounds(&s, max);
+  if (r->log.n && !aucs_budget_check(&s.budget) && revalidate(&s))
+    rounds(&s, max);
   if (aucs_budget_check(&s.budget))
     r->budget = aucs_budget_why(&s.budget);
   for (size_t i = 0; r->budget && i < r->nitems; i++) {
@@ -1451,6 +1652,8 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   settle(&s);
   aucs_detect_report_free(&s.cur);
   free(s.err);
+  proofs_free(&s);
+  runs_free(&s);
   aucs_qcache_free(own);
   return 0;
 }

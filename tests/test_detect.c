@@ -176,6 +176,75 @@ static void test_detect_race_with_fixed_inputs(void **state) {
   aucs_detect_report_free(&r);
 }
 
+/* The repair's hooks: record hands over the run of each new finding, and a
+ * trial replays such runs before a search of one candidate and its
+ * children instead of the whole search. */
+typedef struct recorded {
+  size_t calls, nargs;
+  aucs_candidate c;
+  uint64_t args[4];
+} recorded;
+
+static void record(void *ctx, const char *kernel, const aucs_candidate *c,
+                   size_t nargs) {
+  recorded *r = ctx;
+  assert_string_equal(kernel, "racy");
+  if (r->calls++)
+    return;
+  r->c = *c;
+  r->nargs = nargs;
+  assert_true(nargs <= 4);
+  memcpy(r->args, c->args, nargs * sizeof *c->args);
+  r->c.args = r->args;
+}
+
+static void test_detect_trial_replays_recorded_runs(void **state) {
+  fx *f = *state;
+  recorded rec = {0};
+  aucs_detect_options o = {0};
+  parse_ok(&o, "--kernel racy --grid 1 --block 64 --arg n=7 --seed 5 --fill "
+               "zero --no-static");
+  o.input = "k.ll";
+  o.record = record;
+  o.record_ctx = &rec;
+  aucs_report r;
+  char *err = NULL;
+  assert_int_equal(aucs_detect_run(f->m, f->ks, f->n, &o, &r, &err), 0);
+  assert_int_equal(rec.calls, 1);
+  assert_int_equal(rec.nargs, 2);
+  assert_int_equal(rec.c.launch.block.x, 64);
+  assert_int_equal(rec.c.seed, 5);
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&o);
+
+  /* searched, the trial replays the recorded run first: its finding keeps
+   * that run, and at most three fresh runs follow */
+  const char *name = "racy";
+  size_t nargs = rec.nargs;
+  aucs_detect_trial tr = {
+      .kernels = &name, .runs = &rec.c, .nargs = &nargs, .n = 1};
+  aucs_detect_options t = {0};
+  parse_ok(&t, "--kernel racy --no-static");
+  t.input = "k.ll";
+  t.trial = &tr;
+  assert_int_equal(aucs_detect_run(f->m, f->ks, f->n, &t, &r, &err), 0);
+  const aucs_report_kernel *k = only(&r);
+  assert_true(k->runs >= 1 && k->runs <= 4);
+  assert_true(k->findings.n >= 1);
+  assert_non_null(strstr(k->reproduce[0], "--block 64,1,1 --arg n=7 --seed 5 "
+                                          "--fill zero"));
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&t);
+
+  /* without the trial, the search makes many more runs */
+  aucs_detect_options u = {0};
+  parse_ok(&u, "--kernel racy --no-static");
+  assert_int_equal(aucs_detect_run(f->m, f->ks, f->n, &u, &r, &err), 0);
+  assert_true(only(&r)->runs > 4);
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&u);
+}
+
 static void test_detect_no_race_in_one_warp(void **state) {
   fx *f = *state;
   aucs_report r;
@@ -508,6 +577,7 @@ int main(void) {
       cmocka_unit_test(test_detect_options_bad_values),
       cmocka_unit_test(test_detect_race_with_fixed_inputs),
       cmocka_unit_test(test_detect_no_race_in_one_warp),
+      cmocka_unit_test(test_detect_trial_replays_recorded_runs),
       cmocka_unit_test(test_detect_search_is_reproducible),
       cmocka_unit_test(test_detect_redundant_barrier),
       cmocka_unit_test(test_detect_divergent_barrier_is_not_redundant),

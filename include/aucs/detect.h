@@ -32,6 +32,7 @@
 #include "aucs/interp.h"
 #include "aucs/qcache.h"
 #include "aucs/report.h"
+#include "aucs/search.h"
 #include <llvm-c/Types.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,8 +78,24 @@ typedef struct aucs_detect_options {
   unsigned time_budget;
   uint64_t memory_limit;
   struct aucs_budget *within;
+  /* For the repair only (repair.c). record: called with the run of each new
+   * finding (its candidate has nargs input values). trial: instead of the
+   * input search, replay those runs of the kernel, then search one
+   * candidate and its children (three fresh runs at most). */
+  void (*record)(void *ctx, const char *kernel, const aucs_candidate *c,
+                 size_t nargs);
+  void *record_ctx;
+  const struct aucs_detect_trial *trial;
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
+
+/* Runs a repair trial replays (aucs_detect_options.trial). */
+typedef struct aucs_detect_trial {
+  const char *const *kernels; /* per run: its kernel's name */
+  const aucs_candidate *runs;
+  const size_t *nargs; /* per run: how many values runs[i].args holds */
+  size_t n;
+} aucs_detect_trial;
 
 /* Parse the detect option at argv[*i], moving *i past its value: 1 when it
  * was one, 0 when it is no detect option, -1 with *err (free with free())
