@@ -12,6 +12,7 @@
 #include "aucs/facts.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
+#include "aucs/patch.h"
 #include "aucs/repair.h"
 #include "aucs/review.h"
 #include "aucs/sarif.h"
@@ -154,6 +155,15 @@ static aucs_exit verify_fixed(LLVMModuleRef m, aucs_buf *diag) {
   return bad ? AUCS_EXIT_INTERNAL : AUCS_EXIT_OK;
 }
 
+static int patch(const aucs_fix_options *o, const aucs_repair_result *r,
+                 aucs_buf *out, aucs_buf *diag) {
+  aucs_patch_options po = {.cu = o->detect.input,
+                           .out = o->patch,
+                           .load = o->load,
+                           .detect = &o->detect};
+  return aucs_patch_run(r, &po, out, diag);
+}
+
 aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
                             aucs_buf *out, aucs_buf *diag) {
   static const aucs_fix_options none = {0};
@@ -186,6 +196,8 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
       aucs_review_print(rv, m, &r, out);
     aucs_repair_print(&r, diag);
     code = fix_code(o, &r);
+    if (o->patch && patch(o, &r, out, diag))
+      code = AUCS_EXIT_USAGE;
     aucs_repair_result_free(&r);
   }
   aucs_review_free(rv);
