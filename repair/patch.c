@@ -213,6 +213,7 @@ typedef struct plan {
   char *ins;     /* per line (1-based): insert before it */
   char *del;     /* per line: delete it */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
+  const char **why;         /* per edit: why it is IR only (static text) */
   size_t exact;
 } plan;
 
@@ -222,6 +223,7 @@ static void plan_free(plan *p) {
   free(p->ins);
   free(p->del);
   free(p->addressed);
+  free(p->why);
 }
 
 static void plan_make(const aucs_repair_result *r, const text *t,
@@ -229,7 +231,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   const aucs_editlog *log = &r->log;
   p->acts = aucs_xcalloc(log->n + 1, sizeof(act));
   p->at = aucs_xcalloc(log->n + 1, sizeof(unsigned));
-  const char **why = aucs_xcalloc(log->n + 1, sizeof(char *));
+  const char **why = p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   for (size_t i = 0; i < log->n; i++)
     p->acts[i] = classify(&log->v[i], t, base, &p->at[i], &why[i]);
   /* An edit is exact only when every edit of its finding is. */
@@ -255,7 +257,6 @@ static void plan_make(const aucs_repair_result *r, const text *t,
       p->addressed[e->finding_index] = 1;
     p->exact++;
   }
-  free(why);
 }
 
 /* ---- step 3: the patched text and its diff -----------------------------*/
@@ -451,9 +452,63 @@ static char *check(const aucs_patch_options *o, const char *now,
 
 /* ---- the whole ----------------------------------------------------------*/
 
+/* The hunk of edit i alone (no file header), one line of context. */
+static char *edit_hunk(const text *t, const plan *p, size_t i) {
+  plan one = *p;
+  one.ins = aucs_xcalloc(t->n + 2, 1);
+  one.del = aucs_xcalloc(t->n + 2, 1);
+  (p->acts[i] == ACT_INSERT ? one.ins : one.del)[p->at[i]] = 1;
+  unsigned *map;
+  char *now = patched(t, &one, &map);
+  aucs_buf b = {0};
+  git_diff_options o;
+  git_libgit2_init();
+  git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+  o.context_lines = 1;
+  git_diff_buffers(t->data, t->len, "a", now, strlen(now), "b", &o, NULL, NULL,
+                   on_hunk, on_line, &b);
+  git_libgit2_shutdown();
+  free(one.ins), free(one.del), free(map), free(now);
+  return b.data ? aucs_buf_take(&b) : NULL;
+}
+
+/* Per edit: its hunk when checked, else "IR only: ..." (or NULL). */
+static void per_edit(const aucs_repair_result *r, const text *t,
+                     const plan *p, int checked, aucs_patch *out) {
+  out->n = r->log.n;
+  out->per_edit = aucs_xcalloc(out->n + 1, sizeof(char *));
+  for (size_t i = 0; i < out->n; i++)
+    if (!p->acts[i])
+      out->per_edit[i] = aucs_xasprintf("IR only: %s", p->why[i]);
+    else if (checked)
+      out->per_edit[i] = edit_hunk(t, p, i);
+}
+
+static int build(const aucs_repair_result *r, const aucs_patch_options *o,
+                 const text *t, const plan *p, aucs_patch *out,
+                 aucs_buf *report) {
+  unsigned *map;
+  char *now = patched(t, p, &map);
+  size_t count = 0;
+  char *why = check(o, now, r, p, map, (unsigned)(2 * t->n + 1), &count);
+  if (why)
+    aucs_buf_printf(report, "aucs: source patch not written: its check "
+                            "failed: %s\n", why);
+  else {
+    aucs_buf_printf(report, "aucs: source patch checked: recompiled, %zu "
+                            "finding%s%s\n", count, count == 1 ? "" : "s",
+                    count ? " (none new, none the patch answers)" : "");
+    out->diff = unified(t, now, o->cu);
+  }
+  free(why);
+  free(now);
+  free(map);
+  return out->diff != NULL;
+}
+
 int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
-                    char **diff, aucs_buf *report) {
-  *diff = NULL;
+                    aucs_patch *out, aucs_buf *report) {
+  memset(out, 0, sizeof(*out));
   text t;
   if (text_read(&t, o->cu)) {
     aucs_buf_printf(report, "aucs: source patch not written: cannot read %s\n",
@@ -467,29 +522,21 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   if (!p.exact)
     aucs_buf_printf(report, "aucs: source patch not written: %s\n",
                     r->log.n ? "no edit has an exact source form" : "no edit");
-  else {
-    unsigned *map;
-    char *now = patched(&t, &p, &map);
-    size_t count = 0;
-    char *why = check(o, now, r, &p, map, (unsigned)(2 * t.n + 1), &count);
-    if (why)
-      aucs_buf_printf(report, "aucs: source patch not written: its check "
-                              "failed: %s\n", why);
-    else {
-      aucs_buf_printf(report, "aucs: source patch checked: recompiled, %zu "
-                              "finding%s%s\n", count, count == 1 ? "" : "s",
-                      count ? " (none new, none the patch answers)" : "");
-      *diff = unified(&t, now, o->cu);
-      ok = 1;
-    }
-    free(why);
-    free(now);
-    free(map);
-  }
+  else
+    ok = build(r, o, &t, &p, out, report);
+  per_edit(r, &t, &p, ok, out);
   plan_free(&p);
   free(b);
   text_free(&t);
   return ok;
+}
+
+void aucs_patch_free(aucs_patch *p) {
+  for (size_t i = 0; i < p->n; i++)
+    free(p->per_edit[i]);
+  free(p->per_edit);
+  free(p->diff);
+  memset(p, 0, sizeof(*p));
 }
 
 static int write_atomic(const char *path, const char *data) {
@@ -505,18 +552,18 @@ static int write_atomic(const char *path, const char *data) {
   return bad;
 }
 
-int aucs_patch_run(const aucs_repair_result *r, const aucs_patch_options *o,
-                   aucs_buf *out, aucs_buf *diag) {
-  char *diff = NULL;
-  int ok = aucs_patch_make(r, o, &diff, diag), rc = 0;
-  if (ok && !strcmp(o->out, "-"))
-    aucs_buf_puts(out, diff);
-  else if (ok && write_atomic(o->out, diff)) {
-    aucs_buf_printf(diag, "aucs: error: cannot write the patch to %s\n",
-                    o->out);
-    rc = 1;
-  } else if (ok)
-    aucs_buf_printf(diag, "aucs: source patch written to %s\n", o->out);
-  free(diff);
-  return rc;
+int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
+                     aucs_buf *diag) {
+  if (!p->diff)
+    return 0;
+  if (!strcmp(to, "-")) {
+    aucs_buf_puts(out, p->diff);
+    return 0;
+  }
+  if (write_atomic(to, p->diff)) {
+    aucs_buf_printf(diag, "aucs: error: cannot write the patch to %s\n", to);
+    return 1;
+  }
+  aucs_buf_printf(diag, "aucs: source patch written to %s\n", to);
+  return 0;
 }

@@ -20,21 +20,29 @@
 
 typedef struct aucs_patch_options {
   const char *cu;                 /* the .cu as the user named it */
-  const char *out;                /* where the patch goes; "-": stdout */
   const aucs_load_options *load;  /* how the .cu was compiled */
   const aucs_detect_options *detect; /* the fix's runs */
 } aucs_patch_options;
 
-/* The source patch of r, built and checked. The unified diff goes to *diff
- * (NULL when no edit has an exact source form; free with free()); one line
- * per edit that stays IR only, then the check's verdict, go to report.
- * Returns 1 when the checked patch may be written, 0 when not. */
+/* The source patch of a repair. Free with aucs_patch_free. */
+typedef struct aucs_patch {
+  char *diff; /* the unified diff, checked; NULL when none may be written */
+  /* Per edit of the log (n of them): the hunk of that edit alone ("@@ ...")
+   * when the patch was checked, "IR only: <reason>", or NULL (an exact
+   * edit of a patch that failed its check). */
+  char **per_edit;
+  size_t n;
+} aucs_patch;
+
+/* Build and check the source patch of r into *p. One line per edit that
+ * stays IR only, then the check's verdict, go to report. Returns 1 when
+ * p->diff may be written. */
 int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
-                    char **diff, aucs_buf *report);
-/* aucs_patch_make, then write the patch to o->out ("-": append it to out).
- * The report goes to diag. 0 unless a checked patch could not be written
- * (a refused patch is reported, not an error). */
-int aucs_patch_run(const aucs_repair_result *r, const aucs_patch_options *o,
-                   aucs_buf *out, aucs_buf *diag);
+                    aucs_patch *p, aucs_buf *report);
+void aucs_patch_free(aucs_patch *p);
+/* Write p->diff to `to` atomically ("-": append it to out); nothing when
+ * there is none. 0, or nonzero with a line on diag when it cannot. */
+int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
+                     aucs_buf *diag);
 
 #endif
