@@ -216,9 +216,9 @@ static int option(args *a, int argc, char **argv, int *i) {
   if (!strcmp(a->command, "fix") && !strcmp(argv[*i], "-i"))
     return a->in_place = 1, 0;
   if (!strcmp(a->command, "fix") && !strcmp(argv[*i], "--patch"))
-    return *i + 1 < argc ? (a->fix.patch = argv[++*i], 0)
-                         : fail_usage("%s: needs a FILE (or - for stdout)",
-                                      "--patch");
+    return *i + 1 < argc
+               ? (a->fix.patch = argv[++*i], 0)
+               : fail_usage("%s: needs a FILE (or - for stdout)", "--patch");
   if (!strcmp(a->command, "facts") && !strcmp(argv[*i], "--conditions"))
     return a->conditions = 1, 0;
   if (!strcmp(a->command, "check") && (rc = check_option(a, argc, argv, i)))

@@ -161,12 +161,10 @@ static int is_cu(const char *path) {
 }
 
 /* The checked source patch of r (patch.h), its report in said. */
-static void source_patch(const aucs_fix_options *o,
-                         const aucs_repair_result *r, aucs_patch *sp,
-                         aucs_buf *said) {
-  aucs_patch_options po = {.cu = o->detect.input,
-                           .load = o->load,
-                           .detect = &o->detect};
+static void source_patch(const aucs_fix_options *o, const aucs_repair_result *r,
+                         aucs_patch *sp, aucs_buf *said) {
+  aucs_patch_options po = {
+      .cu = o->detect.input, .load = o->load, .detect = &o->detect};
   aucs_patch_make(r, &po, sp, said);
 }
 

@@ -193,8 +193,9 @@ static act classify(const aucs_edit *e, const text *t, const char *base,
   if (e->kind == AUCS_EDIT_INSERT_BARRIER) {
     *line = parse_at(e->source_edit, "insert __syncthreads(); before ", base);
     *why = *line ? insert_why(t, *line)
-                 : (e->why ? e->why : "no statement of this file follows "
-                                      "the barrier");
+                 : (e->why ? e->why
+                           : "no statement of this file follows "
+                             "the barrier");
     return *why ? ACT_NONE : ACT_INSERT;
   }
   if (e->kind == AUCS_EDIT_DELETE_BARRIER) {
@@ -208,10 +209,10 @@ static act classify(const aucs_edit *e, const text *t, const char *base,
 }
 
 typedef struct plan {
-  act *acts;     /* per edit */
-  unsigned *at;  /* per edit: its source line */
-  char *ins;     /* per line (1-based): insert before it */
-  char *del;     /* per line: delete it */
+  act *acts;                /* per edit */
+  unsigned *at;             /* per edit: its source line */
+  char *ins;                /* per line (1-based): insert before it */
+  char *del;                /* per line: delete it */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
   const char **why;         /* per edit: why it is IR only (static text) */
   size_t exact;
@@ -248,8 +249,9 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
     if (!p->acts[i]) {
-      aucs_buf_printf(report, "aucs: source patch: edit %zu (%s): IR only: %s\n",
-                      i + 1, aucs_editlog_kind_name(e->kind), why[i]);
+      aucs_buf_printf(report,
+                      "aucs: source patch: edit %zu (%s): IR only: %s\n", i + 1,
+                      aucs_editlog_kind_name(e->kind), why[i]);
       continue;
     }
     (p->acts[i] == ACT_INSERT ? p->ins : p->del)[p->at[i]] = 1;
@@ -400,7 +402,8 @@ static char *check(const aucs_patch_options *o, const char *now,
                    const aucs_repair_result *r, const plan *p,
                    const unsigned *map, unsigned nlines, size_t *count) {
   const char *tmp = getenv("TMPDIR");
-  char *dir = aucs_xasprintf("%s/aucs-patch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  char *dir =
+      aucs_xasprintf("%s/aucs-patch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp(dir)) {
     free(dir);
     return aucs_xstrdup("cannot make a temporary directory");
@@ -473,8 +476,8 @@ static char *edit_hunk(const text *t, const plan *p, size_t i) {
 }
 
 /* Per edit: its hunk when checked, else "IR only: ..." (or NULL). */
-static void per_edit(const aucs_repair_result *r, const text *t,
-                     const plan *p, int checked, aucs_patch *out) {
+static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
+                     int checked, aucs_patch *out) {
   out->n = r->log.n;
   out->per_edit = aucs_xcalloc(out->n + 1, sizeof(char *));
   for (size_t i = 0; i < out->n; i++)
@@ -492,11 +495,15 @@ static int build(const aucs_repair_result *r, const aucs_patch_options *o,
   size_t count = 0;
   char *why = check(o, now, r, p, map, (unsigned)(2 * t->n + 1), &count);
   if (why)
-    aucs_buf_printf(report, "aucs: source patch not written: its check "
-                            "failed: %s\n", why);
+    aucs_buf_printf(report,
+                    "aucs: source patch not written: its check "
+                    "failed: %s\n",
+                    why);
   else {
-    aucs_buf_printf(report, "aucs: source patch checked: recompiled, %zu "
-                            "finding%s%s\n", count, count == 1 ? "" : "s",
+    aucs_buf_printf(report,
+                    "aucs: source patch checked: recompiled, %zu "
+                    "finding%s%s\n",
+                    count, count == 1 ? "" : "s",
                     count ? " (none new, none the patch answers)" : "");
     out->diff = unified(t, now, o->cu);
   }

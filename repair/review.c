@@ -265,8 +265,7 @@ static void annotate(const aucs_edit *e, size_t number, const char *src,
 }
 
 static void print_fn(const fn_text *a, const fn_text *b,
-                     const aucs_editlog *log, char *const *src,
-                     aucs_buf *out) {
+                     const aucs_editlog *log, char *const *src, aucs_buf *out) {
   hunks hs = {0};
   diff(a, b, &hs);
   unsigned char *shown = aucs_xcalloc(log->n + 1, 1);

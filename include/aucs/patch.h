@@ -19,8 +19,8 @@
 #include "aucs/util.h"
 
 typedef struct aucs_patch_options {
-  const char *cu;                 /* the .cu as the user named it */
-  const aucs_load_options *load;  /* how the .cu was compiled */
+  const char *cu;                    /* the .cu as the user named it */
+  const aucs_load_options *load;     /* how the .cu was compiled */
   const aucs_detect_options *detect; /* the fix's runs */
 } aucs_patch_options;
 
