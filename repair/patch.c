@@ -227,6 +227,11 @@ static void plan_free(plan *p) {
   free(p->why);
 }
 
+static int left_by_edit(const aucs_repair_result *r, const aucs_edit *e) {
+  return e->finding_index >= 0 && (size_t)e->finding_index < r->nitems &&
+         r->items[e->finding_index].introduced;
+}
+
 static void plan_make(const aucs_repair_result *r, const text *t,
                       const char *base, plan *p, aucs_buf *report) {
   const aucs_editlog *log = &r->log;
@@ -235,7 +240,15 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   const char **why = p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   for (size_t i = 0; i < log->n; i++)
     p->acts[i] = classify(&log->v[i], t, base, &p->at[i], &why[i]);
-  /* An edit is exact only when every edit of its finding is. */
+  /* An edit is exact only when every edit of its finding is, and, when
+   * its finding was left by earlier edits, when those were. */
+  for (size_t i = 0; i < log->n; i++)
+    for (size_t k = 0; k < i && p->acts[i] && left_by_edit(r, &log->v[i]);
+         k++)
+      if (!p->acts[k]) {
+        p->acts[i] = ACT_NONE;
+        why[i] = "it answers a finding left by an edit that is IR only";
+      }
   for (size_t i = 0; i < log->n; i++)
     for (size_t k = 0; k < log->n && p->acts[i]; k++)
       if (!p->acts[k] && log->v[k].finding_index == log->v[i].finding_index &&
