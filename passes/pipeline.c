@@ -161,10 +161,13 @@ static int is_cu(const char *path) {
 }
 
 /* The checked source patch of r (patch.h), its report in said. */
-static void source_patch(const aucs_fix_options *o, const aucs_repair_result *r,
-                         aucs_patch *sp, aucs_buf *said) {
-  aucs_patch_options po = {
-      .cu = o->detect.input, .load = o->load, .detect = &o->detect};
+static void source_patch(LLVMModuleRef m, const aucs_fix_options *o,
+                         const aucs_repair_result *r, aucs_patch *sp,
+                         aucs_buf *said) {
+  aucs_patch_options po = {.cu = o->detect.input,
+                           .load = o->load,
+                           .detect = &o->detect,
+                           .module = m};
   aucs_patch_make(r, &po, sp, said);
 }
 
@@ -199,7 +202,7 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
     aucs_patch sp = {0};
     aucs_buf said = {0};
     if (o->patch || (rv && is_cu(o->detect.input)))
-      source_patch(o, &r, &sp, &said);
+      source_patch(m, o, &r, &sp, &said);
     if (rv)
       aucs_review_print_source(rv, m, &r, sp.per_edit, out);
     aucs_repair_print(&r, diag);

@@ -14,8 +14,9 @@
  *      - delete-barrier is exact when `__syncthreads();` is alone on its
  *        line: the line goes.
  *      - anything else (flattening, loops, splits, inlined helpers, code in
- *        another file, a template kernel) is "IR only", and so is every
- *        edit answering the same finding as an IR-only edit.
+ *        another file, a template kernel instantiated more than once) is
+ *        "IR only", and so is every edit answering the same finding as an
+ *        IR-only edit, or a finding an IR-only edit left.
  *   3. Apply the exact edits to a copy of the text; libgit2's buffer diff
  *      gives the unified diff (`--- a/k.cu`, paths relative to the current
  *      directory, so `git apply` and `patch -p1` take it).
@@ -35,6 +36,8 @@
 #include "aucs/kernel.h"
 #include "aucs/report.h"
 #include "aucs/srcloc.h"
+
+#include <llvm-c/Core.h>
 
 #include <ctype.h>
 #include <git2.h>
@@ -128,13 +131,32 @@ static unsigned parse_at(const char *edit, const char *prefix,
   return (unsigned)line;
 }
 
-/* An Itanium name of a template instance: _Z<len><name>I... */
-static int is_template(const char *mangled) {
+/* The length of "_Z<len><name>I" when mangled names a template instance,
+ * else 0. */
+static size_t template_prefix(const char *mangled) {
   if (!mangled || strncmp(mangled, "_Z", 2))
     return 0;
   char *end;
   unsigned long n = strtoul(mangled + 2, &end, 10);
-  return end != mangled + 2 && strlen(end) > n && end[n] == 'I';
+  if (end == mangled + 2 || strlen(end) <= n || end[n] != 'I')
+    return 0;
+  return (size_t)(end + n + 1 - mangled);
+}
+
+/* A template kernel instantiated more than once in m (or, without m, at
+ * all): one source edit would change every instantiation. */
+static int shared_template(const char *mangled, LLVMModuleRef m) {
+  size_t n = template_prefix(mangled), count = 0;
+  if (!n || !m)
+    return n != 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (LLVMCountBasicBlocks(f) && len > n && !strncmp(name, mangled, n))
+      count++;
+  }
+  return count > 1;
 }
 
 static const char *insert_why(const text *t, unsigned l) {
@@ -184,11 +206,11 @@ static const char *kind_why(aucs_edit_kind k) {
 
 /* The action of e on t (line in *line), or ACT_NONE with *why. */
 static act classify(const aucs_edit *e, const text *t, const char *base,
-                    unsigned *line, const char **why) {
+                    LLVMModuleRef m, unsigned *line, const char **why) {
   *why = NULL;
-  if (is_template(e->function))
-    return *why = "a template kernel: the source edit would change every "
-                  "instantiation",
+  if (shared_template(e->function, m))
+    return *why = "a template kernel instantiated more than once: the "
+                  "source edit would change every instantiation",
            ACT_NONE;
   if (e->kind == AUCS_EDIT_INSERT_BARRIER) {
     *line = parse_at(e->source_edit, "insert __syncthreads(); before ", base);
@@ -233,13 +255,14 @@ static int left_by_edit(const aucs_repair_result *r, const aucs_edit *e) {
 }
 
 static void plan_make(const aucs_repair_result *r, const text *t,
-                      const char *base, plan *p, aucs_buf *report) {
+                      const char *base, LLVMModuleRef m, plan *p,
+                      aucs_buf *report) {
   const aucs_editlog *log = &r->log;
   p->acts = aucs_xcalloc(log->n + 1, sizeof(act));
   p->at = aucs_xcalloc(log->n + 1, sizeof(unsigned));
   const char **why = p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   for (size_t i = 0; i < log->n; i++)
-    p->acts[i] = classify(&log->v[i], t, base, &p->at[i], &why[i]);
+    p->acts[i] = classify(&log->v[i], t, base, m, &p->at[i], &why[i]);
   /* An edit is exact only when every edit of its finding is, and, when
    * its finding was left by earlier edits, when those were. */
   for (size_t i = 0; i < log->n; i++)
@@ -537,7 +560,7 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   }
   char *b = aucs_xstrdup(o->cu);
   plan p = {0};
-  plan_make(r, &t, basename(b), &p, report);
+  plan_make(r, &t, basename(b), o->module, &p, report);
   int ok = 0;
   if (!p.exact)
     aucs_buf_printf(report, "aucs: source patch not written: %s\n",

@@ -17,11 +17,14 @@
 #include "aucs/module.h"
 #include "aucs/repair.h"
 #include "aucs/util.h"
+#include <llvm-c/Types.h>
 
 typedef struct aucs_patch_options {
   const char *cu;                    /* the .cu as the user named it */
   const aucs_load_options *load;     /* how the .cu was compiled */
   const aucs_detect_options *detect; /* the fix's runs */
+  LLVMModuleRef module; /* the repaired module, to count the instances of
+                           a template kernel; NULL: any template is IR only */
 } aucs_patch_options;
 
 /* The source patch of a repair. Free with aucs_patch_free. */
