@@ -131,6 +131,15 @@ static unsigned parse_at(const char *edit, const char *prefix,
   return (unsigned)line;
 }
 
+/* The line of "k.cu:12:5", 0 when it has none. */
+static unsigned loc_line(const char *loc) {
+  const char *c = loc ? strrchr(loc, ':') : NULL;
+  const char *s = c;
+  while (s && s > loc && s[-1] != ':')
+    s--;
+  return s && s > loc ? (unsigned)strtoul(s, NULL, 10) : 0;
+}
+
 /* The length of "_Z<len><name>I" when mangled names a template instance,
  * else 0. */
 static size_t template_prefix(const char *mangled) {
@@ -214,6 +223,10 @@ static act classify(const aucs_edit *e, const text *t, const char *base,
            ACT_NONE;
   if (e->kind == AUCS_EDIT_INSERT_BARRIER) {
     *line = parse_at(e->source_edit, "insert __syncthreads(); before ", base);
+    if (*line && loc_line(e->source) != *line)
+      return *why = "the barrier sits in code inlined into the statement "
+                    "(a helper or a macro), not before it",
+             ACT_NONE;
     *why = *line ? insert_why(t, *line)
                  : (e->why ? e->why
                            : "no statement of this file follows "
@@ -222,6 +235,8 @@ static act classify(const aucs_edit *e, const text *t, const char *base,
   }
   if (e->kind == AUCS_EDIT_DELETE_BARRIER) {
     *line = parse_at(e->source_edit, "delete the __syncthreads(); at ", base);
+    if (*line && loc_line(e->source) != *line)
+      *line = 0;
     *why = *line ? delete_why(t, *line)
                  : "the barrier is not in this file (a header or a macro)";
     return *why ? ACT_NONE : ACT_DELETE;
@@ -374,11 +389,7 @@ static char *unified(const text *t, const char *now, const char *cu) {
 /* ---- step 4: the check ---------------------------------------------------*/
 
 static unsigned item_line(const aucs_repair_item *it) {
-  const char *c = it->location ? strrchr(it->location, ':') : NULL;
-  const char *s = c;
-  while (s && s > it->location && s[-1] != ':')
-    s--;
-  return s && s > it->location ? (unsigned)strtoul(s, NULL, 10) : 0;
+  return loc_line(it->location);
 }
 
 static int is_order_bug(aucs_finding_kind k) {
