@@ -117,6 +117,9 @@ static const char usage[] =
     "  --review           print a unified diff of the IR of each changed\n"
     "                     function, annotated with the finding each hunk\n"
     "                     fixes and the equivalent source edit\n"
+    "  --patch FILE       .cu only: write the checked source patch (a\n"
+    "                     unified diff for git apply / patch -p1; - for\n"
+    "                     stdout) of the edits with an exact source form\n"
     "  --trust-dynamic    delete redundant barriers on dynamic evidence\n"
     "  --max-rounds N     detect-repair rounds (default 8)\n"
     "\n"
@@ -223,6 +226,10 @@ static int option(args *a, int argc, char **argv, int *i) {
     return rc == 1 ? 0 : rc;
   if (!strcmp(a->command, "fix") && !strcmp(argv[*i], "-i"))
     return a->in_place = 1, 0;
+  if (!strcmp(a->command, "fix") && !strcmp(argv[*i], "--patch"))
+    return *i + 1 < argc
+               ? (a->fix.patch = argv[++*i], 0)
+               : fail_usage("%s: needs a FILE (or - for stdout)", "--patch");
   if (!strcmp(a->command, "facts") && !strcmp(argv[*i], "--conditions"))
     return a->conditions = 1, 0;
   if (!strcmp(a->command, "check") && (rc = check_option(a, argc, argv, i)))
@@ -306,6 +313,11 @@ static int parse(args *a, int argc, char **argv) {
     return fail_usage("fix -i: cannot rewrite '%s' (CUDA source); write the "
                       "repaired module with -o FILE.bc",
                       a->input);
+  a->fix.load = &a->load;
+  if (a->fix.patch && (len < 3 || strcmp(a->input + len - 3, ".cu")))
+    return fail_usage("fix --patch: '%s' is not CUDA source; a source patch "
+                      "needs the .cu input",
+                      a->input);
   if (strcmp(a->command, "compile") == 0 && !a->output)
     return fail_usage("%s: needs -o FILE", a->command);
   return 0;
@@ -351,7 +363,7 @@ static int fix(args *a, LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
     int w = write_module(m, to);
     return w ? w : rc;
   }
-  if (!a->fix.review)
+  if (!a->fix.review && !a->fix.patch)
     aucs_buf_puts(diag, "aucs: note: no module written (give -o FILE, or "
                         "-i to rewrite the input)\n");
   return rc;

@@ -12,6 +12,7 @@
 #include "aucs/facts.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
+#include "aucs/patch.h"
 #include "aucs/repair.h"
 #include "aucs/review.h"
 #include "aucs/sarif.h"
@@ -154,6 +155,22 @@ static aucs_exit verify_fixed(LLVMModuleRef m, aucs_buf *diag) {
   return bad ? AUCS_EXIT_INTERNAL : AUCS_EXIT_OK;
 }
 
+static int is_cu(const char *path) {
+  size_t n = path ? strlen(path) : 0;
+  return n > 3 && !strcmp(path + n - 3, ".cu");
+}
+
+/* The checked source patch of r (patch.h), its report in said. */
+static void source_patch(LLVMModuleRef m, const aucs_fix_options *o,
+                         const aucs_repair_result *r, aucs_patch *sp,
+                         aucs_buf *said) {
+  aucs_patch_options po = {.cu = o->detect.input,
+                           .load = o->load,
+                           .detect = &o->detect,
+                           .module = m};
+  aucs_patch_make(r, &po, sp, said);
+}
+
 aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
                             aucs_buf *out, aucs_buf *diag) {
   static const aucs_fix_options none = {0};
@@ -184,10 +201,20 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
     aucs_buf_printf(diag, "aucs: error: %s\n", err);
     free(err);
   } else {
+    aucs_patch sp = {0};
+    aucs_buf said = {0};
+    if (o->patch || (rv && is_cu(o->detect.input)))
+      source_patch(m, o, &r, &sp, &said);
     if (rv)
-      aucs_review_print(rv, m, &r, out);
+      aucs_review_print_source(rv, m, &r, sp.per_edit, out);
     aucs_repair_print(&r, diag);
+    if (said.len)
+      aucs_buf_puts(diag, said.data);
     code = fix_code(o, &r);
+    if (o->patch && aucs_patch_write(&sp, o->patch, out, diag))
+      code = AUCS_EXIT_USAGE;
+    aucs_patch_free(&sp);
+    aucs_buf_free(&said);
     aucs_repair_result_free(&r);
   }
   aucs_review_free(rv);

@@ -633,8 +633,25 @@ static LLVMValueRef next_located(LLVMValueRef I) {
   return NULL;
 }
 
-/* The previous located instruction in I's block or, through a single
- * predecessor that jumps here unconditionally, above it. */
+/* Whether I touches memory or calls: a barrier commutes with anything
+ * else, so only these tell whether it splits a statement. */
+static int effectful(LLVMValueRef I) {
+  switch (LLVMGetInstructionOpcode(I)) {
+  case LLVMLoad:
+  case LLVMStore:
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMCall:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The previous located instruction that touches memory, in I's block or,
+ * through a single predecessor that jumps here unconditionally, above it
+ * (the condition of an `if` computed before the barrier does not make the
+ * barrier part of the `if`). */
 static LLVMValueRef prev_located(LLVMValueRef I) {
   for (int steps = 0; I && steps < 256; steps++) {
     LLVMValueRef p = LLVMGetPreviousInstruction(I);
@@ -655,7 +672,7 @@ static LLVMValueRef prev_located(LLVMValueRef I) {
         return NULL;
       p = LLVMGetBasicBlockTerminator(only);
     }
-    if (located(p))
+    if (located(p) && effectful(p))
       return p;
     I = p;
   }

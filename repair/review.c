@@ -231,21 +231,41 @@ static int in_hunk(const hunk *h, const fn_text *a, const fn_text *b,
   return line >= h->new_start && line < h->new_start + h->new_lines;
 }
 
-static void annotate(const aucs_edit *e, size_t number, aucs_buf *out) {
+/* The source form of an edit: its hunk of the checked patch, each line
+ * behind "#   ", else the sentence (or why it is IR only). */
+static void annotate_source(const aucs_edit *e, const char *src,
+                            aucs_buf *out) {
+  if (src && !strncmp(src, "@@", 2)) {
+    aucs_buf_puts(out, "#   source patch (checked):\n");
+    for (const char *l = src; *l;) {
+      const char *nl = strchr(l, '\n');
+      size_t len = nl ? (size_t)(nl - l) : strlen(l);
+      aucs_buf_printf(out, "#   %.*s\n", (int)len, l);
+      l += len + (nl != NULL);
+    }
+  } else if (src)
+    aucs_buf_printf(out, "#   source: %s\n", src);
+  else if (e->source_edit)
+    aucs_buf_printf(out, "#   source edit: %s\n", e->source_edit);
+}
+
+/* Per edit: the source form first, then the reason and the evidence; the
+ * IR hunk follows. */
+static void annotate(const aucs_edit *e, size_t number, const char *src,
+                     aucs_buf *out) {
   aucs_buf_printf(out, "# edit %zu: %s %s\n", number,
                   aucs_editlog_kind_name(e->kind), e->where ? e->where : "");
+  annotate_source(e, src, out);
+  if (e->why)
+    aucs_buf_printf(out, "#   why: %s\n", e->why);
   if (e->finding)
     aucs_buf_printf(out, "#   answers: %s\n", e->finding);
   if (e->source)
     aucs_buf_printf(out, "#   source line: %s\n", e->source);
-  if (e->source_edit)
-    aucs_buf_printf(out, "#   source edit: %s\n", e->source_edit);
-  if (e->why)
-    aucs_buf_printf(out, "#   why: %s\n", e->why);
 }
 
 static void print_fn(const fn_text *a, const fn_text *b,
-                     const aucs_editlog *log, aucs_buf *out) {
+                     const aucs_editlog *log, char *const *src, aucs_buf *out) {
   hunks hs = {0};
   diff(a, b, &hs);
   unsigned char *shown = aucs_xcalloc(log->n + 1, 1);
@@ -254,7 +274,7 @@ static void print_fn(const fn_text *a, const fn_text *b,
     for (size_t k = 0; k < log->n; k++)
       if (!shown[k] && !strcmp(log->v[k].function, a->name) &&
           in_hunk(&hs.v[i], a, b, &log->v[k])) {
-        annotate(&log->v[k], k + 1, out);
+        annotate(&log->v[k], k + 1, src ? src[k] : NULL, out);
         shown[k] = 1;
       }
     aucs_buf_puts(out, hs.v[i].header.data ? hs.v[i].header.data : "@@\n");
@@ -265,7 +285,7 @@ static void print_fn(const fn_text *a, const fn_text *b,
   }
   for (size_t k = 0; k < log->n; k++)
     if (!shown[k] && !strcmp(log->v[k].function, a->name))
-      annotate(&log->v[k], k + 1, out);
+      annotate(&log->v[k], k + 1, src ? src[k] : NULL, out);
   free(shown);
   free(hs.v);
 }
@@ -284,6 +304,12 @@ static void summary(const aucs_repair_result *r, aucs_buf *out) {
 
 void aucs_review_print(aucs_review *rv, LLVMModuleRef m,
                        const aucs_repair_result *r, aucs_buf *out) {
+  aucs_review_print_source(rv, m, r, NULL, out);
+}
+
+void aucs_review_print_source(aucs_review *rv, LLVMModuleRef m,
+                              const aucs_repair_result *r, char *const *src,
+                              aucs_buf *out) {
   git_libgit2_init();
   for (size_t i = 0; i < rv->n; i++) {
     LLVMValueRef fn = LLVMGetNamedFunction(m, rv->fns[i].name);
@@ -292,7 +318,7 @@ void aucs_review_print(aucs_review *rv, LLVMModuleRef m,
     fn_text now = {0};
     fn_text_make(&now, fn);
     if (strcmp(now.text, rv->fns[i].text))
-      print_fn(&rv->fns[i], &now, &r->log, out);
+      print_fn(&rv->fns[i], &now, &r->log, src, out);
     fn_text_free(&now);
   }
   git_libgit2_shutdown();

@@ -42,6 +42,10 @@ typedef struct aucs_fix_options {
   int review;        /* print the annotated IR diff on out */
   int trust_dynamic; /* delete redundant barriers on dynamic evidence */
   unsigned max_rounds; /* 0: AUCS_REPAIR_ROUNDS */
+  /* --patch FILE ("-": stdout): the checked source patch (patch.h) of the
+   * .cu detect.input, compiled as load says (borrowed). */
+  const char *patch;
+  const struct aucs_load_options *load;
   char *text;        /* owned words of aucs_pipeline_fix_text */
 } aucs_fix_options;
 

@@ -25,5 +25,12 @@ void aucs_review_free(aucs_review *rv);
  * repair r, ids still attached) to out. */
 void aucs_review_print(aucs_review *rv, LLVMModuleRef m,
                        const aucs_repair_result *r, aucs_buf *out);
+/* The same, CUDA first: src[k] (NULL, or one per edit of r->log; see
+ * aucs_patch.per_edit) is edit k's source hunk of the checked patch, or
+ * why it is IR only, printed before the reason, the evidence and the IR
+ * hunk. */
+void aucs_review_print_source(aucs_review *rv, LLVMModuleRef m,
+                              const aucs_repair_result *r, char *const *src,
+                              aucs_buf *out);
 
 #endif

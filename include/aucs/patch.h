@@ -1,0 +1,51 @@
+/*
+ * patch: `aucs fix k.cu --patch FILE`, the repair as a checked unified diff
+ * of the CUDA source (DESIGN.md section 8, "Source patches").
+ *
+ * Each edit of the log whose source form is exact becomes a source edit:
+ * an inserted barrier is `__syncthreads();` on its own line before the
+ * statement line it precedes, a deleted barrier removes its line. Every
+ * other edit is listed "IR only" with the reason; nothing is guessed. The
+ * patched copy is recompiled with the same options and detected again with
+ * the same launches and a fresh seed; the patch is written only when the
+ * findings it answers are gone and no new race or divergence came.
+ */
+#ifndef AUCS_PATCH_H
+#define AUCS_PATCH_H
+
+#include "aucs/detect.h"
+#include "aucs/module.h"
+#include "aucs/repair.h"
+#include "aucs/util.h"
+#include <llvm-c/Types.h>
+
+typedef struct aucs_patch_options {
+  const char *cu;                    /* the .cu as the user named it */
+  const aucs_load_options *load;     /* how the .cu was compiled */
+  const aucs_detect_options *detect; /* the fix's runs */
+  LLVMModuleRef module; /* the repaired module, to count the instances of
+                           a template kernel; NULL: any template is IR only */
+} aucs_patch_options;
+
+/* The source patch of a repair. Free with aucs_patch_free. */
+typedef struct aucs_patch {
+  char *diff; /* the unified diff, checked; NULL when none may be written */
+  /* Per edit of the log (n of them): the hunk of that edit alone ("@@ ...")
+   * when the patch was checked, "IR only: <reason>", or NULL (an exact
+   * edit of a patch that failed its check). */
+  char **per_edit;
+  size_t n;
+} aucs_patch;
+
+/* Build and check the source patch of r into *p. One line per edit that
+ * stays IR only, then the check's verdict, go to report. Returns 1 when
+ * p->diff may be written. */
+int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
+                    aucs_patch *p, aucs_buf *report);
+void aucs_patch_free(aucs_patch *p);
+/* Write p->diff to `to` atomically ("-": append it to out); nothing when
+ * there is none. 0, or nonzero with a line on diag when it cannot. */
+int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
+                     aucs_buf *diag);
+
+#endif
