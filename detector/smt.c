@@ -5,8 +5,9 @@
  * Z3 resource units (Z3's "rlimit": deterministic, so one command gives
  * one answer however loaded the machine), AUCS_SMT_UNITS_PER_MS per
  * nominal millisecond of the timeout; each try also gets a wall-clock
- * timeout AUCS_SMT_WALL_FACTOR times its nominal time, a safety net that
- * an unloaded machine never reaches. The shares below are of the units:
+ * timeout AUCS_SMT_WALL_FACTOR times its nominal time (at least
+ * AUCS_SMT_WALL_MIN_MS), a safety net that an unloaded machine never
+ * reaches. The shares below are of the units:
  *   1. Z3's SMT core (a simple solver) for 1/TRY_SHARE of the timeout:
  *      it finds models of products of symbols quickly;
  *   2. when asked for (aucs_smt_set_linear) and the core gave up, the query
@@ -97,6 +98,8 @@ static limit limit_of(uint64_t units) {
   if (!units)
     return (limit){0, UINT_MAX};
   uint64_t ms = units * AUCS_SMT_WALL_FACTOR / AUCS_SMT_UNITS_PER_MS + 1;
+  if (ms < AUCS_SMT_WALL_MIN_MS)
+    ms = AUCS_SMT_WALL_MIN_MS;
   return (limit){units, ms < UINT_MAX ? (unsigned)ms : UINT_MAX - 1};
 }
 
@@ -197,9 +200,9 @@ static void set_unknown_reason(aucs_smt *s, Z3_solver solver, limit l,
 /* Assert, check and read the model on one solver within l; *used gets the
  * resource units the check spent. */
 static aucs_smt_result run(aucs_smt *s, Z3_solver solver, limit l,
-                           const Z3_ast *asserts, size_t n,
-                           const Z3_ast *terms, uint64_t *vals, size_t nvals,
-                           int *failed, uint64_t *used) {
+                           const Z3_ast *asserts, size_t n, const Z3_ast *terms,
+                           uint64_t *vals, size_t nvals, int *failed,
+                           uint64_t *used) {
   for (size_t i = 0; i < n; i++)
     Z3_solver_assert(s->ctx, solver, asserts[i]);
   unsigned before = rlimit_count(s->ctx, solver);
@@ -315,8 +318,8 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
     core = total / TRY_SHARE < (uint64_t)CORE_MAX_MS * AUCS_SMT_UNITS_PER_MS
                ? total / TRY_SHARE
                : (uint64_t)CORE_MAX_MS * AUCS_SMT_UNITS_PER_MS;
-  aucs_smt_result r = attempt(s, CORE, limit_of(core), asserts, n, terms,
-                              vals, nvals, &failed, &spent);
+  aucs_smt_result r = attempt(s, CORE, limit_of(core), asserts, n, terms, vals,
+                              nvals, &failed, &spent);
   if (r == AUCS_SMT_UNKNOWN && !failed && s->linear) {
     r = linear_try(s, asserts, n, limit_of(total / TRY_SHARE), &used);
     spent += used;
@@ -325,7 +328,8 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
   if (r == AUCS_SMT_UNKNOWN && !failed && (!total || spent < total)) {
     limit rest = limit_of(total ? total - spent : 0);
     double wall = (aucs_seconds() - start) * 1000.0;
-    double net = (double)s->timeout_ms * AUCS_SMT_WALL_FACTOR - wall;
+    double net = (double)s->timeout_ms * AUCS_SMT_WALL_FACTOR;
+    net = (net < AUCS_SMT_WALL_MIN_MS ? AUCS_SMT_WALL_MIN_MS : net) - wall;
     if (total)
       rest.ms = net < 1 ? 1 : net < rest.ms ? (unsigned)net : rest.ms;
     r = attempt(s, DEFAULT, rest, asserts, n, terms, vals, nvals, &failed,

@@ -2088,6 +2088,7 @@ static unsigned budget_left(const aucs_static *S) {
   const aucs_smt_stats *st = aucs_smt_stats_of(S->smt);
   uint64_t units = (uint64_t)S->o.budget_ms * AUCS_SMT_UNITS_PER_MS;
   double net = (double)S->o.budget_ms * AUCS_SMT_WALL_FACTOR;
+  net = net < AUCS_SMT_WALL_MIN_MS ? AUCS_SMT_WALL_MIN_MS : net;
   if (st->units >= units || st->seconds * 1000.0 >= net)
     return 0;
   return (unsigned)((units - st->units) / AUCS_SMT_UNITS_PER_MS);
@@ -2146,7 +2147,8 @@ static void trace_query(const aucs_static *S, const query *q, double secs,
   char *la = aucs_srcloc_format(S->accs[q->a].instr);
   char *lb = aucs_srcloc_format(S->accs[q->b].instr);
   fprintf(stderr,
-          "aucs: static: %s %s / %s %s%s%s: %s%s%s%s%s%s (%.3f s, %llu units)\n",
+          "aucs: static: %s %s / %s %s%s%s: %s%s%s%s%s%s (%.3f s, "
+          "%llu units)\n",
           aucs_op_name(S->accs[q->a].op), la, aucs_op_name(S->accs[q->b].op),
           lb, q->inter ? " (two blocks)" : "", warp[q->warp], names[q->verdict],
           q->verdict == AUCS_STATIC_UNKNOWN ? " " : "",

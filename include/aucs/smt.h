@@ -9,7 +9,8 @@
  * Limits are deterministic: a timeout of T ms is T * AUCS_SMT_UNITS_PER_MS
  * Z3 resource units ("rlimit"), which Z3 counts the same on every run, so
  * the same query gets the same answer on a loaded machine. A wall-clock
- * timeout of AUCS_SMT_WALL_FACTOR * T ms only ends pathological queries
+ * timeout of AUCS_SMT_WALL_FACTOR * T ms (at least AUCS_SMT_WALL_MIN_MS)
+ * only ends pathological queries
  * (stats.wall_stops counts them; each breaks determinism).
  *
  * The context is Z3_mk_context's: terms need no reference counts and stay
@@ -34,8 +35,11 @@ typedef struct aucs_smt aucs_smt;
 /* Z3 resource units per nominal millisecond: measured on the corpus's
  * queries with Z3 4.8.12 on an unloaded machine (docs/decisions.md). */
 #define AUCS_SMT_UNITS_PER_MS 4000u
-/* The wall-clock safety net, in multiples of the nominal time. */
+/* The wall-clock safety net: AUCS_SMT_WALL_FACTOR times the nominal time,
+ * and never under AUCS_SMT_WALL_MIN_MS (short limits stay deterministic on
+ * a slow or loaded machine too). */
 #define AUCS_SMT_WALL_FACTOR 8u
+#define AUCS_SMT_WALL_MIN_MS 1000u
 
 typedef enum aucs_smt_result {
   AUCS_SMT_UNSAT,
