@@ -38,8 +38,8 @@ typedef struct aucs_smt aucs_smt;
 /* The wall-clock safety net: AUCS_SMT_WALL_FACTOR times the nominal time,
  * and never under AUCS_SMT_WALL_MIN_MS (short limits stay deterministic on
  * a slow or loaded machine too). */
-#define AUCS_SMT_WALL_FACTOR 8u
-#define AUCS_SMT_WALL_MIN_MS 1000u
+#define AUCS_SMT_WALL_FACTOR 32u
+#define AUCS_SMT_WALL_MIN_MS 10000u
 
 typedef enum aucs_smt_result {
   AUCS_SMT_UNSAT,
