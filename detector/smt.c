@@ -208,10 +208,10 @@ static aucs_smt_result run(aucs_smt *s, Z3_solver solver, limit l,
   unsigned before = rlimit_count(s->ctx, solver);
   double start = aucs_seconds();
   Z3_lbool got = Z3_solver_check(s->ctx, solver);
+  Z3_error_code e = Z3_get_error_code(s->ctx); /* before the next call */
   double secs = aucs_seconds() - start;
   *used = (unsigned)(rlimit_count(s->ctx, solver) - before);
   s->stats.units += *used;
-  Z3_error_code e = Z3_get_error_code(s->ctx);
   aucs_smt_result r = e != Z3_OK            ? AUCS_SMT_UNKNOWN
                       : got == Z3_L_TRUE    ? AUCS_SMT_SAT
                       : got == Z3_L_FALSE   ? AUCS_SMT_UNSAT
