@@ -975,6 +975,7 @@ static void static_annotate(kstate *s) {
   st->unknown = c.unknown;
   st->queries = q->queries, st->q_sat = q->sat, st->q_unsat = q->unsat;
   st->q_unknown = q->unknown, st->seconds = q->seconds;
+  st->units = q->units;
   st->q_cheap = q->cheap, st->q_cached = q->cached;
   static_assumptions(s->st, st);
   st->witness = aucs_xcalloc(k->findings.n + 1, sizeof *st->witness);

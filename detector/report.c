@@ -617,12 +617,13 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
   if (r->stats && k->st.ran)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': static: %llu queries (%llu "
-                    "sat, %llu unsat, %llu unknown), %.3f s in the solver; "
-                    "%llu decided cheaply, %llu cached\n",
+                    "sat, %llu unsat, %llu unknown), %.3f s in the solver "
+                    "(%llu units); %llu decided cheaply, %llu cached\n",
                     k->demangled, (unsigned long long)k->st.queries,
                     (unsigned long long)k->st.q_sat,
                     (unsigned long long)k->st.q_unsat,
                     (unsigned long long)k->st.q_unknown, k->st.seconds,
+                    (unsigned long long)k->st.units,
                     (unsigned long long)k->st.q_cheap,
                     (unsigned long long)k->st.q_cached);
 }
@@ -856,12 +857,13 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   if (stats && k->st.ran)
     json_object_set_new(
         json_object_get(j, "stats"), "static",
-        json_pack("{s:I,s:I,s:I,s:I,s:f,s:I,s:I}", "queries",
+        json_pack("{s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}", "queries",
                   (json_int_t)k->st.queries, "sat", (json_int_t)k->st.q_sat,
                   "unsat", (json_int_t)k->st.q_unsat, "unknown",
                   (json_int_t)k->st.q_unknown, "solver_seconds",
                   k->st.seconds, "cheap", (json_int_t)k->st.q_cheap,
-                  "cached", (json_int_t)k->st.q_cached));
+                  "cached", (json_int_t)k->st.q_cached, "solver_units",
+                  (json_int_t)k->st.units));
   return j;
 }
 

@@ -1,7 +1,13 @@
 /*
  * smt: Z3 behind one door. One context per aucs_smt; every query gets
- * solvers of its own (create, set the timeout, assert, check, read the
- * model, release), in up to three tries:
+ * solvers of its own (create, set the limits, assert, check, read the
+ * model, release), in up to three tries. A query's limit is a number of
+ * Z3 resource units (Z3's "rlimit": deterministic, so one command gives
+ * one answer however loaded the machine), AUCS_SMT_UNITS_PER_MS per
+ * nominal millisecond of the timeout; each try also gets a wall-clock
+ * timeout AUCS_SMT_WALL_FACTOR times its nominal time (at least
+ * AUCS_SMT_WALL_MIN_MS), a safety net that an unloaded machine never
+ * reaches. The shares below are of the units:
  *   1. Z3's SMT core (a simple solver) for 1/TRY_SHARE of the timeout:
  *      it finds models of products of symbols quickly;
  *   2. when asked for (aucs_smt_set_linear) and the core gave up, the query
@@ -9,7 +15,8 @@
  *      pipeline, for another 1/TRY_SHARE: only an UNSAT counts, and it
  *      comes quickly when the assertions order the products themselves;
  *   3. Z3's default solver, which on a fresh solver runs the full
- *      bit-vector pipeline (simplify, bit-blast, SAT), for the rest: it
+ *      bit-vector pipeline (simplify, bit-blast, SAT), for the units the
+ *      first two left (Z3's "rlimit count" says what each spent): it
  *      proves in milliseconds what the core takes seconds on.
  * Neither 1 nor 3 alone did well on the corpus: the core timed out on the
  * proofs of double_buffer, the pipeline spent a second on each satisfiable
@@ -23,11 +30,19 @@
 #include "aucs/smt.h"
 
 #include "aucs/util.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 enum { TRY_SHARE = 4, CORE_MAX_MS = 500 };
+
+/* A try's limits: Z3 resource units (the limit that decides; 0: none) and
+ * wall-clock milliseconds (the safety net; UINT_MAX: none). */
+typedef struct limit {
+  uint64_t units;
+  unsigned ms;
+} limit;
 
 struct aucs_smt {
   Z3_context ctx;
@@ -77,8 +92,40 @@ void aucs_smt_set_linear(aucs_smt *s, int on) { s->linear = on; }
  * probing the assertions), and the bit-vector pipeline itself. */
 enum { CORE, DEFAULT, QF_BV };
 
-/* A solver of the given kind with a timeout of ms. */
-static Z3_solver new_solver(const aucs_smt *s, int kind, unsigned ms) {
+/* The limits of a try of `units` resource units (0: no limit): the
+ * wall-clock net is AUCS_SMT_WALL_FACTOR times their nominal time. */
+static limit limit_of(uint64_t units) {
+  if (!units)
+    return (limit){0, UINT_MAX};
+  uint64_t ms = units * AUCS_SMT_WALL_FACTOR / AUCS_SMT_UNITS_PER_MS + 1;
+  if (ms < AUCS_SMT_WALL_MIN_MS)
+    ms = AUCS_SMT_WALL_MIN_MS;
+  return (limit){units, ms < UINT_MAX ? (unsigned)ms : UINT_MAX - 1};
+}
+
+static void set_uint(const aucs_smt *s, Z3_params p, const char *name,
+                     uint64_t v) {
+  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, name),
+                     v < UINT_MAX ? (unsigned)v : UINT_MAX);
+}
+
+/* Z3's count of resource units spent in the context so far (as 32 bits:
+ * callers take differences). */
+static unsigned rlimit_count(Z3_context ctx, Z3_solver solver) {
+  Z3_stats st = Z3_solver_get_statistics(ctx, solver);
+  unsigned v = 0;
+  Z3_stats_inc_ref(ctx, st);
+  for (unsigned i = 0; i < Z3_stats_size(ctx, st); i++)
+    if (!strcmp(Z3_stats_get_key(ctx, st, i), "rlimit count"))
+      v = Z3_stats_is_uint(ctx, st, i)
+              ? Z3_stats_get_uint_value(ctx, st, i)
+              : (unsigned)(uint64_t)Z3_stats_get_double_value(ctx, st, i);
+  Z3_stats_dec_ref(ctx, st);
+  return v;
+}
+
+/* A solver of the given kind within limits l. */
+static Z3_solver new_solver(const aucs_smt *s, int kind, limit l) {
   Z3_solver solver = kind == CORE ? Z3_mk_simple_solver(s->ctx)
                      : kind == DEFAULT
                          ? Z3_mk_solver(s->ctx)
@@ -87,7 +134,9 @@ static Z3_solver new_solver(const aucs_smt *s, int kind, unsigned ms) {
   Z3_solver_inc_ref(s->ctx, solver);
   Z3_params p = Z3_mk_params(s->ctx);
   Z3_params_inc_ref(s->ctx, p);
-  Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), ms);
+  if (l.units)
+    set_uint(s, p, "rlimit", l.units);
+  set_uint(s, p, "timeout", l.ms ? l.ms : 1);
   Z3_solver_set_params(s->ctx, solver, p);
   Z3_params_dec_ref(s->ctx, p);
   return solver;
@@ -135,15 +184,34 @@ static aucs_smt_result count(aucs_smt *s, aucs_smt_result r) {
   return r;
 }
 
-/* Assert, check and read the model on one solver. */
-static aucs_smt_result run(aucs_smt *s, Z3_solver solver,
-                           const Z3_ast *asserts, size_t n,
-                           const Z3_ast *terms, uint64_t *vals, size_t nvals,
-                           int *failed) {
+/* Why a try within l that spent `used` units in `secs` gave up: the
+ * resource limit, the wall-clock net, or Z3's own reason. */
+static void set_unknown_reason(aucs_smt *s, Z3_solver solver, limit l,
+                               uint64_t used, double secs) {
+  if (l.units && used >= l.units)
+    set_reason(s, "resource limit");
+  else if (secs * 1000.0 >= l.ms) {
+    set_reason(s, "timeout (wall-clock safety net)");
+    s->stats.wall_stops++;
+  } else
+    set_reason(s, Z3_solver_get_reason_unknown(s->ctx, solver));
+}
+
+/* Assert, check and read the model on one solver within l; *used gets the
+ * resource units the check spent. */
+static aucs_smt_result run(aucs_smt *s, Z3_solver solver, limit l,
+                           const Z3_ast *asserts, size_t n, const Z3_ast *terms,
+                           uint64_t *vals, size_t nvals, int *failed,
+                           uint64_t *used) {
   for (size_t i = 0; i < n; i++)
     Z3_solver_assert(s->ctx, solver, asserts[i]);
+  unsigned before = rlimit_count(s->ctx, solver);
+  double start = aucs_seconds();
   Z3_lbool got = Z3_solver_check(s->ctx, solver);
-  Z3_error_code e = Z3_get_error_code(s->ctx);
+  Z3_error_code e = Z3_get_error_code(s->ctx); /* before the next call */
+  double secs = aucs_seconds() - start;
+  *used = (unsigned)(rlimit_count(s->ctx, solver) - before);
+  s->stats.units += *used;
   aucs_smt_result r = e != Z3_OK            ? AUCS_SMT_UNKNOWN
                       : got == Z3_L_TRUE    ? AUCS_SMT_SAT
                       : got == Z3_L_FALSE   ? AUCS_SMT_UNSAT
@@ -152,7 +220,7 @@ static aucs_smt_result run(aucs_smt *s, Z3_solver solver,
   if (e != Z3_OK)
     set_reason(s, Z3_get_error_msg(s->ctx, e));
   else if (r == AUCS_SMT_UNKNOWN)
-    set_reason(s, Z3_solver_get_reason_unknown(s->ctx, solver));
+    set_unknown_reason(s, solver, l, *used, secs);
   if (r == AUCS_SMT_SAT && nvals)
     read_model(s, solver, terms, vals, nvals);
   return r;
@@ -202,12 +270,15 @@ static Z3_ast unmultiply(Z3_context z, Z3_ast t, aucs_ptrmap *memo,
   return image;
 }
 
-/* One try: a fresh solver of the given kind on asserts for ms. */
-static aucs_smt_result attempt(aucs_smt *s, int kind, const Z3_ast *asserts,
-                               size_t n, const Z3_ast *terms, uint64_t *vals,
-                               size_t nvals, unsigned ms, int *failed) {
-  Z3_solver solver = new_solver(s, kind, ms ? ms : 1);
-  aucs_smt_result r = run(s, solver, asserts, n, terms, vals, nvals, failed);
+/* One try: a fresh solver of the given kind on asserts within l; *used
+ * gets the resource units it spent. */
+static aucs_smt_result attempt(aucs_smt *s, int kind, limit l,
+                               const Z3_ast *asserts, size_t n,
+                               const Z3_ast *terms, uint64_t *vals,
+                               size_t nvals, int *failed, uint64_t *used) {
+  Z3_solver solver = new_solver(s, kind, l);
+  aucs_smt_result r =
+      run(s, solver, l, asserts, n, terms, vals, nvals, failed, used);
   Z3_solver_dec_ref(s->ctx, solver);
   return r;
 }
@@ -216,7 +287,7 @@ static aucs_smt_result attempt(aucs_smt *s, int kind, const Z3_ast *asserts,
  * bit-vector pipeline. Only its UNSAT counts (a model of it may not be one
  * of asserts), so anything else is UNKNOWN. */
 static aucs_smt_result linear_try(aucs_smt *s, const Z3_ast *asserts, size_t n,
-                                  unsigned ms) {
+                                  limit l, uint64_t *used) {
   aucs_ptrmap memo = {0}, products = {0};
   Z3_ast *linear = aucs_xcalloc(n + 1, sizeof *linear);
   for (size_t i = 0; i < n; i++)
@@ -224,7 +295,8 @@ static aucs_smt_result linear_try(aucs_smt *s, const Z3_ast *asserts, size_t n,
   aucs_ptrmap_free(&memo);
   aucs_ptrmap_free(&products);
   int failed = 0;
-  aucs_smt_result r = attempt(s, QF_BV, linear, n, NULL, NULL, 0, ms, &failed);
+  aucs_smt_result r =
+      attempt(s, QF_BV, l, linear, n, NULL, NULL, 0, &failed, used);
   free(linear);
   return r == AUCS_SMT_UNSAT ? r : AUCS_SMT_UNKNOWN;
 }
@@ -239,20 +311,29 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
       return count(s, AUCS_SMT_UNKNOWN);
     }
   double start = aucs_seconds();
-  unsigned total = s->timeout_ms ? s->timeout_ms : 4294967295u;
+  uint64_t total = (uint64_t)s->timeout_ms * AUCS_SMT_UNITS_PER_MS, core = 0,
+           used = 0, spent = 0;
   int failed = 0;
-  unsigned core =
-      total / TRY_SHARE < CORE_MAX_MS ? total / TRY_SHARE : CORE_MAX_MS;
-  aucs_smt_result r =
-      attempt(s, CORE, asserts, n, terms, vals, nvals, core, &failed);
-  if (r == AUCS_SMT_UNKNOWN && !failed && s->linear &&
-      (r = linear_try(s, asserts, n, total / TRY_SHARE)) == AUCS_SMT_UNSAT)
-    s->stats.linear++;
-  if (r == AUCS_SMT_UNKNOWN && !failed) {
-    double spent = (aucs_seconds() - start) * 1000.0;
-    unsigned rest = spent < total ? (unsigned)(total - spent) : 0;
-    if (rest)
-      r = attempt(s, DEFAULT, asserts, n, terms, vals, nvals, rest, &failed);
+  if (total)
+    core = total / TRY_SHARE < (uint64_t)CORE_MAX_MS * AUCS_SMT_UNITS_PER_MS
+               ? total / TRY_SHARE
+               : (uint64_t)CORE_MAX_MS * AUCS_SMT_UNITS_PER_MS;
+  aucs_smt_result r = attempt(s, CORE, limit_of(core), asserts, n, terms, vals,
+                              nvals, &failed, &spent);
+  if (r == AUCS_SMT_UNKNOWN && !failed && s->linear) {
+    r = linear_try(s, asserts, n, limit_of(total / TRY_SHARE), &used);
+    spent += used;
+    s->stats.linear += r == AUCS_SMT_UNSAT;
+  }
+  if (r == AUCS_SMT_UNKNOWN && !failed && (!total || spent < total)) {
+    limit rest = limit_of(total ? total - spent : 0);
+    double wall = (aucs_seconds() - start) * 1000.0;
+    double net = (double)s->timeout_ms * AUCS_SMT_WALL_FACTOR;
+    net = (net < AUCS_SMT_WALL_MIN_MS ? AUCS_SMT_WALL_MIN_MS : net) - wall;
+    if (total)
+      rest.ms = net < 1 ? 1 : net < rest.ms ? (unsigned)net : rest.ms;
+    r = attempt(s, DEFAULT, rest, asserts, n, terms, vals, nvals, &failed,
+                &used);
   }
   s->stats.seconds += aucs_seconds() - start;
   return count(s, r);

@@ -260,11 +260,16 @@ static void read_witness(const aucs_static *S, const uint64_t *v,
   w->offset = v[NWIT + S->nparams];
 }
 
-/* The time left of the kernel's budget, in ms (0: spent). */
+/* What is left of the kernel's budget, in nominal ms (0: spent): the
+ * resource units spent decide (smt.h), the wall clock is a safety net. */
 static unsigned budget_left(const aucs_static *S) {
-  double spent = aucs_smt_stats_of(S->smt)->seconds * 1000.0;
-  double left = (double)S->o.budget_ms - spent;
-  return left < 1 ? 0 : (unsigned)left;
+  const aucs_smt_stats *st = aucs_smt_stats_of(S->smt);
+  uint64_t units = (uint64_t)S->o.budget_ms * AUCS_SMT_UNITS_PER_MS;
+  double net = (double)S->o.budget_ms * AUCS_SMT_WALL_FACTOR;
+  net = net < AUCS_SMT_WALL_MIN_MS ? AUCS_SMT_WALL_MIN_MS : net;
+  if (st->units >= units || st->seconds * 1000.0 >= net)
+    return 0;
+  return (unsigned)((units - st->units) / AUCS_SMT_UNITS_PER_MS);
 }
 
 /* Whether cheap.h proves b UNSAT (S->decided names the rule). */
@@ -317,12 +322,14 @@ static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
 
 /* linear: the products-as-unknowns try decided (smt.h). */
 static void trace_query(const aucs_static *S, const query *q, double secs,
-                        int linear, const char *decided) {
+                        uint64_t units, int linear, const char *decided) {
   static const char *const names[] = {"unsat", "sat", "unknown"};
   static const char *const warp[] = {"", " (two warps)", " (one warp)"};
   char *la = aucs_srcloc_format(S->accs[q->a].instr);
   char *lb = aucs_srcloc_format(S->accs[q->b].instr);
-  fprintf(stderr, "aucs: static: %s %s / %s %s%s%s: %s%s%s%s%s%s (%.3f s)\n",
+  fprintf(stderr,
+          "aucs: static: %s %s / %s %s%s%s: %s%s%s%s%s%s (%.3f s, "
+          "%llu units)\n",
           aucs_op_name(S->accs[q->a].op), la, aucs_op_name(S->accs[q->b].op),
           lb, q->inter ? " (two blocks)" : "", warp[q->warp], names[q->verdict],
           q->verdict == AUCS_STATIC_UNKNOWN ? " " : "",
@@ -332,7 +339,8 @@ static void trace_query(const aucs_static *S, const query *q, double secs,
           !decided                    ? ""
           : strcmp(decided, "cached") ? " (cheap: "
                                       : " (",
-          decided ? decided : "", decided ? ")" : "", secs);
+          decided ? decided : "", decided ? ")" : "", secs,
+          (unsigned long long)units);
   free(la);
   free(lb);
 }
@@ -381,6 +389,7 @@ static void replayable_witness(aucs_static *S, query *q, qbuild *b,
 
 static void solve(aucs_static *S, query *q) {
   double t0 = aucs_static_stats(S)->seconds;
+  uint64_t u0 = aucs_static_stats(S)->units;
   uint64_t linear0 = aucs_static_stats(S)->linear;
   qbuild b = {0};
   size_t nt = NWIT + S->nparams + 1;
@@ -404,6 +413,7 @@ static void solve(aucs_static *S, query *q) {
   }
   if (S->trace)
     trace_query(S, q, aucs_static_stats(S)->seconds - t0,
+                aucs_static_stats(S)->units - u0,
                 aucs_static_stats(S)->linear > linear0, decided);
   qbuild_free(&b);
   free(terms);

@@ -132,6 +132,40 @@ static void test_smt_linear_try_keeps_models_exact(void **state) {
   aucs_smt_free(s);
 }
 
+/* Factor a 64-bit product of two 32-bit primes: far more work than one
+ * nominal millisecond. */
+static aucs_smt_result factor(aucs_smt *s, uint64_t *units) {
+  Z3_context z = aucs_smt_context(s);
+  Z3_ast x = bv64(z, "x"), y = bv64(z, "y");
+  Z3_ast one = Z3_mk_unsigned_int64(z, 1, Z3_mk_bv_sort(z, 64));
+  Z3_ast lim = Z3_mk_unsigned_int64(z, 1ull << 32, Z3_mk_bv_sort(z, 64));
+  Z3_ast as[5] = {
+      Z3_mk_eq(z, Z3_mk_bvmul(z, x, y),
+               Z3_mk_unsigned_int64(z, 4294967291ull * 4294967279ull,
+                                    Z3_mk_bv_sort(z, 64))),
+      Z3_mk_bvugt(z, x, one), Z3_mk_bvugt(z, y, one), Z3_mk_bvult(z, x, lim),
+      Z3_mk_bvult(z, y, lim)};
+  aucs_smt_result r = aucs_smt_check(s, as, 5, NULL, NULL, 0);
+  *units = aucs_smt_stats_of(s)->units;
+  return r;
+}
+
+/* The limit is Z3's resource units, not time: a query over its limit ends
+ * UNKNOWN at the limit, having spent the same units on every run. */
+static void test_smt_resource_limit_is_deterministic(void **state) {
+  (void)state;
+  uint64_t units[2];
+  for (int run = 0; run < 2; run++) {
+    aucs_smt *s = aucs_smt_new(1);
+    assert_int_equal(factor(s, &units[run]), AUCS_SMT_UNKNOWN);
+    assert_string_equal(aucs_smt_reason(s), "resource limit");
+    assert_int_equal(aucs_smt_stats_of(s)->wall_stops, 0);
+    aucs_smt_free(s);
+  }
+  assert_true(units[0] >= AUCS_SMT_UNITS_PER_MS);
+  assert_int_equal(units[0], units[1]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_smt_sat_reads_the_model),
@@ -140,6 +174,7 @@ int main(void) {
       cmocka_unit_test(test_smt_z3_error_is_unknown),
       cmocka_unit_test(test_smt_linear_try_proves_with_ordered_products),
       cmocka_unit_test(test_smt_linear_try_keeps_models_exact),
+      cmocka_unit_test(test_smt_resource_limit_is_deterministic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

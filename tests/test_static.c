@@ -165,8 +165,10 @@ static void test_static_loop_with_affine_induction(void **state) {
 /* A grid-stride loop y[i] += 1 from START by STEP (-O2's shape: the test
  * rotated to the latch), with the global index %g = blockIdx.x * blockDim.x
  * + threadIdx.x and the grid's size %grid = blockDim.x * gridDim.x. */
-static char *grid_loop(const char *start, const char *step) {
+static char *grid_loop_with(const char *start, const char *step,
+                            const char *entry) {
   return aucs_xasprintf(
+      "@s = internal addrspace(3) global [2048 x i32] undef\n"
       "define ptx_kernel void @k(ptr %%y, i32 %%n) {\n"
       "entry:\n"
       "  %%nt = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
@@ -176,6 +178,7 @@ static char *grid_loop(const char *start, const char *step) {
       "  %%b = mul i32 %%c, %%nt\n"
       "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
       "  %%g = add i32 %%b, %%t\n"
+      "%s"
       "  %%go = icmp slt i32 %%%s, %%n\n"
       "  br i1 %%go, label %%body, label %%done\n"
       "body:\n"
@@ -192,7 +195,11 @@ static char *grid_loop(const char *start, const char *step) {
       "  ret void\n"
       "}\n"
       "declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()\n" DECLS,
-      start, start, step);
+      entry, start, start, step);
+}
+
+static char *grid_loop(const char *start, const char *step) {
+  return grid_loop_with(start, step, "");
 }
 
 /* From the global index by the grid's size, every thread has elements of
@@ -233,6 +240,46 @@ static void test_static_grid_stride_races_are_not_proven(void **state) {
     support_free(m);
     free(ir);
   }
+}
+
+/* The limits are Z3 resource units, not time: a shared-memory pair the
+ * solver decides at once (SAT: s[t] / s[t + 1]) and a grid-stride loop's
+ * pairs, analysed with a timeout too small for their proofs (the products
+ * need millions of units) and a kernel budget that runs out at the third
+ * of them, get the same verdict, pair by pair, and spend the same units
+ * on every run, however loaded the machine. */
+static void test_static_small_limits_are_deterministic(void **state) {
+  (void)state;
+  aucs_static_options o = {.timeout_ms = 10, .budget_ms = 25};
+  char *ir = grid_loop_with(
+      "g", "grid",
+      "  %sp = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, "
+      "i32 %t\n"
+      "  store i32 1, ptr addrspace(3) %sp\n"
+      "  %t1 = add i32 %t, 1\n"
+      "  %sq = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, "
+      "i32 %t1\n"
+      "  %sv = load i32, ptr addrspace(3) %sq\n");
+  LLVMModuleRef m = support_parse(ir);
+  aucs_static *s[2];
+  for (int run = 0; run < 2; run++)
+    s[run] = aucs_static_analyze(support_fn(m, "k"), &o);
+  aucs_static_counts c = aucs_static_counts_of(s[0]);
+  assert_int_equal(c.total, 6);
+  assert_int_equal(c.unsat, 1); /* s[t] / s[t] */
+  assert_int_equal(c.sat, 1);
+  assert_int_equal(c.unknown, 4);
+  assert_int_equal(aucs_static_npairs(s[1]), c.total);
+  for (size_t i = 0; i < c.total; i++)
+    assert_int_equal(aucs_static_pair_at(s[0], i)->verdict,
+                     aucs_static_pair_at(s[1], i)->verdict);
+  assert_int_equal(aucs_static_stats(s[0])->units,
+                   aucs_static_stats(s[1])->units);
+  assert_int_equal(aucs_static_stats(s[0])->wall_stops, 0);
+  for (int run = 0; run < 2; run++)
+    aucs_static_free(s[run]);
+  support_free(m);
+  free(ir);
 }
 
 /* as[ty][tx] of a 16 x 16 tile, with the block fixed to 16 x 16. */
@@ -1012,6 +1059,7 @@ int main(void) {
       cmocka_unit_test(test_static_loop_with_affine_induction),
       cmocka_unit_test(test_static_grid_stride_loop),
       cmocka_unit_test(test_static_grid_stride_races_are_not_proven),
+      cmocka_unit_test(test_static_small_limits_are_deterministic),
       cmocka_unit_test(test_static_2d_indexing),
       cmocka_unit_test(test_static_overlapping_widths),
       cmocka_unit_test(test_static_vector_access_is_its_full_width),

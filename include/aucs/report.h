@@ -53,6 +53,7 @@ typedef struct aucs_report_static {
   size_t pairs, unsat, sat, unknown;
   uint64_t queries, q_sat, q_unsat, q_unknown;
   double seconds;     /* in the solver */
+  uint64_t units;     /* Z3 resource units spent (smt.h) */
   uint64_t q_cheap, q_cached; /* of q_unsat: decided before the solver */
   /* Per finding (parallel to findings): a race's solver witness, which
    * replayed it (NULL: none), and whether a redundant barrier is proven. */

@@ -1,10 +1,17 @@
 /*
  * smt: the one module that owns Z3 (DESIGN.md section 5.3, STYLE.md "Z3's
  * test_capi.c"). It creates the context and installs its error handler,
- * owns the solvers, the timeout and every reference-counted Z3 object; each
+ * owns the solvers, the limits and every reference-counted Z3 object; each
  * query runs on solvers of its own (Z3's SMT core for a quarter of the
- * timeout, then Z3's default solver for the rest), released before
+ * limit, then Z3's default solver for the rest), released before
  * aucs_smt_check returns (so no scope is ever pushed).
+ *
+ * Limits are deterministic: a timeout of T ms is T * AUCS_SMT_UNITS_PER_MS
+ * Z3 resource units ("rlimit"), which Z3 counts the same on every run, so
+ * the same query gets the same answer on a loaded machine. A wall-clock
+ * timeout of AUCS_SMT_WALL_FACTOR * T ms (at least AUCS_SMT_WALL_MIN_MS)
+ * only ends pathological queries
+ * (stats.wall_stops counts them; each breaks determinism).
  *
  * The context is Z3_mk_context's: terms need no reference counts and stay
  * valid for the life of the aucs_smt (no solver scope is ever popped, which
@@ -25,6 +32,15 @@
 
 typedef struct aucs_smt aucs_smt;
 
+/* Z3 resource units per nominal millisecond: measured on the corpus's
+ * queries with Z3 4.8.12 on an unloaded machine (docs/decisions.md). */
+#define AUCS_SMT_UNITS_PER_MS 4000u
+/* The wall-clock safety net: AUCS_SMT_WALL_FACTOR times the nominal time,
+ * and never under AUCS_SMT_WALL_MIN_MS (short limits stay deterministic on
+ * a slow or loaded machine too). */
+#define AUCS_SMT_WALL_FACTOR 32u
+#define AUCS_SMT_WALL_MIN_MS 10000u
+
 typedef enum aucs_smt_result {
   AUCS_SMT_UNSAT,
   AUCS_SMT_SAT,
@@ -35,17 +51,20 @@ typedef struct aucs_smt_stats {
   uint64_t queries, sat, unsat, unknown;
   uint64_t linear; /* of the UNSAT answers, the linear try's */
   double seconds; /* wall-clock time inside the solver */
+  uint64_t units; /* Z3 resource units spent (deterministic) */
+  uint64_t wall_stops; /* tries the wall-clock safety net ended */
   /* Of the UNSAT answers, those decided before the solver: by cheap.h's
    * rules, or found in a qcache.h (no time in the solver). */
   uint64_t cheap, cached;
 } aucs_smt_stats;
 
-/* A context whose queries stop after timeout_ms (0: none).
+/* A context whose queries stop after timeout_ms nominal milliseconds
+ * (0: none), that is timeout_ms * AUCS_SMT_UNITS_PER_MS resource units.
  * Free with aucs_smt_free. */
 aucs_smt *aucs_smt_new(unsigned timeout_ms);
 void aucs_smt_free(aucs_smt *s);
 Z3_context aucs_smt_context(const aucs_smt *s);
-/* The timeout of the following queries (0: none). */
+/* The timeout of the following queries, nominal ms (0: none). */
 void aucs_smt_set_timeout(aucs_smt *s, unsigned timeout_ms);
 /* Whether the following queries, when the SMT core gives up, are next
  * tried with every product of two or more non-constant bit-vectors made an
@@ -68,7 +87,8 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
 /* Count an UNSAT answer the caller decided without the solver: cached (1)
  * or by a cheap rule (0). */
 void aucs_smt_count_decided(aucs_smt *s, int cached);
-/* Why the last query answered UNKNOWN ("timeout", Z3's message), or "". The
+/* Why the last query answered UNKNOWN ("resource limit", "timeout
+ * (wall-clock safety net)", Z3's message), or "". The
  * string lives until the next query. */
 const char *aucs_smt_reason(const aucs_smt *s);
 const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s);
