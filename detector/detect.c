@@ -36,6 +36,7 @@
 
 #include "aucs/nvvm.h"
 
+#include "aucs/adaptive.h"
 #include "aucs/inputs.h"
 #include "aucs/interp.h"
 #include "aucs/search.h"
@@ -119,6 +120,11 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
   }
   if (aucs_parse_u64(v, &x))
     return bad(err, flag, v, "a non-negative integer");
+  if (!strcmp(flag, "--search-budget")) {
+    if (x == 0 || x > 86400000)
+      return bad(err, flag, v, "1..86400000 milliseconds");
+    return o->search_budget = (unsigned)x, 1;
+  }
   if (!strcmp(flag, "--smt-timeout") || !strcmp(flag, "--static-budget")) {
     if (x == 0 || x > 86400000)
       return bad(err, flag, v, "1..86400000 milliseconds");
@@ -156,7 +162,7 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
       "--grid",        "--block",         "--kernel",      "--seed",
       "--step-budget", "--memory-budget", "--population",  "--generations",
       "--format",      "--fill",          "--smt-timeout", "--static-budget",
-      "--replays"};
+      "--replays",     "--search-budget"};
   int in = aucs_inputs_option(&o->user, argc, argv, i, err);
   if (in)
     return inputs_launch(o), in;
@@ -170,6 +176,8 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
     return o->warp_lockstep = 1;
   if (!strcmp(argv[*i], "--stats"))
     return o->stats = 1;
+  if (!strcmp(argv[*i], "--exhaustive-search"))
+    return o->exhaustive = 1;
   if (!strcmp(argv[*i], "--possible"))
     return o->possible = 1;
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
@@ -239,6 +247,7 @@ typedef struct kstate {
   char **bar_cmd; /* its reproduce command */
   aucs_static *st; /* the static checker's results, or NULL */
   unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
+  aucs_adaptive *plan; /* the search may stop once the runs settle it */
   uint64_t failed; /* runs that hit a budget or trapped */
   char *failure;   /* the first one: what, where, how to reproduce */
 } kstate;
@@ -322,6 +331,7 @@ static void kstate_free(kstate *s) {
   free(s->bar_cmd);
   free(s->failure);
   aucs_static_free(s->st);
+  aucs_adaptive_free(s->plan);
   free(s->unreplayed);
   free(s->params);
   free(s->vals);
@@ -434,12 +444,13 @@ static int same_finding(const aucs_finding *a, const aucs_finding *b) {
           (a->a.instr == b->b.instr && a->b.instr == b->a.instr));
 }
 
-static void add_finding(kstate *s, const aucs_finding *f,
-                        const aucs_candidate *c, const char *args) {
+/* 1 when f is new. */
+static int add_finding(kstate *s, const aucs_finding *f,
+                       const aucs_candidate *c, const char *args) {
   aucs_report_kernel *k = s->k;
   for (size_t i = 0; i < k->findings.n; i++)
     if (same_finding(&k->findings.v[i], f))
-      return;
+      return 0;
   aucs_finding g = *f;
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   g.message = f->message ? aucs_xstrdup(f->message) : NULL;
@@ -449,21 +460,26 @@ static void add_finding(kstate *s, const aucs_finding *f,
   k->reproduce =
       aucs_xrealloc(k->reproduce, k->findings.n * sizeof(*k->reproduce));
   k->reproduce[k->findings.n - 1] = reproduce(s, c);
+  return 1;
 }
 
-static void merge_barriers(kstate *s, const aucs_run_result *res,
-                           const aucs_candidate *c, const char *args) {
+/* Returns how many barrier facts are new (first passed, first ordered). */
+static unsigned merge_barriers(kstate *s, const aucs_run_result *res,
+                               const aucs_candidate *c, const char *args) {
+  unsigned news = 0;
   for (size_t i = 0; i < s->nbar; i++) {
-    if (res->barrier_ordered && res->barrier_ordered[i])
-      s->bar_ordered[i] = 1;
+    if (res->barrier_ordered && res->barrier_ordered[i] && !s->bar_ordered[i])
+      s->bar_ordered[i] = 1, news++;
     if (!res->barrier_passes || !res->barrier_passes[i])
       continue;
     if (s->bar_runs[i]++ == 0) {
+      news++;
       s->bar_launch[i] = c->launch;
       s->bar_args[i] = aucs_xstrdup(args);
       s->bar_cmd[i] = reproduce(s, c);
     }
   }
+  return news;
 }
 
 static const char *status_text(aucs_run_status st) {
@@ -565,9 +581,11 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
     k->args = aucs_xstrdup(args);
   }
   k->thread_instructions += res.thread_instructions;
+  fit->news = 0;
   for (size_t i = 0; i < res.findings.n; i++)
-    add_finding(s, &res.findings.v[i], c, args);
-  merge_barriers(s, &res, c, args);
+    fit->news += (unsigned)add_finding(s, &res.findings.v[i], c, args);
+  fit->news += merge_barriers(s, &res, c, args);
+  memcpy(fit->coverage, res.coverage, sizeof fit->coverage);
   fit->score = res.accesses
                    ? (double)res.distinct_addresses / (double)res.accesses
                    : 1.0;
@@ -577,7 +595,11 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   free(args);
   free(pargs);
   aucs_run_result_free(&res);
-  return st != AUCS_RUN_OK ? AUCS_SEARCH_FAILED : AUCS_SEARCH_NEXT;
+  if (st != AUCS_RUN_OK)
+    return AUCS_SEARCH_FAILED;
+  return aucs_adaptive_settled(s->plan, s->bar_runs, s->bar_ordered)
+             ? AUCS_SEARCH_STOP
+             : AUCS_SEARCH_NEXT;
 }
 
 /* ---- redundant barriers -------------------------------------------------*/
@@ -913,6 +935,8 @@ static void space_of(const kstate *s, aucs_search_space *sp) {
       .population = o->population,
       .generations = o->generations,
       .seed = o->has_seed ? o->seed : AUCS_SEARCH_SEED,
+      .exhaustive = o->exhaustive,
+      .budget_ms = o->search_budget,
   };
   unsigned block, grid;
   aucs_nvvm_dims_read(s->k->fn, &block, &grid);
@@ -943,6 +967,14 @@ static void sort_findings(aucs_report_kernel *k) {
     }
 }
 
+static void search_stats(kstate *s, const aucs_search_space *sp) {
+  aucs_search_stats ss;
+  aucs_search_run_stats(sp, eval, s, &ss);
+  s->k->runs_saved = ss.planned > ss.runs ? ss.planned - ss.runs : 0;
+  s->k->search_end = aucs_search_end_name(ss.end);
+  s->k->search_budget = ss.end == AUCS_SEARCH_END_BUDGET;
+}
+
 static void check_kernel(kstate *s) {
   s->nbar = aucs_prog_nbarriers(s->prog);
   s->bar_runs = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_runs));
@@ -954,8 +986,10 @@ static void check_kernel(kstate *s) {
   space_of(s, &sp);
   double start = aucs_seconds();
   static_replay(s, &sp);
+  if (!s->o->static_only && !s->o->exhaustive)
+    s->plan = aucs_adaptive_plan(s->k->fn, s->st, s->prog);
   if (!s->o->static_only)
-    aucs_search_run(&sp, eval, s);
+    search_stats(s, &sp);
   s->k->seconds = aucs_seconds() - start;
   settle(s);
   if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed)

@@ -57,6 +57,11 @@ typedef struct aucs_detect_options {
   unsigned smt_timeout;   /* ms per query; 0: AUCS_STATIC_TIMEOUT_MS */
   unsigned static_budget; /* ms per kernel; 0: AUCS_STATIC_BUDGET_MS */
   unsigned replays; /* runs replaying witnesses per kernel; 0: the default */
+  /* The search (search.h): --exhaustive-search runs every generation and
+   * never stops early; --search-budget MS bounds its wall clock (0: the
+   * default). */
+  int exhaustive;
+  unsigned search_budget;
   int may_alias; /* static: pointer arguments may overlap (static.h) */
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
