@@ -37,6 +37,7 @@
 #include "aucs/nvvm.h"
 
 #include "aucs/adaptive.h"
+#include "aucs/jobs.h"
 #include "aucs/inputs.h"
 #include "aucs/interp.h"
 #include "aucs/search.h"
@@ -141,6 +142,8 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     return o->memory_budget = (size_t)x, 1;
   if (x == 0 || x > 1000)
     return bad(err, flag, v, "1..1000");
+  if (!strcmp(flag, "--jobs") || !strcmp(flag, "-j"))
+    return o->jobs = (unsigned)x, 1;
   if (!strcmp(flag, "--population"))
     return o->population = (unsigned)x, 1;
   if (!strcmp(flag, "--replays"))
@@ -162,7 +165,7 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
       "--grid",        "--block",         "--kernel",      "--seed",
       "--step-budget", "--memory-budget", "--population",  "--generations",
       "--format",      "--fill",          "--smt-timeout", "--static-budget",
-      "--replays",     "--search-budget"};
+      "--replays",     "--search-budget", "--jobs",        "-j"};
   int in = aucs_inputs_option(&o->user, argc, argv, i, err);
   if (in)
     return inputs_launch(o), in;
@@ -178,6 +181,8 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
     return o->stats = 1;
   if (!strcmp(argv[*i], "--exhaustive-search"))
     return o->exhaustive = 1;
+  if (!strncmp(argv[*i], "-j", 2) && argv[*i][2] >= '0' && argv[*i][2] <= '9')
+    return option_value(o, "-j", argv[*i] + 2, err); /* -j2 */
   if (!strcmp(argv[*i], "--possible"))
     return o->possible = 1;
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
@@ -573,8 +578,10 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   };
   aucs_run_result res = {0};
   aucs_run_status st = aucs_interp_run(s->prog, &cfg, &res);
-  if (st == AUCS_RUN_ASSUME)
+  if (st == AUCS_RUN_ASSUME) {
+    free(pargs);
     return discard(s, &res);
+  }
   char *args = format_args(s, c->args);
   if (k->runs++ == 0) {
     k->launch = c->launch;
@@ -1001,6 +1008,39 @@ static void check_kernel(kstate *s) {
   static_annotate(s);
 }
 
+/* ---- kernels in parallel (jobs.h) ---------------------------------------*/
+
+static void job_work(void *ctx, size_t i, aucs_wire *out) {
+  kstate *st = ctx;
+  check_kernel(&st[i]);
+  aucs_wire_put_kernel(out, st[i].k);
+}
+
+static int job_take(void *ctx, size_t i, const unsigned char *data,
+                    size_t len) {
+  kstate *st = ctx;
+  aucs_report_kernel k;
+  if (aucs_wire_get_kernel(data, len, &k))
+    return -1;
+  aucs_report_kernel_free(st[i].k);
+  *st[i].k = k;
+  return 0;
+}
+
+static void job_local(void *ctx, size_t i) { check_kernel(&((kstate *)ctx)[i]); }
+
+/* Check every kernel that lowered, up to o->jobs at once; each report part
+ * lands in its kernel's slot, so the report is the same for every -j. */
+static void check_all(kstate *st, size_t n, const aucs_detect_options *o) {
+  static const aucs_jobs_fns fns = {job_work, job_take, job_local};
+  size_t *tasks = aucs_xcalloc(n + 1, sizeof *tasks), nt = 0;
+  for (size_t i = 0; i < n; i++)
+    if (st[i].prog)
+      tasks[nt++] = i;
+  aucs_jobs_run(tasks, nt, o->jobs ? o->jobs : aucs_jobs_default(), &fns, st);
+  free(tasks);
+}
+
 /* ---- the module ---------------------------------------------------------*/
 
 static char *default_prefix(LLVMModuleRef m, const aucs_detect_options *o) {
@@ -1055,9 +1095,8 @@ int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
   kstate *st = aucs_xcalloc(n + 1, sizeof(*st));
   char *prefix = default_prefix(m, o);
   int rc = setup(m, ks, n, o, r, st, prefix, err);
-  for (size_t i = 0; !rc && i < r->nkernels; i++)
-    if (st[i].prog)
-      check_kernel(&st[i]);
+  if (!rc)
+    check_all(st, r->nkernels, o);
   for (size_t i = 0; i < r->nkernels; i++)
     kstate_free(&st[i]);
   free(st);

@@ -62,6 +62,9 @@ typedef struct aucs_detect_options {
    * default). */
   int exhaustive;
   unsigned search_budget;
+  /* -j N: kernels checked at once, each in a fork()ed worker (jobs.h); 0:
+   * the number of processors. The report is the same for every N. */
+  unsigned jobs;
   int may_alias; /* static: pointer arguments may overlap (static.h) */
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
