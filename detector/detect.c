@@ -38,6 +38,7 @@
 
 #include "aucs/adaptive.h"
 #include "aucs/jobs.h"
+
 #include "aucs/inputs.h"
 #include "aucs/interp.h"
 #include "aucs/search.h"
@@ -252,7 +253,7 @@ typedef struct kstate {
   char **bar_cmd; /* its reproduce command */
   aucs_static *st; /* the static checker's results, or NULL */
   unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
-  aucs_adaptive *plan; /* the search may stop once the runs settle it */
+  aucs_adaptive *plan;       /* the search may stop once the runs settle it */
   uint64_t failed; /* runs that hit a budget or trapped */
   char *failure;   /* the first one: what, where, how to reproduce */
 } kstate;
@@ -1027,7 +1028,9 @@ static int job_take(void *ctx, size_t i, const unsigned char *data,
   return 0;
 }
 
-static void job_local(void *ctx, size_t i) { check_kernel(&((kstate *)ctx)[i]); }
+static void job_local(void *ctx, size_t i) {
+  check_kernel(&((kstate *)ctx)[i]);
+}
 
 /* Check every kernel that lowered, up to o->jobs at once; each report part
  * lands in its kernel's slot, so the report is the same for every -j. */

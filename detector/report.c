@@ -590,10 +590,9 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     "its time budget after %llu runs (--search-budget)\n",
                     k->demangled, (unsigned long long)k->runs);
   if (r->stats && k->search_end)
-    aucs_buf_printf(out,
-                    "aucs: stats: kernel '%s': search: %s, %llu runs saved\n",
-                    k->demangled, k->search_end,
-                    (unsigned long long)k->runs_saved);
+    aucs_buf_printf(
+        out, "aucs: stats: kernel '%s': search: %s, %llu runs saved\n",
+        k->demangled, k->search_end, (unsigned long long)k->runs_saved);
   if (r->stats && k->st.ran)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': static: %llu queries (%llu "

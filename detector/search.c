@@ -504,9 +504,8 @@ static unsigned generations(const aucs_search_space *s) {
 /* Smallest launch first (stable: equal sizes keep their order). */
 static void small_first(aucs_candidate *c, size_t n) {
   for (size_t i = 1; i < n; i++)
-    for (size_t j = i; j > 0 && threads(&c[j].launch) <
-                                    threads(&c[j - 1].launch);
-         j--) {
+    for (size_t j = i;
+         j > 0 && threads(&c[j].launch) < threads(&c[j - 1].launch); j--) {
       aucs_candidate t = c[j];
       c[j] = c[j - 1];
       c[j - 1] = t;

@@ -177,7 +177,8 @@ static void get_static(reader *r, aucs_report_kernel *k) {
     get_witness(r, &st->possible_witness[i]);
   if (nass > (size_t)(r->end - r->p) / (2 * sizeof(size_t)))
     r->bad = 1;
-  st->assumptions = aucs_xcalloc(r->bad ? 1 : nass + 1, sizeof *st->assumptions);
+  st->assumptions =
+      aucs_xcalloc(r->bad ? 1 : nass + 1, sizeof *st->assumptions);
   for (; !r->bad && st->nassumptions < nass; st->nassumptions++) {
     st->assumptions[st->nassumptions].location = get_str(r);
     st->assumptions[st->nassumptions].condition = get_str(r);

@@ -95,8 +95,8 @@ typedef struct log {
   int fitness_arg; /* fitness = args[fitness_arg] / 1000 */
   int fail_fill;   /* runs with fill == fail_fill - 1 fail; 0 none */
   uint64_t assume_mod; /* args[0] % assume_mod != 0 is discarded; 0 none */
-  int grow;        /* every run sets a coverage bit of its own */
-  int sleep_ms;    /* every run takes this long */
+  int grow;            /* every run sets a coverage bit of its own */
+  int sleep_ms;        /* every run takes this long */
 } log;
 
 static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
@@ -111,7 +111,7 @@ static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
   fit->tie = 0;
   if (l->grow)
     fit->coverage[l->n / 64 % AUCS_COVERAGE_WORDS] |= UINT64_C(1)
-                                                     << (l->n % 64);
+                                                      << (l->n % 64);
   for (double t0 = aucs_seconds();
        l->sleep_ms && aucs_seconds() - t0 < l->sleep_ms / 1000.0;)
     ;
@@ -328,8 +328,7 @@ static void test_search_stops_when_coverage_stalls(void **state) {
   aucs_search_space s = space(5);
   log l = {0};
   aucs_search_stats st;
-  assert_int_equal(aucs_search_run_stats(&s, record, &l, &st),
-                   ONE_GENERATION);
+  assert_int_equal(aucs_search_run_stats(&s, record, &l, &st), ONE_GENERATION);
   assert_int_equal(st.end, AUCS_SEARCH_END_COVERAGE);
   assert_int_equal(st.planned, PLANNED);
   log_free(&l);
@@ -352,8 +351,8 @@ static void test_search_grows_while_coverage_grows(void **state) {
 }
 
 static uint64_t launch_threads(const aucs_launch *l) {
-  return (uint64_t)l->grid.x * l->grid.y * l->grid.z * l->block.x *
-         l->block.y * l->block.z;
+  return (uint64_t)l->grid.x * l->grid.y * l->grid.z * l->block.x * l->block.y *
+         l->block.z;
 }
 
 static void test_search_small_launch_first(void **state) {
