@@ -11,13 +11,12 @@
 set -uo pipefail
 if [ "${1:-}" = "--summary" ]; then
   shift
-  cat "$@" | awk '$3 > 0 { to += $3; tn += $4; ro += $5; rn += $6; n++
-      r[n] = $4 / $3 }
-    END { m = asort(r)
-      printf "%d file-levels: t_old %.1f s, t_new %.1f s (%.2fx); runs %d -> %d\n",
-        n, to, tn, to / tn, ro, rn
-      printf "median t_new/t_old %.3f\n",
-        (m % 2) ? r[(m + 1) / 2] : (r[m / 2] + r[m / 2 + 1]) / 2 }'
+  cat "$@" | awk '$3 > 0 { to += $3; tn += $4; ro += $5; rn += $6; n++ }
+    END { printf "%d file-levels: t_old %.1f s, t_new %.1f s (%.2fx); runs %d -> %d\n",
+      n, to, tn, to / tn, ro, rn }'
+  cat "$@" | awk '$3 > 0 { print $4 / $3 }' | sort -g |
+    awk '{ v[NR] = $1 } END { printf "median t_new/t_old %.3f\n",
+      (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
   exit 0
 fi
 old=$1 new=$2 reps=${3:-3}
