@@ -36,6 +36,9 @@
 
 #include "aucs/nvvm.h"
 
+#include "aucs/adaptive.h"
+#include "aucs/jobs.h"
+
 #include "aucs/inputs.h"
 #include "aucs/interp.h"
 #include "aucs/progress.h"
@@ -122,6 +125,11 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
   }
   if (aucs_parse_u64(v, &x))
     return bad(err, flag, v, "a non-negative integer");
+  if (!strcmp(flag, "--search-budget")) {
+    if (x == 0 || x > 86400000)
+      return bad(err, flag, v, "1..86400000 milliseconds");
+    return o->search_budget = (unsigned)x, 1;
+  }
   if (!strcmp(flag, "--smt-timeout") || !strcmp(flag, "--static-budget")) {
     if (x == 0 || x > 86400000)
       return bad(err, flag, v, "1..86400000 milliseconds");
@@ -145,6 +153,8 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
   }
   if (x == 0 || x > 1000)
     return bad(err, flag, v, "1..1000");
+  if (!strcmp(flag, "--jobs") || !strcmp(flag, "-j"))
+    return o->jobs = (unsigned)x, 1;
   if (!strcmp(flag, "--population"))
     return o->population = (unsigned)x, 1;
   if (!strcmp(flag, "--replays"))
@@ -166,7 +176,8 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
       "--grid",        "--block",         "--kernel",      "--seed",
       "--step-budget", "--memory-budget", "--population",  "--generations",
       "--format",      "--fill",          "--smt-timeout", "--static-budget",
-      "--replays",     "--time-budget",   "--memory-limit"};
+      "--replays",     "--time-budget",   "--memory-limit", "--search-budget",
+      "--jobs",        "-j"};
   int in = aucs_inputs_option(&o->user, argc, argv, i, err);
   if (in)
     return inputs_launch(o), in;
@@ -180,6 +191,10 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
     return o->warp_lockstep = 1;
   if (!strcmp(argv[*i], "--stats"))
     return o->stats = 1;
+  if (!strcmp(argv[*i], "--exhaustive-search"))
+    return o->exhaustive = 1;
+  if (!strncmp(argv[*i], "-j", 2) && argv[*i][2] >= '0' && argv[*i][2] <= '9')
+    return option_value(o, "-j", argv[*i] + 2, err); /* -j2 */
   if (!strcmp(argv[*i], "--possible"))
     return o->possible = 1;
   if (!strcmp(argv[*i], "--strict"))
@@ -254,6 +269,7 @@ typedef struct kstate {
   unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
   aucs_candidate *found;     /* per finding of a run: that run (natural.h) */
   size_t nfound;
+  aucs_adaptive *plan;       /* the search may stop once the runs settle it */
   uint64_t failed; /* runs that hit a budget or trapped */
   char *failure;   /* the first one: what, where, how to reproduce */
   aucs_progress pg; /* the kernel's time and memory budget, how far it got */
@@ -345,6 +361,7 @@ static void kstate_free(kstate *s) {
     free(s->found[i].args);
   free(s->found);
   aucs_static_free(s->st);
+  aucs_adaptive_free(s->plan);
   free(s->unreplayed);
   free(s->params);
   free(s->vals);
@@ -486,11 +503,12 @@ static void index_finding(kstate *s, size_t n) {
   aucs_ptrmap_put(&s->fmap, key, (intptr_t)n);
 }
 
-static void add_finding(kstate *s, const aucs_finding *f,
-                        const aucs_candidate *c, const char *args) {
+/* 1 when f is new. */
+static int add_finding(kstate *s, const aucs_finding *f,
+                       const aucs_candidate *c, const char *args) {
   aucs_report_kernel *k = s->k;
   if (known_finding(s, f))
-    return;
+    return 0;
   aucs_finding g = *f;
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   g.message = f->message ? aucs_xstrdup(f->message) : NULL;
@@ -507,21 +525,26 @@ static void add_finding(kstate *s, const aucs_finding *f,
   memcpy(s->found[s->nfound++].args, c->args, s->nl * sizeof *c->args);
   if (s->o->record)
     s->o->record(s->o->record_ctx, k->name, c, s->nl);
+  return 1;
 }
 
-static void merge_barriers(kstate *s, const aucs_run_result *res,
-                           const aucs_candidate *c, const char *args) {
+/* Returns how many barrier facts are new (first passed, first ordered). */
+static unsigned merge_barriers(kstate *s, const aucs_run_result *res,
+                               const aucs_candidate *c, const char *args) {
+  unsigned news = 0;
   for (size_t i = 0; i < s->nbar; i++) {
-    if (res->barrier_ordered && res->barrier_ordered[i])
-      s->bar_ordered[i] = 1;
+    if (res->barrier_ordered && res->barrier_ordered[i] && !s->bar_ordered[i])
+      s->bar_ordered[i] = 1, news++;
     if (!res->barrier_passes || !res->barrier_passes[i])
       continue;
     if (s->bar_runs[i]++ == 0) {
+      news++;
       s->bar_launch[i] = c->launch;
       s->bar_args[i] = aucs_xstrdup(args);
       s->bar_cmd[i] = reproduce(s, c);
     }
   }
+  return news;
 }
 
 static const char *status_text(aucs_run_status st) {
@@ -634,9 +657,11 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
     k->args = aucs_xstrdup(args);
   }
   k->thread_instructions += res.thread_instructions;
+  fit->news = 0;
   for (size_t i = 0; i < res.findings.n; i++)
-    add_finding(s, &res.findings.v[i], c, args);
-  merge_barriers(s, &res, c, args);
+    fit->news += (unsigned)add_finding(s, &res.findings.v[i], c, args);
+  fit->news += merge_barriers(s, &res, c, args);
+  memcpy(fit->coverage, res.coverage, sizeof fit->coverage);
   fit->score = res.accesses
                    ? (double)res.distinct_addresses / (double)res.accesses
                    : 1.0;
@@ -646,9 +671,13 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
     run_failed(s, &res, c, args);
   free(args);
   aucs_run_result_free(&res);
-  return st == AUCS_RUN_BUDGET ? AUCS_SEARCH_STOP
-         : st != AUCS_RUN_OK   ? AUCS_SEARCH_FAILED
-                               : AUCS_SEARCH_NEXT;
+  if (st == AUCS_RUN_BUDGET)
+    return AUCS_SEARCH_STOP;
+  if (st != AUCS_RUN_OK)
+    return AUCS_SEARCH_FAILED;
+  return aucs_adaptive_settled(s->plan, s->bar_runs, s->bar_ordered)
+             ? AUCS_SEARCH_STOP
+             : AUCS_SEARCH_NEXT;
 }
 
 /* ---- natural inputs (natural.h) -----------------------------------------*/
@@ -1022,6 +1051,8 @@ static void space_of(const kstate *s, aucs_search_space *sp) {
       .population = o->population,
       .generations = o->generations,
       .seed = o->has_seed ? o->seed : AUCS_SEARCH_SEED,
+      .exhaustive = o->exhaustive,
+      .budget_ms = o->search_budget,
   };
   unsigned block, grid;
   aucs_nvvm_dims_read(s->k->fn, &block, &grid);
@@ -1089,7 +1120,11 @@ static void search(kstate *s, const aucs_search_space *sp) {
   if (aucs_budget_check(&s->pg.kernel))
     return;
   s->pg.search_started = 1;
-  aucs_search_run(sp, search_eval, s);
+  aucs_search_stats ss;
+  aucs_search_run_stats(sp, search_eval, s, &ss);
+  s->k->runs_saved = ss.planned > ss.runs ? ss.planned - ss.runs : 0;
+  s->k->search_end = aucs_search_end_name(ss.end);
+  s->k->search_budget = ss.end == AUCS_SEARCH_END_BUDGET;
 }
 
 /* A spent budget: the reason says what was and was not checked; nothing
@@ -1141,6 +1176,8 @@ static void check_kernel(kstate *s) {
   aucs_progress_begin(&s->pg, s->o);
   double start = aucs_seconds();
   static_replay(s, &sp);
+  if (!s->o->static_only && !s->o->exhaustive && !s->o->trial)
+    s->plan = aucs_adaptive_plan(s->k->fn, s->st, s->prog);
   if (!s->o->static_only && s->o->trial)
     trial_runs(s, &sp);
   else if (!s->o->static_only)
@@ -1156,6 +1193,43 @@ static void check_kernel(kstate *s) {
   static_proven_barriers(s);
   sort_findings(s->k);
   static_annotate(s);
+}
+
+/* ---- kernels in parallel (jobs.h) ---------------------------------------*/
+
+static void job_work(void *ctx, size_t i, aucs_wire *out) {
+  kstate *st = ctx;
+  check_kernel(&st[i]);
+  aucs_wire_put_kernel(out, st[i].k);
+}
+
+static int job_take(void *ctx, size_t i, const unsigned char *data,
+                    size_t len) {
+  kstate *st = ctx;
+  aucs_report_kernel k;
+  if (aucs_wire_get_kernel(data, len, &k))
+    return -1;
+  aucs_report_kernel_free(st[i].k);
+  *st[i].k = k;
+  return 0;
+}
+
+static void job_local(void *ctx, size_t i) {
+  check_kernel(&((kstate *)ctx)[i]);
+}
+
+/* Check every kernel that lowered, up to o->jobs at once; each report part
+ * lands in its kernel's slot, so the report is the same for every -j. */
+static void check_all(kstate *st, size_t n, const aucs_detect_options *o) {
+  static const aucs_jobs_fns fns = {job_work, job_take, job_local};
+  size_t *tasks = aucs_xcalloc(n + 1, sizeof *tasks), nt = 0;
+  for (size_t i = 0; i < n; i++)
+    if (st[i].prog)
+      tasks[nt++] = i;
+  /* the repair's record callback and the query cache live in this process */
+  unsigned jobs = o->record ? 1 : o->jobs ? o->jobs : aucs_jobs_default();
+  aucs_jobs_run(tasks, nt, jobs, &fns, st);
+  free(tasks);
 }
 
 /* ---- the module ---------------------------------------------------------*/
@@ -1216,10 +1290,9 @@ int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
   int rc = setup(m, ks, n, o, r, st, prefix, err);
   aucs_qcache *cache = o->cache ? o->cache : aucs_qcache_new();
   for (size_t i = 0; !rc && i < r->nkernels; i++)
-    if (st[i].prog) {
-      st[i].cache = cache;
-      check_kernel(&st[i]);
-    }
+    st[i].cache = cache;
+  if (!rc)
+    check_all(st, r->nkernels, o);
   if (cache != o->cache)
     aucs_qcache_free(cache);
   for (size_t i = 0; i < r->nkernels; i++)

@@ -539,6 +539,15 @@ static inline int grid_repeat(const aucs_shadow_grid_cell *g, uint32_t blk,
   return (g->wblk == 0 || g->wblk == me) && g->r1blk == me;
 }
 
+/* Set the coverage bit of key (the tag in the top bits says which kind). */
+static inline void cover(run *R, uint64_t key) {
+  uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52);
+  R->res->coverage[h >> 6] |= UINT64_C(1) << (h & 63);
+}
+enum { COVER_ACCESS = 1, COVER_BRANCH = 2, COVER_PAIR = 3 };
+#define COVER_KEY(tag, a, b)                                                   \
+  ((uint64_t)(tag) << 56 | (uint64_t)(uint32_t)(a) << 24 | (uint32_t)(b))
+
 static void track(run *R, thread *T, uint32_t pc, const robj *o,
                   aucs_shadow_cell *sh, aucs_shadow_grid_cell *g, uint64_t off,
                   uint64_t n, int write, int atomic) {
@@ -547,6 +556,7 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
   aucs_op op = atomic ? AUCS_OP_ATOMIC : write ? AUCS_OP_WRITE : AUCS_OP_READ;
   int raced = 0, graced = 0;
   R->res->accesses++;
+  cover(R, COVER_KEY(COVER_ACCESS, pc, R->last_barrier + 1));
   if (sh->epoch < R->epoch0)
     R->res->distinct_addresses++;
   for (uint64_t i = 0; i < n; i++) {
@@ -554,6 +564,8 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
     if (repeat(&sh[i], R->epoch, r) && (!g || grid_repeat(&g[i], R->blk, r)))
       continue;
     aucs_shadow_access(&sh[i], R->epoch, r, R->cfg->warp_lockstep, &hit);
+    if (hit.race)
+      cover(R, COVER_KEY(COVER_PAIR, aucs_shadow_rec_pc(hit.race), pc));
     if (hit.ordered && R->last_barrier >= 0)
       R->res->barrier_ordered[R->last_barrier] = 1;
     if (hit.race && !raced &&
@@ -1223,6 +1235,7 @@ static int run_thread(run *R, thread *T) {
       pc = I->d - 1;
       break;
     case OP_CBR:
+      cover(R, COVER_KEY(COVER_BRANCH, pc, A & 1));
       pc = ((A & 1) ? I->d : I->b) - 1;
       break;
     case OP_SWITCH: {
@@ -1232,6 +1245,7 @@ static int run_thread(run *R, thread *T) {
           to = P->pool[I->b + i];
           break;
         }
+      cover(R, COVER_KEY(COVER_BRANCH, pc, to));
       pc = to - 1;
       break;
     }

@@ -614,6 +614,15 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     "instructions, %.3f s\n",
                     k->demangled, (unsigned long long)k->runs,
                     (unsigned long long)k->thread_instructions, k->seconds);
+  if (k->search_budget)
+    aucs_buf_printf(out,
+                    "aucs: note: kernel '%s': the input search stopped at "
+                    "its time budget after %llu runs (--search-budget)\n",
+                    k->demangled, (unsigned long long)k->runs);
+  if (r->stats && k->search_end)
+    aucs_buf_printf(
+        out, "aucs: stats: kernel '%s': search: %s, %llu runs saved\n",
+        k->demangled, k->search_end, (unsigned long long)k->runs_saved);
   if (r->stats && k->st.ran)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': static: %llu queries (%llu "
@@ -854,6 +863,10 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
                         json_pack("{s:I,s:I,s:f}", "thread_instructions",
                                   (json_int_t)k->thread_instructions, "runs",
                                   (json_int_t)k->runs, "seconds", k->seconds));
+  if (stats && k->search_end)
+    json_object_set_new(json_object_get(j, "stats"), "search",
+                        json_pack("{s:s,s:I}", "end", k->search_end,
+                                  "runs_saved", (json_int_t)k->runs_saved));
   if (stats && k->st.ran)
     json_object_set_new(
         json_object_get(j, "stats"), "static",

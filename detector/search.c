@@ -17,6 +17,15 @@
  *   4. Parents and children are ranked by fitness (score, then tie, then
  *      age) and the best `population` survive; a run that failed is never a
  *      parent.
+ *   5. Adaptive stopping: a run grows coverage when its signature (interp.h:
+ *      accesses per barrier interval, branch directions, conflicting pairs)
+ *      has a bit no earlier run set, or it added a finding or a barrier
+ *      fact. After the initial population, the search stops once `patience`
+ *      generations in a row grew nothing, when the evaluation says STOP
+ *      (detect.c: every pair proven and no barrier in question), or when
+ *      its wall-clock budget is spent. The initial population runs the
+ *      smallest launch first, so a search stopped after one run ran the
+ *      cheapest.
  *   A candidate equal to one already run is not run again. Every run gets
  *   its own seed from the PRNG, for the memory it leaves uninitialised,
  *   except the first, which keeps the given seed: with all but the fill
@@ -118,6 +127,10 @@ typedef struct search {
   int stopped;
   int discarded; /* the last try_run's candidate was discarded */
   int assumes;   /* some candidate was: children take round sizes too */
+  uint64_t seen[AUCS_COVERAGE_WORDS]; /* union of the runs' coverage */
+  int grew;        /* some run grew coverage since it was last cleared */
+  double deadline; /* aucs_seconds() at which the budget runs out */
+  aucs_search_end end;
 } search;
 
 static unsigned dims(unsigned d) { return d == 0 ? 1 : d > 3 ? 3 : d; }
@@ -362,10 +375,28 @@ static const member *find_done(const search *x, const aucs_candidate *c) {
   return NULL;
 }
 
+/* Fold a run's coverage into the union: 1 when it grew. */
+static int grow(search *x, const aucs_fitness *fit) {
+  int grew = fit->news > 0;
+  for (size_t i = 0; i < AUCS_COVERAGE_WORDS; i++) {
+    grew |= (fit->coverage[i] & ~x->seen[i]) != 0;
+    x->seen[i] |= fit->coverage[i];
+  }
+  return grew;
+}
+
+static void over_budget(search *x) {
+  if (!x->stopped && aucs_seconds() >= x->deadline) {
+    x->stopped = 1;
+    x->end = AUCS_SEARCH_END_BUDGET;
+  }
+}
+
 /* Run c (taking ownership of its args) unless it ran before; the member it
  * became, or NULL when it is a repeat, its run failed or the search has
  * stopped. */
 static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
+  over_budget(x);
   const member *old = x->stopped ? NULL : find_done(x, &c);
   x->discarded = old && old->discarded;
   if (x->stopped || old) {
@@ -381,7 +412,11 @@ static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
   m->c.seed = seed;
   x->ndone++;
   aucs_search_verdict v = x->eval(x->ctx, &m->c, &m->fit);
+  if (v == AUCS_SEARCH_NEXT || v == AUCS_SEARCH_FAILED)
+    x->grew |= grow(x, &m->fit);
   x->stopped = v == AUCS_SEARCH_STOP;
+  if (x->stopped)
+    x->end = AUCS_SEARCH_END_STOPPED;
   x->discarded = m->discarded = v == AUCS_SEARCH_DISCARDED;
   x->assumes |= x->discarded;
   return v == AUCS_SEARCH_NEXT ? m : NULL;
@@ -458,33 +493,99 @@ static size_t generation(search *x, size_t *parents, size_t nparents,
   return n;
 }
 
+static size_t population(const aucs_search_space *s) {
+  return s->population ? s->population : AUCS_SEARCH_POPULATION;
+}
+
+static unsigned generations(const aucs_search_space *s) {
+  return s->generations ? s->generations : AUCS_SEARCH_GENERATIONS;
+}
+
+/* Smallest launch first (stable: equal sizes keep their order). */
+static void small_first(aucs_candidate *c, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i;
+         j > 0 && threads(&c[j].launch) < threads(&c[j - 1].launch); j--) {
+      aucs_candidate t = c[j];
+      c[j] = c[j - 1];
+      c[j - 1] = t;
+    }
+}
+
+/* After a generation: stop when coverage stopped growing. */
+static void stale(search *x, unsigned *quiet) {
+  const aucs_search_space *s = x->s;
+  unsigned patience = s->patience ? s->patience : AUCS_SEARCH_PATIENCE;
+  *quiet = x->grew ? 0 : *quiet + 1;
+  x->grew = 0;
+  if (!x->stopped && !s->exhaustive && *quiet >= patience) {
+    x->stopped = 1;
+    x->end = AUCS_SEARCH_END_COVERAGE;
+  }
+}
+
 static void evolve(search *x) {
   const aucs_search_space *s = x->s;
-  size_t mu = s->population ? s->population : AUCS_SEARCH_POPULATION;
-  unsigned gens = s->generations ? s->generations : AUCS_SEARCH_GENERATIONS;
-  size_t *parents = aucs_xmalloc(mu * sizeof(size_t)), n = 0;
+  size_t mu = population(s), n = 0;
+  unsigned gens = generations(s), quiet = 0;
+  size_t *parents = aucs_xmalloc(mu * sizeof(size_t));
+  aucs_candidate *init = aucs_xmalloc(mu * sizeof *init);
+  uint64_t *seeds = aucs_xmalloc(mu * sizeof *seeds);
   unsigned first = (unsigned)aucs_search_rng_below(&x->rng, NBLOCK_SIZES);
   for (size_t i = 0; i < mu; i++) {
-    aucs_candidate c = initial(x, i, first);
-    uint64_t seed = aucs_search_rng_next(&x->rng);
-    if (try_valid(x, c, i == 0 ? s->seed : seed))
-      parents[n++] = x->ndone - 1;
+    init[i] = initial(x, i, first);
+    seeds[i] = aucs_search_rng_next(&x->rng);
   }
-  for (unsigned g = 0; g < gens && n && !x->stopped; g++)
+  small_first(init, mu);
+  for (size_t i = 0; i < mu; i++)
+    if (try_valid(x, init[i], i == 0 ? s->seed : seeds[i]))
+      parents[n++] = x->ndone - 1;
+  x->grew = 0;
+  for (unsigned g = 0; g < gens && n && !x->stopped; g++) {
     n = generation(x, parents, n, mu);
+    stale(x, &quiet);
+  }
+  free(seeds);
+  free(init);
   free(parents);
 }
 
-size_t aucs_search_run(const aucs_search_space *s, aucs_search_eval eval,
-                       void *ctx) {
+const char *aucs_search_end_name(aucs_search_end e) {
+  switch (e) {
+  case AUCS_SEARCH_END_COVERAGE:
+    return "coverage stopped growing";
+  case AUCS_SEARCH_END_STOPPED:
+    return "every pair proven, no barrier in question";
+  case AUCS_SEARCH_END_BUDGET:
+    return "time budget spent";
+  default:
+    return "every generation ran";
+  }
+}
+
+size_t aucs_search_run_stats(const aucs_search_space *s, aucs_search_eval eval,
+                             void *ctx, aucs_search_stats *stats) {
+  unsigned ms = s->budget_ms ? s->budget_ms : AUCS_SEARCH_BUDGET_MS;
   search x = {.s = s, .eval = eval, .ctx = ctx};
+  x.deadline = aucs_seconds() + ms / 1000.0;
   aucs_search_rng_seed(&x.rng, s->seed);
-  if (aucs_search_fixed(s))
+  int fixed = aucs_search_fixed(s);
+  if (fixed)
     try_run(&x, fresh(s), s->seed);
   else
     evolve(&x);
   for (size_t i = 0; i < x.ndone; i++)
     free(x.done[i].c.args);
   free(x.done);
+  if (stats)
+    *stats = (aucs_search_stats){
+        .runs = x.ndone,
+        .planned = fixed ? 1 : population(s) * (1 + 2 * (size_t)generations(s)),
+        .end = x.end};
   return x.ndone;
+}
+
+size_t aucs_search_run(const aucs_search_space *s, aucs_search_eval eval,
+                       void *ctx) {
+  return aucs_search_run_stats(s, eval, ctx, NULL);
 }

@@ -80,7 +80,14 @@ static const char usage[] =
     "  --fill MODE        what unwritten memory reads as: random (bytes),\n"
     "                     small (a 0..15 per 4-byte word) or zero\n"
     "  --population N, --generations N\n"
-    "                     search size (default 4 and 6)\n"
+    "                     search size (default 4 and at most 6: the search\n"
+    "                     stops when a generation finds nothing new)\n"
+    "  --search-budget MS wall clock of the search per kernel (default\n"
+    "                     10000)\n"
+    "  --exhaustive-search\n"
+    "                     run every generation (no adaptive stop)\n"
+    "  -j N, --jobs N     kernels checked at once, in worker processes\n"
+    "                     (default: the number of processors)\n"
     "  --step-budget N    instructions per thread per run (default 10000000)\n"
     "  --memory-budget B  bytes of modelled memory per run (default 256 MiB)\n"
     "  --time-budget S    wall-clock seconds per kernel, every phase (default\n"
@@ -207,6 +214,10 @@ static int load_option(args *a, int argc, char **argv, int *i);
  * 0 not one, -1 after a usage error. */
 static int check_option(args *a, int argc, char **argv, int *i) {
   const char *arg = argv[*i], *v = value(arg, "-j");
+  if (!v && !strcmp(arg, "--jobs"))
+    v = "";
+  else if (!v)
+    v = value(arg, "--jobs=");
   if (!strcmp(arg, "-o") && *i + 1 < argc)
     return a->output = argv[++*i], 1;
   if (!v)
@@ -223,7 +234,11 @@ static int check_option(args *a, int argc, char **argv, int *i) {
 
 /* One option at argv[*i]; 0 on success, else an exit code. */
 static int option(args *a, int argc, char **argv, int *i) {
-  int start = *i, rc = detect_option(a, argc, argv, i);
+  int start = *i, rc;
+  /* check's own -j/--jobs (its pool of files) before detect's */
+  if (!strcmp(a->command, "check") && (rc = check_option(a, argc, argv, i)))
+    return rc > 0 ? 0 : AUCS_EXIT_USAGE;
+  rc = detect_option(a, argc, argv, i);
   if (rc)
     return rc == 1 ? 0 : rc;
   if (!strcmp(a->command, "fix") && !strcmp(argv[*i], "-i"))
@@ -234,8 +249,6 @@ static int option(args *a, int argc, char **argv, int *i) {
                : fail_usage("%s: needs a FILE (or - for stdout)", "--patch");
   if (!strcmp(a->command, "facts") && !strcmp(argv[*i], "--conditions"))
     return a->conditions = 1, 0;
-  if (!strcmp(a->command, "check") && (rc = check_option(a, argc, argv, i)))
-    return rc > 0 ? 0 : AUCS_EXIT_USAGE;
   rc = load_option(a, argc, argv, i);
   for (int k = start; !rc && k <= *i; k++)
     shell_word(&a->load_words, argv[k]);
@@ -425,6 +438,7 @@ static int check(args *a) {
     return fail_usage("%s: -o needs --format=json or --format=sarif",
                       a->command);
   a->load.isolate = 1; /* each file's child loads as load() does */
+  a->detect.jobs = 1;   /* the files are the parallel work */
   aucs_check_options o = {.paths = a->inputs,
                           .npaths = a->ninputs,
                           .load = &a->load,

@@ -9,6 +9,7 @@
  */
 #include "aucs/pipeline.h"
 
+#include "aucs/cleanup.h"
 #include "aucs/facts.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
@@ -249,4 +250,32 @@ aucs_exit aucs_pipeline_fix_text(LLVMModuleRef m, const char *options,
     code = aucs_pipeline_fix(m, &o, out, diag);
   aucs_pipeline_fix_options_free(&o);
   return code;
+}
+
+/* ---- inside clang (cleanup.h) -------------------------------------------*/
+
+static int cleanup(LLVMModuleRef m, aucs_buf *diag) {
+  char *err = NULL;
+  if (!aucs_cleanup_run(m, &err))
+    return 0;
+  aucs_buf_printf(diag, "aucs: error: %s: %s\n", module_name(m), err);
+  free(err);
+  return -1;
+}
+
+aucs_exit aucs_pipeline_clang_detect(LLVMModuleRef m, const char *options,
+                                     aucs_buf *out, aucs_buf *diag) {
+  LLVMModuleRef clone = LLVMCloneModule(m);
+  aucs_exit code = cleanup(clone, diag)
+                       ? AUCS_EXIT_INTERNAL
+                       : aucs_pipeline_detect_text(clone, options, out, diag);
+  LLVMDisposeModule(clone);
+  return code;
+}
+
+aucs_exit aucs_pipeline_clang_fix(LLVMModuleRef m, const char *options,
+                                  aucs_buf *out, aucs_buf *diag) {
+  if (cleanup(m, diag))
+    return AUCS_EXIT_INTERNAL;
+  return aucs_pipeline_fix_text(m, options, out, diag);
 }

@@ -98,6 +98,16 @@ aucs_exit fixWithEnvOptions(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
   return aucs_pipeline_fix_text(M, getenv("AUCS_OPTIONS"), Out, Diag);
 }
 
+// Inside clang the device module is as the front end left it (allocas,
+// optnone at -O0): detect a cleaned clone, fix the cleaned module.
+aucs_exit clangDetect(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
+  return aucs_pipeline_clang_detect(M, getenv("AUCS_OPTIONS"), Out, Diag);
+}
+
+aucs_exit clangFix(LLVMModuleRef M, aucs_buf *Out, aucs_buf *Diag) {
+  return aucs_pipeline_clang_fix(M, getenv("AUCS_OPTIONS"), Out, Diag);
+}
+
 aucs_exit badMode(LLVMModuleRef, aucs_buf *, aucs_buf *Diag) {
   aucs_buf_printf(Diag,
                   "aucs: error: AUCS_MODE must be 'detect' or 'fix', not "
@@ -123,16 +133,17 @@ bool addPass(StringRef Name, ModulePassManager &MPM,
 
 // Inside clang (-fpass-plugin=AuCS.so), $AUCS_MODE=detect|fix runs that
 // mode on the device module at the start of its pipeline, where the IR is
-// closest to the source; the host module is left alone.
+// closest to the source, after sroa,simplifycfg (cleanup.h: on a clone for
+// detect, on the module for fix); the host module is left alone.
 void addClangPass(ModulePassManager &MPM, OptimizationLevel) {
   const char *Mode = getenv("AUCS_MODE");
   if (!Mode)
     return;
   StringRef M(Mode);
   if (M == "detect")
-    MPM.addPass(AucsPass(detectWithEnvOptions, false, true));
+    MPM.addPass(AucsPass(clangDetect, false, true));
   else if (M == "fix")
-    MPM.addPass(AucsPass(fixWithEnvOptions, true, true));
+    MPM.addPass(AucsPass(clangFix, true, true));
   else
     MPM.addPass(AucsPass(badMode, false));
 }

@@ -440,6 +440,7 @@ static void merge_into(aucs_report *cur, aucs_report *part) {
         aucs_report_kernel_free(&cur->kernels[k]);
         cur->kernels[k] = part->kernels[i];
         part->kernels[i] = (aucs_report_kernel){0};
+        break;
       }
   aucs_detect_report_free(part);
 }

@@ -571,6 +571,89 @@ static void test_detect_assume_discards_inputs(void **state) {
   data_free(f, &r);
 }
 
+/* ---- adaptive search ----------------------------------------------------*/
+
+/* s[tid] = tid; barrier; read s[tid ^ 1]: race-free, the barrier needed;
+ * the same under tid < 16, where the barrier may diverge. */
+static const char *adaptive_kernels =
+    "@s = internal addrspace(3) global [1024 x i32] undef\n"
+    "define ptx_kernel void @swap(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr [1024 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+    "  store i32 %t, ptr addrspace(3) %p\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  %u = xor i32 %t, 1\n"
+    "  %q = getelementptr [1024 x i32], ptr addrspace(3) @s, i32 0, i32 %u\n"
+    "  %v = load i32, ptr addrspace(3) %q\n"
+    "  ret void\n"
+    "}\n"
+    "define ptx_kernel void @guarded(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %c = icmp ult i32 %t, 16\n"
+    "  br i1 %c, label %then, label %done\n"
+    "then:\n"
+    "  %p = getelementptr [1024 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+    "  store i32 %t, ptr addrspace(3) %p\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  %u = xor i32 %t, 1\n"
+    "  %q = getelementptr [1024 x i32], ptr addrspace(3) @s, i32 0, i32 %u\n"
+    "  %v = load i32, ptr addrspace(3) %q\n"
+    "  br label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n";
+
+static void adaptive_detect(const char *text, aucs_report *r, fx *f) {
+  f->m = support_parse(adaptive_kernels);
+  f->n = aucs_kernel_list(f->m, &f->ks);
+  char *err = NULL;
+  assert_int_equal(detect(f, text, r, &err), 0);
+}
+
+static void adaptive_free(fx *f, aucs_report *r) {
+  aucs_detect_report_free(r);
+  free(f->ks);
+  support_free(f->m);
+}
+
+static void test_detect_proven_kernel_stops_after_one_run(void **state) {
+  (void)state;
+  fx f = {0};
+  aucs_report r;
+  adaptive_detect("--kernel swap", &r, &f);
+  const aucs_report_kernel *k = only(&r);
+  assert_int_equal(k->findings.n, 0);
+  assert_int_equal(k->runs, 1);
+  assert_string_equal(k->search_end,
+                      aucs_search_end_name(AUCS_SEARCH_END_STOPPED));
+  assert_int_equal(k->runs_saved,
+                   AUCS_SEARCH_POPULATION * (1 + 2 * AUCS_SEARCH_GENERATIONS) -
+                       1);
+  adaptive_free(&f, &r);
+  /* the fixed schedule of old */
+  adaptive_detect("--kernel swap --exhaustive-search", &r, &f);
+  assert_true(only(&r)->runs > 3 * AUCS_SEARCH_POPULATION);
+  assert_int_equal(only(&r)->findings.n, 0);
+  adaptive_free(&f, &r);
+}
+
+static void test_detect_divergent_barrier_keeps_searching(void **state) {
+  (void)state;
+  fx f = {0};
+  aucs_report r;
+  adaptive_detect("--kernel guarded", &r, &f);
+  const aucs_report_kernel *k = only(&r);
+  assert_true(k->runs > 1);
+  assert_int_equal(count_kind(k, AUCS_FINDING_BARRIER_DIVERGENCE), 1);
+  assert_string_not_equal(k->search_end,
+                          aucs_search_end_name(AUCS_SEARCH_END_STOPPED));
+  adaptive_free(&f, &r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_detect_options_parse),
@@ -589,6 +672,8 @@ int main(void) {
       cmocka_unit_test(test_detect_fill_reaches_data_dependent_race),
       cmocka_unit_test(test_detect_failed_run_does_not_end_the_search),
       cmocka_unit_test(test_detect_assume_discards_inputs),
+      cmocka_unit_test(test_detect_proven_kernel_stops_after_one_run),
+      cmocka_unit_test(test_detect_divergent_barrier_keeps_searching),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

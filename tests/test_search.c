@@ -95,6 +95,8 @@ typedef struct log {
   int fitness_arg; /* fitness = args[fitness_arg] / 1000 */
   int fail_fill;   /* runs with fill == fail_fill - 1 fail; 0 none */
   uint64_t assume_mod; /* args[0] % assume_mod != 0 is discarded; 0 none */
+  int grow;            /* every run sets a coverage bit of its own */
+  int sleep_ms;        /* every run takes this long */
 } log;
 
 static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
@@ -107,6 +109,12 @@ static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
   memcpy(copy->args, c->args, 4 * sizeof(uint64_t));
   fit->score = (double)c->args[l->fitness_arg] / 1000.0;
   fit->tie = 0;
+  if (l->grow)
+    fit->coverage[l->n / 64 % AUCS_COVERAGE_WORDS] |= UINT64_C(1)
+                                                      << (l->n % 64);
+  for (double t0 = aucs_seconds();
+       l->sleep_ms && aucs_seconds() - t0 < l->sleep_ms / 1000.0;)
+    ;
   if (l->stop_at && l->n >= l->stop_at)
     return AUCS_SEARCH_STOP;
   if (l->assume_mod && c->args[0] % l->assume_mod)
@@ -305,7 +313,70 @@ static void test_search_stops_when_asked(void **state) {
   (void)state;
   aucs_search_space s = space(8);
   log l = {.stop_at = 3};
-  assert_int_equal(aucs_search_run(&s, record, &l), 3);
+  aucs_search_stats st;
+  assert_int_equal(aucs_search_run_stats(&s, record, &l, &st), 3);
+  assert_int_equal(st.end, AUCS_SEARCH_END_STOPPED);
+  log_free(&l);
+}
+
+/* Population + one generation of two children each. */
+#define ONE_GENERATION (3 * AUCS_SEARCH_POPULATION)
+#define PLANNED (AUCS_SEARCH_POPULATION * (1 + 2 * AUCS_SEARCH_GENERATIONS))
+
+static void test_search_stops_when_coverage_stalls(void **state) {
+  (void)state;
+  aucs_search_space s = space(5);
+  log l = {0};
+  aucs_search_stats st;
+  assert_int_equal(aucs_search_run_stats(&s, record, &l, &st), ONE_GENERATION);
+  assert_int_equal(st.end, AUCS_SEARCH_END_COVERAGE);
+  assert_int_equal(st.planned, PLANNED);
+  log_free(&l);
+  /* the fixed schedule of old runs every generation */
+  s.exhaustive = 1;
+  log all = {0};
+  assert_int_equal(aucs_search_run_stats(&s, record, &all, &st), PLANNED);
+  assert_int_equal(st.end, AUCS_SEARCH_END_ALL);
+  log_free(&all);
+}
+
+static void test_search_grows_while_coverage_grows(void **state) {
+  (void)state;
+  aucs_search_space s = space(5);
+  log l = {.grow = 1};
+  aucs_search_stats st;
+  assert_int_equal(aucs_search_run_stats(&s, record, &l, &st), PLANNED);
+  assert_int_equal(st.end, AUCS_SEARCH_END_ALL);
+  log_free(&l);
+}
+
+static uint64_t launch_threads(const aucs_launch *l) {
+  return (uint64_t)l->grid.x * l->grid.y * l->grid.z * l->block.x * l->block.y *
+         l->block.z;
+}
+
+static void test_search_small_launch_first(void **state) {
+  (void)state;
+  for (uint64_t seed = 1; seed < 20; seed++) {
+    aucs_search_space s = space(seed);
+    log l = {0};
+    aucs_search_run(&s, record, &l);
+    for (size_t i = 1; i < AUCS_SEARCH_POPULATION; i++)
+      assert_true(launch_threads(&l.c[i - 1].launch) <=
+                  launch_threads(&l.c[i].launch));
+    assert_int_equal(l.c[0].seed, seed); /* the first keeps the given seed */
+    log_free(&l);
+  }
+}
+
+static void test_search_time_budget(void **state) {
+  (void)state;
+  aucs_search_space s = space(5);
+  s.budget_ms = 1;
+  log l = {.grow = 1, .sleep_ms = 3};
+  aucs_search_stats st;
+  assert_int_equal(aucs_search_run_stats(&s, record, &l, &st), 1);
+  assert_int_equal(st.end, AUCS_SEARCH_END_BUDGET);
   log_free(&l);
 }
 
@@ -314,6 +385,7 @@ static void test_search_selection_improves(void **state) {
   /* fitness = n / 1000: the search should find smaller n than it began with */
   aucs_search_space s = space(21);
   s.generations = 10;
+  s.exhaustive = 1; /* the fixed schedule: every generation */
   log l = {0};
   aucs_search_run(&s, record, &l);
   uint64_t first = UINT64_MAX, best = UINT64_MAX;
@@ -331,6 +403,10 @@ static void test_search_selection_improves(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_search_rng_same_seed_same_stream),
+      cmocka_unit_test(test_search_stops_when_coverage_stalls),
+      cmocka_unit_test(test_search_grows_while_coverage_grows),
+      cmocka_unit_test(test_search_small_launch_first),
+      cmocka_unit_test(test_search_time_budget),
       cmocka_unit_test(test_search_rng_splitmix_reference),
       cmocka_unit_test(test_search_rng_ranges),
       cmocka_unit_test(test_search_rng_gauss_moments),

@@ -67,6 +67,14 @@ typedef struct aucs_detect_options {
   unsigned smt_timeout;   /* ms per query; 0: AUCS_STATIC_TIMEOUT_MS */
   unsigned static_budget; /* ms per kernel; 0: AUCS_STATIC_BUDGET_MS */
   unsigned replays; /* runs replaying witnesses per kernel; 0: the default */
+  /* The search (search.h): --exhaustive-search runs every generation and
+   * never stops early; --search-budget MS bounds its wall clock (0: the
+   * default). */
+  int exhaustive;
+  unsigned search_budget;
+  /* -j N: kernels checked at once, each in a fork()ed worker (jobs.h); 0:
+   * the number of processors. The report is the same for every N. */
+  unsigned jobs;
   int may_alias; /* static: pointer arguments may overlap (static.h) */
   /* static: answers shared across calls (a repair's trials); borrowed.
    * NULL: one cache for the kernels of this call. */

@@ -127,6 +127,9 @@ typedef enum aucs_run_status {
   AUCS_RUN_BUDGET, /* cfg->budget was spent (time or memory) */
 } aucs_run_status;
 
+/* Words of a run's coverage signature (4096 bits). */
+#define AUCS_COVERAGE_WORDS 64
+
 typedef struct aucs_run_result {
   aucs_run_status status;
   char *error;           /* why status != OK, naming the location; or NULL */
@@ -140,6 +143,11 @@ typedef struct aucs_run_result {
   /* For the input search: memory accesses made and distinct addresses. */
   uint64_t accesses, distinct_addresses;
   uint64_t blocks_run; /* blocks simulated (all, or the sample under the cap) */
+  /* For the input search: a bit per (access, the barrier before it), per
+   * (branch, direction taken) and per (access, the access it conflicted
+   * with), hashed; a run that sets a bit no earlier run set saw something
+   * new (search.h, "coverage"). */
+  uint64_t coverage[AUCS_COVERAGE_WORDS];
   LLVMValueRef assumption; /* AUCS_RUN_ASSUME: the violated llvm.assume */
   aucs_run_memory *memory; /* with cfg->keep_memory; see aucs_run_read */
 } aucs_run_result;

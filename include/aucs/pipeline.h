@@ -69,4 +69,12 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
 aucs_exit aucs_pipeline_fix_text(LLVMModuleRef m, const char *options,
                                  aucs_buf *out, aucs_buf *diag);
 
+/* Inside clang (the plugin's pipeline-start callback, cleanup.h): detect
+ * on a cleaned clone of m, leaving m untouched; fix m after cleaning it in
+ * place (the repaired module is then the cleaned one). */
+aucs_exit aucs_pipeline_clang_detect(LLVMModuleRef m, const char *options,
+                                     aucs_buf *out, aucs_buf *diag);
+aucs_exit aucs_pipeline_clang_fix(LLVMModuleRef m, const char *options,
+                                  aucs_buf *out, aucs_buf *diag);
+
 #endif

@@ -91,6 +91,12 @@ typedef struct aucs_report_kernel {
    * what was and was not checked; both NULL when none did. */
   char *budget, *budget_checked;
   double seconds;
+  /* The input search: runs the fixed schedule would have made on top,
+   * why it ended (a static string, or NULL when it did not run), and
+   * whether its time budget cut it short. */
+  uint64_t runs_saved;
+  const char *search_end;
+  int search_budget;
   aucs_report_static st;
 } aucs_report_kernel;
 

@@ -61,6 +61,10 @@ double aucs_search_rng_cauchy(aucs_rng *r);
 #define AUCS_SEARCH_POPULATION 4
 #define AUCS_SEARCH_GENERATIONS 6
 #define AUCS_SEARCH_SEED 1
+/* Generations in a row that add no coverage before the search stops. */
+#define AUCS_SEARCH_PATIENCE 1
+/* The search's own wall-clock budget per kernel, in ms (--search-budget). */
+#define AUCS_SEARCH_BUDGET_MS 10000
 
 /* One run's inputs. */
 typedef struct aucs_candidate {
@@ -74,6 +78,11 @@ typedef struct aucs_candidate {
 typedef struct aucs_fitness {
   double score; /* distinct addresses / accesses; 1 when no access */
   double tie;   /* the denser access range wins a tie */
+  /* Coverage: the run's signature (aucs_run_result.coverage) and how many
+   * facts it added to the kernel's (findings, barriers passed or ordered
+   * for the first time). Either new makes the run one that grew coverage. */
+  uint64_t coverage[AUCS_COVERAGE_WORDS];
+  unsigned news;
 } aucs_fitness;
 
 typedef struct aucs_search_space {
@@ -92,7 +101,32 @@ typedef struct aucs_search_space {
   unsigned grid_dims, block_dims;
   unsigned population, generations; /* 0: the defaults above */
   uint64_t seed;
+  /* Adaptive stopping: after the initial population, the search stops once
+   * `patience` generations in a row grew no coverage (0: the default;
+   * exhaustive: never, every generation runs), or once it has spent
+   * budget_ms of wall clock (0: the default). */
+  unsigned patience;
+  int exhaustive;
+  unsigned budget_ms;
 } aucs_search_space;
+
+/* Why a search ended. */
+typedef enum aucs_search_end {
+  AUCS_SEARCH_END_ALL,      /* every generation ran (or one fixed run) */
+  AUCS_SEARCH_END_COVERAGE, /* coverage stopped growing */
+  AUCS_SEARCH_END_STOPPED,  /* the evaluation said STOP (e.g. all proven) */
+  AUCS_SEARCH_END_BUDGET,   /* the time budget ran out */
+} aucs_search_end;
+
+typedef struct aucs_search_stats {
+  size_t runs;    /* candidates evaluated (discarded ones included) */
+  size_t planned; /* what the fixed schedule would evaluate: population *
+                     (1 + 2 * generations), or 1 */
+  aucs_search_end end;
+} aucs_search_stats;
+
+/* "all generations", "coverage stopped growing", ... */
+const char *aucs_search_end_name(aucs_search_end e);
 
 /* What the evaluation of one candidate tells the search. */
 typedef enum aucs_search_verdict {
@@ -116,5 +150,8 @@ int aucs_search_fixed(const aucs_search_space *s);
  * order for a given seed. Returns the number of runs made. */
 size_t aucs_search_run(const aucs_search_space *s, aucs_search_eval eval,
                        void *ctx);
+/* aucs_search_run, also saying how it ended (stats may be NULL). */
+size_t aucs_search_run_stats(const aucs_search_space *s, aucs_search_eval eval,
+                             void *ctx, aucs_search_stats *stats);
 
 #endif
