@@ -33,6 +33,7 @@
 #include "aucs/libcalls.h"
 #include "aucs/inputs.h"
 #include "aucs/shadow.h"
+#include "aucs/sync.h"
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <stdio.h>
@@ -60,8 +61,13 @@ enum {
   C_MEMSET,
   C_ASSUME,
   C_GRID,
-  C_REDUCE
+  C_REDUCE,
+  C_FENCE,
+  C_ATOMIC
 };
+
+/* The compare-and-swap of the ATOMIC class. */
+enum { ATOM_CAS = 255 };
 
 typedef struct intrin_row {
   int match;
@@ -823,10 +829,48 @@ static int access_size(lowerer *L, LLVMTypeRef t, unsigned *size) {
   return 0;
 }
 
+/* The scope of an atomic or fence I (syncscope "block", "cluster",
+ * "device", or none: system). */
+static int sync_scope(LLVMValueRef I) {
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(I));
+  unsigned id = LLVMGetAtomicSyncScopeID(I);
+  if (id == LLVMGetSyncScopeID(cx, "block", 5) ||
+      id == LLVMGetSyncScopeID(cx, "cluster", 7) ||
+      id == LLVMGetSyncScopeID(cx, "singlethread", 12))
+    return AUCS_SCOPE_BLOCK; /* cluster: the narrower, safe side */
+  if (id == LLVMGetSyncScopeID(cx, "device", 6))
+    return AUCS_SCOPE_DEVICE;
+  return AUCS_SCOPE_SYSTEM;
+}
+
+/* Acquire / release semantics of an ordering. */
+static uint64_t order_flags(LLVMAtomicOrdering o) {
+  uint64_t f = 0;
+  if (o == LLVMAtomicOrderingAcquire || o == LLVMAtomicOrderingAcquireRelease ||
+      o == LLVMAtomicOrderingSequentiallyConsistent)
+    f |= MEM_ACQUIRE;
+  if (o == LLVMAtomicOrderingRelease || o == LLVMAtomicOrderingAcquireRelease ||
+      o == LLVMAtomicOrderingSequentiallyConsistent)
+    f |= MEM_RELEASE;
+  return f;
+}
+
+/* MEM_* flags, ordering and scope of an atomic read-modify-write. clang's
+ * CUDA atomics (atomicAdd ...) are seq_cst at system scope in the IR but
+ * relaxed in CUDA's semantics: without a syncscope, an RMW is relaxed. */
+static uint64_t rmw_flags(LLVMValueRef I, LLVMAtomicOrdering o) {
+  int sc = sync_scope(I);
+  uint64_t f = MEM_ATOMIC | MEM_WITH_SCOPE(sc);
+  return sc == AUCS_SCOPE_SYSTEM ? f : f | order_flags(o);
+}
+
 static uint64_t mem_flags(LLVMValueRef I) {
   uint64_t f = LLVMGetVolatile(I) ? MEM_VOLATILE : 0;
-  if (LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic)
-    f |= MEM_ATOMIC;
+  LLVMAtomicOrdering o = LLVMGetOrdering(I);
+  if (o != LLVMAtomicOrderingNotAtomic)
+    f |= MEM_ATOMIC | order_flags(o) | MEM_WITH_SCOPE(sync_scope(I));
+  else if (f)
+    f |= MEM_WITH_SCOPE(AUCS_SCOPE_SYSTEM); /* PTX: volatile is relaxed.sys */
   return f;
 }
 
@@ -931,7 +975,7 @@ static int lower_rmw(lowerer *L, LLVMValueRef I, uint32_t d) {
                     .b = op_slot(L, I, 1, &bad),
                     .c = (uint32_t)k,
                     .x = (uint16_t)size,
-                    .imm = MEM_ATOMIC});
+                    .imm = rmw_flags(I, LLVMGetOrdering(I))});
   return bad;
 }
 
@@ -946,7 +990,7 @@ static int lower_cmpxchg(lowerer *L, LLVMValueRef I, uint32_t d) {
                     .b = op_slot(L, I, 1, &bad),
                     .c = op_slot(L, I, 2, &bad),
                     .x = (uint16_t)size,
-                    .imm = MEM_ATOMIC});
+                    .imm = rmw_flags(I, LLVMGetCmpXchgSuccessOrdering(I))});
   return bad;
 }
 
@@ -1202,6 +1246,32 @@ static int lower_grid(lowerer *L, LLVMValueRef I, uint32_t d, int step) {
   return bad;
 }
 
+/* llvm.nvvm.atomic.*.{cta,sys}: a relaxed RMW or CAS of that scope. */
+static int lower_nvvm_atomic(lowerer *L, LLVMValueRef I, uint32_t d,
+                             int param) {
+  unsigned size;
+  if (access_size(L, LLVMTypeOf(I), &size))
+    return 1;
+  int bad = 0, kind = param & 0xff;
+  bc_insn in = {.op = OP_RMW,
+                .d = d,
+                .a = arg_slot(L, I, 0, &bad),
+                .b = arg_slot(L, I, 1, &bad),
+                .c = (uint32_t)kind,
+                .x = (uint16_t)size,
+                .imm = MEM_ATOMIC | MEM_WITH_SCOPE(param >> 8)};
+  if (kind != ATOM_CAS) {
+    emit(L, in);
+    return bad;
+  }
+  in.op = OP_CMPXCHG; /* old value and success flag: two slots */
+  in.d = new_slots(L, 2);
+  in.c = arg_slot(L, I, 2, &bad);
+  emit(L, in);
+  emit(L, (bc_insn){.op = OP_MOV, .d = d, .a = in.d});
+  return bad;
+}
+
 static int lower_scalar_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
                                   const intrin_row *r) {
   LLVMTypeRef t = LLVMTypeOf(I);
@@ -1227,6 +1297,11 @@ static int lower_scalar_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
     break;
   case C_GRID:
     return lower_grid(L, I, d, r->param);
+  case C_FENCE:
+    emit(L, (bc_insn){.op = OP_FENCE, .x = (uint16_t)r->param});
+    return 0;
+  case C_ATOMIC:
+    return lower_nvvm_atomic(L, I, d, r->param);
   case C_BARRIER:
     return lower_barrier(L, I, d, r->param);
   case C_WARP:
@@ -1503,7 +1578,9 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
     return 1;
   switch (op) {
   case LLVMPHI:
+    return 0;
   case LLVMFence:
+    emit(L, (bc_insn){.op = OP_FENCE, .x = (uint16_t)sync_scope(I)});
     return 0;
   case LLVMRet:
     return lower_ret(L, I);
