@@ -444,9 +444,10 @@ static void report_race(run *R, aucs_finding_kind k, const robj *o,
   f.message = aucs_xasprintf(
       "%s%s by thread (%u,%u,%u) and %s by thread (%u,%u,%u) of %s '%s' at "
       "byte %llu",
-      k == AUCS_FINDING_RACE        ? "data race: "
-      : k == AUCS_FINDING_SCOPE_RACE ? "block-scoped atomics shared by blocks: "
-                                     : "race between blocks: ",
+      k == AUCS_FINDING_RACE          ? "data race: "
+      : k == AUCS_FINDING_SCOPE_RACE   ? "block-scoped atomics shared by blocks: "
+      : k == AUCS_FINDING_MISSING_FENCE ? "flag hand-off without a fence: "
+                                        : "race between blocks: ",
       op_word(f.a.op), f.a.thread.x, f.a.thread.y, f.a.thread.z, op_word(b.op),
       b.thread.x, b.thread.y, b.thread.z, aucs_memspace_name(o->o->space),
       o->o->name, (unsigned long long)off);
@@ -582,6 +583,18 @@ static int hb_ordered(const run *R, const thread *T, uint32_t blk,
                    flag_pair(R, T, e, r, i));
 }
 
+/* A race that a flag hand-off would order if it had its fences: the kind
+ * to report it as. */
+static aucs_finding_kind race_kind(const run *R, const thread *T,
+                                   uint32_t blk, uint32_t ep,
+                                   aucs_shadow_rec e, aucs_finding_kind k) {
+  if (R->sy && aucs_sync_covers_unfenced(R->sy, &T->sy, sync_slot(R, blk),
+                                         ep, aucs_shadow_rec_tid(e),
+                                         aucs_shadow_rec_rel(e)))
+    return AUCS_FINDING_MISSING_FENCE;
+  return k;
+}
+
 static void track(run *R, thread *T, uint32_t pc, const robj *o,
                   aucs_shadow_cell *sh, aucs_shadow_grid_cell *g, uint64_t off,
                   uint64_t n, int write, int atomic) {
@@ -606,10 +619,14 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
       hit.race = 0;
     if (hit.ordered && R->last_barrier >= 0)
       R->res->barrier_ordered[R->last_barrier] = 1;
+    aucs_finding_kind k =
+        hit.race ? race_kind(R, T, R->blk, R->bepoch, hit.race,
+                             AUCS_FINDING_RACE)
+                 : AUCS_FINDING_RACE;
     if (hit.race && !raced &&
-        first_time(R, AUCS_FINDING_RACE, aucs_shadow_rec_pc(hit.race), pc)) {
+        first_time(R, k, aucs_shadow_rec_pc(hit.race), pc)) {
       raced = 1;
-      report_race(R, AUCS_FINDING_RACE, o, off + i, hit.race, R->blk,
+      report_race(R, k, o, off + i, hit.race, R->blk,
                   side(R, pc, T->tid, R->blk, op, (unsigned)n));
     }
     if (!g)
@@ -620,9 +637,11 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
     if (other && hb_ordered(R, T, ob, oep, other, r, i))
       other = 0;
     /* two atomics conflict only when one's scope is too narrow */
-    aucs_finding_kind gk = other && atomic && aucs_shadow_rec_atomic(other)
-                               ? AUCS_FINDING_SCOPE_RACE
-                               : AUCS_FINDING_INTER_BLOCK_RACE;
+    aucs_finding_kind gk =
+        !other ? AUCS_FINDING_INTER_BLOCK_RACE
+        : atomic && aucs_shadow_rec_atomic(other)
+            ? AUCS_FINDING_SCOPE_RACE
+            : race_kind(R, T, ob, oep, other, AUCS_FINDING_INTER_BLOCK_RACE);
     if (other && !graced &&
         first_time(R, gk, aucs_shadow_rec_pc(other), pc)) {
       graced = 1;
@@ -1820,17 +1839,19 @@ static void run_free(run *R) {
 /* Fences and strong accesses (atomic or volatile) need the clocks of
  * sync.h; strong reads may spin (yield, blocks waiting for one another). */
 static void sync_setup(run *R) {
-  int fences = 0, reads = 0;
+  int fences = 0, reads = 0, vloads = 0, vstores = 0;
   for (uint32_t pc = 0; pc < R->p->ncode; pc++) {
     const bc_insn *I = &R->p->code[pc];
     int strong = (I->imm & (MEM_ATOMIC | MEM_VOLATILE)) != 0;
     fences |= I->op == OP_FENCE || I->op == OP_RMW || I->op == OP_CMPXCHG ||
               ((I->op == OP_STORE || I->op == OP_LOAD) &&
                (I->imm & MEM_ATOMIC));
+    vloads |= I->op == OP_LOAD && (I->imm & MEM_VOLATILE);
+    vstores |= I->op == OP_STORE && (I->imm & MEM_VOLATILE);
     reads |= (I->op == OP_LOAD && strong) || I->op == OP_RMW ||
              I->op == OP_CMPXCHG;
   }
-  if (fences)
+  if (fences || (vloads && vstores)) /* a volatile flag: missing-fence */
     R->sy = aucs_sync_new(AUCS_SYNC_SLOTS);
   R->phased = reads;
 }

@@ -12,13 +12,14 @@ typedef struct sobj {
   aucs_sync_front *dev; /* released at device or system scope */
   aucs_sync_front *cta; /* released at block scope, by block cta_slot */
   uint32_t cta_slot;
+  aucs_sync_front *any; /* every strong write as a release (missing-fence) */
 } sobj;
 
 struct aucs_sync {
   uint32_t n;
   sobj *objs; /* open addressing on addr; addr 0 is never an object */
   size_t cap, len;
-  aucs_sync_front *tmp; /* the barrier's join */
+  aucs_sync_front *tmp, *wtmp; /* the barrier's joins */
 };
 
 static aucs_sync_front *clock_new(uint32_t n) {
@@ -29,6 +30,7 @@ aucs_sync *aucs_sync_new(uint32_t nslots) {
   aucs_sync *s = aucs_xcalloc(1, sizeof *s);
   s->n = nslots ? nslots : 1;
   s->tmp = clock_new(s->n);
+  s->wtmp = clock_new(s->n);
   return s;
 }
 
@@ -38,9 +40,11 @@ void aucs_sync_free(aucs_sync *s) {
   for (size_t i = 0; i < s->cap; i++) {
     free(s->objs[i].dev);
     free(s->objs[i].cta);
+    free(s->objs[i].any);
   }
   free(s->objs);
   free(s->tmp);
+  free(s->wtmp);
   free(s);
 }
 
@@ -48,9 +52,11 @@ void aucs_sync_thread_reset(aucs_sync *s, aucs_sync_thread *t) {
   if (!t->c) {
     t->c = clock_new(s->n);
     t->p = clock_new(s->n);
+    t->w = clock_new(s->n);
   } else {
     memset(t->c, 0, s->n * sizeof *t->c);
     memset(t->p, 0, s->n * sizeof *t->p);
+    memset(t->w, 0, s->n * sizeof *t->w);
   }
   t->rel = t->fence_q = 0;
   t->fence_scope = t->fenced = 0;
@@ -59,7 +65,8 @@ void aucs_sync_thread_reset(aucs_sync *s, aucs_sync_thread *t) {
 void aucs_sync_thread_free(aucs_sync_thread *t) {
   free(t->c);
   free(t->p);
-  t->c = t->p = NULL;
+  free(t->w);
+  t->c = t->p = t->w = NULL;
 }
 
 /* The later of two frontiers; of one epoch, the same thread's later
@@ -77,14 +84,26 @@ static void join(aucs_sync_front *d, const aucs_sync_front *x, uint32_t n) {
     d[i] = join1(d[i], x[i]);
 }
 
+static int front_covers(aucs_sync_front f, uint32_t ep, uint32_t tid,
+                        uint32_t rel) {
+  if (ep + 1 < f.ep)
+    return 1;
+  return ep + 1 == f.ep && tid == f.tid && rel < f.q && rel < AUCS_SYNC_REL_MAX;
+}
+
 int aucs_sync_covers(const aucs_sync *s, const aucs_sync_thread *t,
                      uint32_t slot, uint32_t ep, uint32_t tid, uint32_t rel) {
   if (!t->c || slot >= s->n)
     return 0;
-  aucs_sync_front f = t->c[slot];
-  if (ep + 1 < f.ep)
-    return 1;
-  return ep + 1 == f.ep && tid == f.tid && rel < f.q && rel < AUCS_SYNC_REL_MAX;
+  return front_covers(t->c[slot], ep, tid, rel);
+}
+
+int aucs_sync_covers_unfenced(const aucs_sync *s, const aucs_sync_thread *t,
+                              uint32_t slot, uint32_t ep, uint32_t tid,
+                              uint32_t rel) {
+  if (!t->w || slot >= s->n)
+    return 0;
+  return front_covers(t->w[slot], ep, tid, rel);
 }
 
 void aucs_sync_fence(aucs_sync *s, aucs_sync_thread *t, int scope) {
@@ -140,7 +159,8 @@ static sobj *find(aucs_sync *s, uint64_t addr, int make) {
 }
 
 int aucs_sync_published(aucs_sync *s, uint64_t addr) {
-  return find(s, addr, 0) != NULL;
+  sobj *o = find(s, addr, 0);
+  return o && (o->dev || o->cta);
 }
 
 void aucs_sync_read(aucs_sync *s, aucs_sync_thread *t, uint64_t addr,
@@ -150,6 +170,8 @@ void aucs_sync_read(aucs_sync *s, aucs_sync_thread *t, uint64_t addr,
     return;
   if (!t->c)
     aucs_sync_thread_reset(s, t);
+  if (o->any)
+    join(t->w, o->any, s->n);
   aucs_sync_front *into = acquire ? t->c : t->p;
   if (o->cta && o->cta_slot == slot)
     join(into, o->cta, s->n);
@@ -172,12 +194,30 @@ static void publish(aucs_sync *s, aucs_sync_front **dst,
     (*dst)[slot] = join1((*dst)[slot], own);
 }
 
+/* Every strong write publishes t's what-if clock (joined with its real
+ * one) and its accesses so far. */
+static void write_unfenced(aucs_sync *s, aucs_sync_thread *t, uint64_t addr,
+                           uint32_t slot, uint32_t ep, uint32_t tid, int rmw) {
+  sobj *o = find(s, addr, 1);
+  aucs_sync_front own = {ep + 1, tid, ++t->rel};
+  join(t->w, t->c, s->n);
+  if (!o->any)
+    o->any = clock_new(s->n);
+  else if (!rmw)
+    memset(o->any, 0, s->n * sizeof *o->any);
+  join(o->any, t->w, s->n);
+  if (slot < s->n)
+    o->any[slot] = join1(o->any[slot], own);
+}
+
 void aucs_sync_write(aucs_sync *s, aucs_sync_thread *t, uint64_t addr,
                      uint32_t slot, uint32_t ep, uint32_t tid, int scope,
                      int release, int rmw) {
   uint32_t q = 0;
   if (!t->c)
     aucs_sync_thread_reset(s, t);
+  if (scope >= AUCS_SCOPE_DEVICE) /* a block-scoped one is a scope race */
+    write_unfenced(s, t, addr, slot, ep, tid, rmw);
   if (release) {
     q = ++t->rel;
   } else if (t->fence_q) {
@@ -207,19 +247,24 @@ void aucs_sync_write(aucs_sync *s, aucs_sync_thread *t, uint64_t addr,
 }
 
 void aucs_sync_barrier_gather(aucs_sync *s, aucs_sync_thread *t, int first) {
-  if (first)
+  if (first) {
     memset(s->tmp, 0, s->n * sizeof *s->tmp);
+    memset(s->wtmp, 0, s->n * sizeof *s->wtmp);
+  }
   if (!t->c)
     return;
   join(t->c, t->p, s->n); /* the barrier acquires like a fence */
   memset(t->p, 0, s->n * sizeof *t->p);
   join(s->tmp, t->c, s->n);
+  join(s->wtmp, t->w, s->n);
 }
 
 void aucs_sync_barrier_scatter(aucs_sync *s, aucs_sync_thread *t) {
   if (!t->c)
     aucs_sync_thread_reset(s, t);
   memcpy(t->c, s->tmp, s->n * sizeof *t->c);
+  memcpy(t->w, s->wtmp, s->n * sizeof *t->w);
+  join(t->w, t->c, s->n);
   uint8_t fenced = t->fenced;
   aucs_sync_fence(s, t, AUCS_SCOPE_BLOCK);
   t->fenced = fenced;

@@ -592,6 +592,10 @@ const char *aucs_place_unfixable(const aucs_finding *f,
                   "into two launches at this point";
     return "the accesses are by threads of different blocks, and "
            "__syncthreads() orders the threads of one block only";
+  case AUCS_FINDING_MISSING_FENCE:
+    *suggestion = "put __threadfence() between the data accesses and the "
+                  "flag, on the writing and on the reading side";
+    return "aucs does not insert fences yet";
   case AUCS_FINDING_SCOPE_RACE:
     *suggestion = "use the device-scoped atomic (atomicCAS instead of "
                   "atomicCAS_block, cuda::thread_scope_device)";

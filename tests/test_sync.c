@@ -47,6 +47,25 @@ static void test_sync_without_fence_nothing_is_published(void **state) {
   aucs_sync_free(s);
 }
 
+/* Without fences the real clock orders nothing, the what-if clock does:
+ * the race is a missing fence. */
+static void test_sync_unfenced_hand_off_is_a_missing_fence(void **state) {
+  (void)state;
+  aucs_sync *s = aucs_sync_new(4);
+  aucs_sync_thread a = {0}, b = {0};
+  aucs_sync_thread_reset(s, &a);
+  uint32_t before = aucs_sync_rel(&a);
+  aucs_sync_write(s, &a, FLAG, 0, 2, 3, DEV, 0, 0);
+  aucs_sync_read(s, &b, FLAG, 1, DEV, 0);
+  aucs_sync_fence(s, &b, DEV);
+  assert_false(aucs_sync_covers(s, &b, 0, 2, 3, before));
+  assert_true(aucs_sync_covers_unfenced(s, &b, 0, 2, 3, before));
+  assert_false(aucs_sync_covers_unfenced(s, &b, 0, 2, 4, before));
+  aucs_sync_thread_free(&a);
+  aucs_sync_thread_free(&b);
+  aucs_sync_free(s);
+}
+
 static void test_sync_block_scope_stays_in_its_block(void **state) {
   (void)state;
   aucs_sync *s = aucs_sync_new(4);
@@ -141,6 +160,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sync_fence_flag_orders_across_blocks),
       cmocka_unit_test(test_sync_without_fence_nothing_is_published),
+      cmocka_unit_test(test_sync_unfenced_hand_off_is_a_missing_fence),
       cmocka_unit_test(test_sync_block_scope_stays_in_its_block),
       cmocka_unit_test(test_sync_release_sequence),
       cmocka_unit_test(test_sync_barrier_joins_the_block),

@@ -20,6 +20,10 @@
  * frontiers of one epoch but different threads keeps one of them, so the
  * order is under-approximated: a race may be reported that a full vector
  * clock would excuse, never the reverse.
+ *
+ * A second clock per thread and object assumes every strong write is a
+ * release and every strong read an acquire: a race that it orders and the
+ * real clock does not is a hand-off that lacks a fence (missing-fence).
  */
 #ifndef AUCS_SYNC_H
 #define AUCS_SYNC_H
@@ -50,6 +54,8 @@ typedef struct aucs_sync_thread {
   uint8_t fenced;     /* a fence instruction (not only barriers) ran */
   aucs_sync_front *c; /* clock: what happens before the next access */
   aucs_sync_front *p; /* read by strong reads, acquired at the next fence */
+  aucs_sync_front *w; /* as if every strong write released and every
+                         strong read acquired: for missing-fence */
 } aucs_sync_thread;
 
 typedef struct aucs_sync aucs_sync;
@@ -68,6 +74,13 @@ static inline uint32_t aucs_sync_rel(const aucs_sync_thread *t) {
  * barrier epoch ep with release number rel? */
 int aucs_sync_covers(const aucs_sync *s, const aucs_sync_thread *t,
                      uint32_t slot, uint32_t ep, uint32_t tid, uint32_t rel);
+
+/* The same question as if every strong write were a release and every
+ * strong read an acquire (of their scopes): an order that only a fence is
+ * missing for. */
+int aucs_sync_covers_unfenced(const aucs_sync *s, const aucs_sync_thread *t,
+                              uint32_t slot, uint32_t ep, uint32_t tid,
+                              uint32_t rel);
 
 /* A fence of scope by t (a block barrier is one of block scope). */
 void aucs_sync_fence(aucs_sync *s, aucs_sync_thread *t, int scope);

@@ -4,7 +4,7 @@
 // inter-block race between the partial store and the last block's read.
 // AUCS-LAUNCH: --grid 4 --block 64
 // AUCS-EXPECT: uniform 22
-// AUCS-EXPECT: inter-block-race 16 26
+// AUCS-EXPECT: missing-fence 16 26
 
 __device__ unsigned done_blocks;
 
