@@ -124,6 +124,7 @@ typedef struct run {
   uint64_t first;      /* blocks simulated before the last one */
   uint64_t writes;     /* memory writes so far: progress for spinners */
   uint64_t at;         /* the address touch() is tracking */
+  int spins;           /* strong reads may spin: they yield */
   int phased;          /* blocks may wait for one another (gridsync.inc) */
 } run;
 
@@ -793,7 +794,7 @@ static int strong_read(run *R, thread *T, uint32_t pc, uint64_t ptr,
   if (R->sy)
     aucs_sync_read(R->sy, &T->sy, ptr, sync_slot(R, R->blk), MEM_SCOPE(imm),
                    (imm & MEM_ACQUIRE) != 0);
-  if (!R->phased)
+  if (!R->spins)
     return 0;
   if (T->spin_pc != pc + 1 || T->spin_val != v) {
     T->spin_pc = pc + 1;
@@ -1836,8 +1837,8 @@ static void run_free(run *R) {
   free(R->args);
 }
 
-/* Fences and strong accesses (atomic or volatile) need the clocks of
- * sync.h; strong reads may spin (yield, blocks waiting for one another). */
+/* Fences, atomics and volatile flags need the clocks of sync.h; strong
+ * reads may spin (yield; blocks waiting for one another). */
 static void sync_setup(run *R) {
   int fences = 0, reads = 0, vloads = 0, vstores = 0;
   for (uint32_t pc = 0; pc < R->p->ncode; pc++) {
@@ -1853,7 +1854,10 @@ static void sync_setup(run *R) {
   }
   if (fences || (vloads && vstores)) /* a volatile flag: missing-fence */
     R->sy = aucs_sync_new(AUCS_SYNC_SLOTS);
-  R->phased = reads;
+  /* a spin across blocks needs an atomic or a fence to be correct: only
+   * such kernels keep every block's threads for the phases */
+  R->spins = reads;
+  R->phased = reads && fences;
 }
 
 static void run_grid(run *R) {
