@@ -125,6 +125,8 @@ typedef struct run {
   uint64_t writes;     /* memory writes so far: progress for spinners */
   uint64_t at;         /* the address touch() is tracking */
   int spins;           /* strong reads may spin: they yield */
+  int want_sync;       /* the kernel synchronizes beyond barriers */
+  uint32_t nslots;     /* blocks with clock entries (sync.h) */
   int phased;          /* blocks may wait for one another (gridsync.inc) */
 } run;
 
@@ -556,9 +558,11 @@ static inline int grid_repeat(const aucs_shadow_grid_cell *g, uint32_t blk,
 /* The simulated block lin's entry in the clocks, or UINT32_MAX (none). */
 static uint32_t sync_slot(const run *R, uint64_t lin) {
   uint64_t nblocks = (uint64_t)R->grid.x * R->grid.y * R->grid.z;
-  if (lin + 1 == nblocks && nblocks > AUCS_SYNC_SLOTS)
-    return AUCS_SYNC_SLOTS - 1;
-  return lin < AUCS_SYNC_SLOTS - 1 ? (uint32_t)lin : UINT32_MAX;
+  if (nblocks <= R->nslots)
+    return (uint32_t)lin;
+  if (lin + 1 == nblocks)
+    return R->nslots - 1;
+  return lin < R->nslots - 1 ? (uint32_t)lin : UINT32_MAX;
 }
 
 /* Two strong accesses (atomic or volatile: PTX's volatile is relaxed at
@@ -1624,8 +1628,10 @@ static int reset_threads(run *R) {
                   .tid = t,
                   .state = RUN,
                   .sy = T->sy};
-    if (R->sy)
+    if (R->sy && T->sy.c) /* else allocated at its first sync operation */
       aucs_sync_thread_reset(R->sy, &T->sy);
+    else
+      T->sy = (aucs_sync_thread){0};
   }
   return 0;
 }
@@ -1853,7 +1859,7 @@ static void sync_setup(run *R) {
              I->op == OP_CMPXCHG;
   }
   if (fences || (vloads && vstores)) /* a volatile flag: missing-fence */
-    R->sy = aucs_sync_new(AUCS_SYNC_SLOTS);
+    R->want_sync = 1;
   /* a spin across blocks needs an atomic or a fence to be correct: only
    * such kernels keep every block's threads for the phases */
   R->spins = reads;
@@ -1872,6 +1878,11 @@ static void run_grid(run *R) {
   else
     first--; /* ... and the last block */
   R->first = first;
+  if (R->want_sync) { /* entries for the simulated blocks, at most SLOTS */
+    uint64_t sim = first < nblocks ? first + 1 : nblocks;
+    R->nslots = (uint32_t)(sim < AUCS_SYNC_SLOTS ? sim : AUCS_SYNC_SLOTS);
+    R->sy = aucs_sync_new(R->nslots);
+  }
   if (R->phased && nblocks > 1)
     R->phased = 2; /* a spinning block lets the others run */
   if (R->p->grid_ws || R->phased > 1) {

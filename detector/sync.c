@@ -48,6 +48,13 @@ void aucs_sync_free(aucs_sync *s) {
   free(s);
 }
 
+/* Give t its clocks (all zero), keeping its counters. */
+static void ensure(aucs_sync *s, aucs_sync_thread *t) {
+  t->c = clock_new(s->n);
+  t->p = clock_new(s->n);
+  t->w = clock_new(s->n);
+}
+
 void aucs_sync_thread_reset(aucs_sync *s, aucs_sync_thread *t) {
   if (!t->c) {
     t->c = clock_new(s->n);
@@ -107,10 +114,10 @@ int aucs_sync_covers_unfenced(const aucs_sync *s, const aucs_sync_thread *t,
 }
 
 void aucs_sync_fence(aucs_sync *s, aucs_sync_thread *t, int scope) {
-  if (!t->c)
-    aucs_sync_thread_reset(s, t);
-  join(t->c, t->p, s->n);
-  memset(t->p, 0, s->n * sizeof *t->p);
+  if (t->c) { /* no clock yet: nothing pending either */
+    join(t->c, t->p, s->n);
+    memset(t->p, 0, s->n * sizeof *t->p);
+  }
   t->fence_q = ++t->rel;
   t->fenced = 1;
   /* a block barrier after a wider fence keeps the wider one */
@@ -169,7 +176,7 @@ void aucs_sync_read(aucs_sync *s, aucs_sync_thread *t, uint64_t addr,
   if (!o)
     return;
   if (!t->c)
-    aucs_sync_thread_reset(s, t);
+    ensure(s, t);
   if (o->any)
     join(t->w, o->any, s->n);
   aucs_sync_front *into = acquire ? t->c : t->p;
@@ -215,7 +222,7 @@ void aucs_sync_write(aucs_sync *s, aucs_sync_thread *t, uint64_t addr,
                      int release, int rmw) {
   uint32_t q = 0;
   if (!t->c)
-    aucs_sync_thread_reset(s, t);
+    ensure(s, t);
   if (scope >= AUCS_SCOPE_DEVICE) /* a block-scoped one is a scope race */
     write_unfenced(s, t, addr, slot, ep, tid, rmw);
   if (release) {
@@ -259,12 +266,22 @@ void aucs_sync_barrier_gather(aucs_sync *s, aucs_sync_thread *t, int first) {
   join(s->wtmp, t->w, s->n);
 }
 
+/* Is the clock all zero? */
+static int empty(const aucs_sync_front *c, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (c[i].ep)
+      return 0;
+  return 1;
+}
+
 void aucs_sync_barrier_scatter(aucs_sync *s, aucs_sync_thread *t) {
-  if (!t->c)
-    aucs_sync_thread_reset(s, t);
-  memcpy(t->c, s->tmp, s->n * sizeof *t->c);
-  memcpy(t->w, s->wtmp, s->n * sizeof *t->w);
-  join(t->w, t->c, s->n);
+  if (!t->c && (!empty(s->tmp, s->n) || !empty(s->wtmp, s->n)))
+    ensure(s, t);
+  if (t->c) {
+    memcpy(t->c, s->tmp, s->n * sizeof *t->c);
+    memcpy(t->w, s->wtmp, s->n * sizeof *t->w);
+    join(t->w, t->c, s->n);
+  }
   uint8_t fenced = t->fenced;
   aucs_sync_fence(s, t, AUCS_SCOPE_BLOCK);
   t->fenced = fenced;
