@@ -81,7 +81,9 @@
   /* indirect call: d = (*a)(pool b .. b + c); a must be a function's object */\
   X(CALLI)                                                                     \
   /* grid sync step x (GRID_*): a the grid workspace pointer, d the result */  \
-  X(GRID)
+  X(GRID)                                                                      \
+  /* memory fence of scope x (AUCS_SCOPE_*, sync.h) */                        \
+  X(FENCE)
 // clang-format on
 
 typedef enum bc_op {
@@ -102,7 +104,10 @@ typedef struct bc_insn {
 #define BC_MAX_ACCESS 4096
 
 /* LOAD/STORE/RMW/CMPXCHG flags. */
-enum { MEM_ATOMIC = 1, MEM_VOLATILE = 2 };
+enum { MEM_ATOMIC = 1, MEM_VOLATILE = 2, MEM_ACQUIRE = 4, MEM_RELEASE = 8 };
+/* ... and the scope of an atomic (AUCS_SCOPE_*, sync.h) in bits 4-5. */
+#define MEM_SCOPE(imm) ((int)(((imm) >> 4) & 3))
+#define MEM_WITH_SCOPE(s) ((uint64_t)(s) << 4)
 
 /* RMW kinds (c). */
 enum {

@@ -38,6 +38,7 @@
 #include "aucs/lanes.h"
 #include "aucs/shadow.h"
 #include "aucs/srcloc.h"
+#include "aucs/sync.h"
 #include <llvm-c/Core.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,7 +46,10 @@
 #include <string.h>
 
 enum { PAGE = 1024, MAX_DEPTH = 1024 };
-enum { RUN, AT_BARRIER, AT_WARP, DONE, AT_GRID };
+/* Spins: a thread yields after SPIN_YIELD equal strong reads in a row; a
+ * block whose spinners saw no write in SPIN_ROUNDS rounds is stuck. */
+enum { SPIN_YIELD = 16, SPIN_ROUNDS = 64 };
+enum { RUN, AT_BARRIER, AT_WARP, DONE, AT_GRID, AT_SPIN };
 enum { EV_STOP, EV_FATAL };
 enum { M_READ, M_WRITE, M_RMW, M_RAW_WRITE };
 
@@ -78,6 +82,9 @@ typedef struct thread {
   frame *frames;
   unsigned char *stack;
   uint64_t stack_cap, sp;
+  aucs_sync_thread sy;         /* happens-before state (sync.h) */
+  uint32_t spin_pc, spin_n;    /* the strong read repeating, its count */
+  uint64_t spin_val;
 } thread;
 
 typedef struct pagemap {
@@ -115,6 +122,14 @@ typedef struct run {
   pagemap pages;
   u64set seen;
   char *args;
+  aucs_sync *sy;       /* the kernel fences or uses atomics, or NULL */
+  uint64_t first;      /* blocks simulated before the last one */
+  uint64_t writes;     /* memory writes so far: progress for spinners */
+  uint64_t at;         /* the address touch() is tracking */
+  int spins;           /* strong reads may spin: they yield */
+  int want_sync;       /* the kernel synchronizes beyond barriers */
+  uint32_t nslots;     /* blocks with clock entries (sync.h) */
+  int phased;          /* blocks may wait for one another (gridsync.inc) */
 } run;
 
 /* ---- values ---- */
@@ -434,7 +449,10 @@ static void report_race(run *R, aucs_finding_kind k, const robj *o,
   f.message = aucs_xasprintf(
       "%s%s by thread (%u,%u,%u) and %s by thread (%u,%u,%u) of %s '%s' at "
       "byte %llu",
-      k == AUCS_FINDING_RACE ? "data race: " : "race between blocks: ",
+      k == AUCS_FINDING_RACE          ? "data race: "
+      : k == AUCS_FINDING_SCOPE_RACE   ? "block-scoped atomics shared by blocks: "
+      : k == AUCS_FINDING_MISSING_FENCE ? "flag hand-off without a fence: "
+                                        : "race between blocks: ",
       op_word(f.a.op), f.a.thread.x, f.a.thread.y, f.a.thread.z, op_word(b.op),
       b.thread.x, b.thread.y, b.thread.z, aucs_memspace_name(o->o->space),
       o->o->name, (unsigned long long)off);
@@ -548,11 +566,61 @@ enum { COVER_ACCESS = 1, COVER_BRANCH = 2, COVER_PAIR = 3 };
 #define COVER_KEY(tag, a, b)                                                   \
   ((uint64_t)(tag) << 56 | (uint64_t)(uint32_t)(a) << 24 | (uint32_t)(b))
 
+/* The simulated block lin's entry in the clocks, or UINT32_MAX (none). */
+static uint32_t sync_slot(const run *R, uint64_t lin) {
+  uint64_t nblocks = (uint64_t)R->grid.x * R->grid.y * R->grid.z;
+  if (nblocks <= R->nslots)
+    return (uint32_t)lin;
+  if (lin + 1 == nblocks)
+    return R->nslots - 1;
+  return lin < R->nslots - 1 ? (uint32_t)lin : UINT32_MAX;
+}
+
+/* Two strong accesses (atomic or volatile: PTX's volatile is relaxed at
+ * system scope) of a flag: an address a release published, or a write by a
+ * thread that fenced. Such a pair synchronizes rather than races. */
+static int flag_pair(const run *R, const thread *T, aucs_shadow_rec e,
+                     aucs_shadow_rec r, uint64_t i) {
+  if (!aucs_shadow_rec_strong(e) || !aucs_shadow_rec_strong(r))
+    return 0;
+  (void)i; /* the flag is the whole access, published at its start */
+  return aucs_sync_published(R->sy, R->at) ||
+         (aucs_shadow_rec_write(r) && T->sy.fenced);
+}
+
+/* Does a fence/atomic chain order access e (of block blk, barrier epoch ep)
+ * before T's access r (byte i of the access)? */
+static int hb_ordered(const run *R, const thread *T, uint32_t blk,
+                      uint32_t ep, aucs_shadow_rec e, aucs_shadow_rec r,
+                      uint64_t i) {
+  return R->sy && (aucs_sync_covers(R->sy, &T->sy, sync_slot(R, blk), ep,
+                                    aucs_shadow_rec_tid(e),
+                                    aucs_shadow_rec_rel(e)) ||
+                   flag_pair(R, T, e, r, i));
+}
+
+/* A race that a flag hand-off would order if it had its fences: the kind
+ * to report it as. */
+static aucs_finding_kind race_kind(const run *R, const thread *T,
+                                   uint32_t blk, uint32_t ep,
+                                   aucs_shadow_rec e, aucs_finding_kind k) {
+  if (R->sy && aucs_sync_covers_unfenced(R->sy, &T->sy, sync_slot(R, blk),
+                                         ep, aucs_shadow_rec_tid(e),
+                                         aucs_shadow_rec_rel(e)))
+    return AUCS_FINDING_MISSING_FENCE;
+  return k;
+}
+
 static void track(run *R, thread *T, uint32_t pc, const robj *o,
                   aucs_shadow_cell *sh, aucs_shadow_grid_cell *g, uint64_t off,
                   uint64_t n, int write, int atomic) {
+  /* atomic 2: a block-scoped atomic; 3: volatile (not atomic) */
+  int strong = atomic != 0, narrow = atomic == 2;
+  atomic = atomic == 1 || atomic == 2;
   aucs_shadow_rec r =
       aucs_shadow_rec_make(pc, T->tid, write, atomic, T->wphase);
+  if (R->sy)
+    r = aucs_shadow_rec_sync(r, aucs_sync_rel(&T->sy), narrow, strong);
   aucs_op op = atomic ? AUCS_OP_ATOMIC : write ? AUCS_OP_WRITE : AUCS_OP_READ;
   int raced = 0, graced = 0;
   R->res->accesses++;
@@ -564,25 +632,39 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
     if (repeat(&sh[i], R->epoch, r) && (!g || grid_repeat(&g[i], R->blk, r)))
       continue;
     aucs_shadow_access(&sh[i], R->epoch, r, R->cfg->warp_lockstep, &hit);
+    if (hit.race && hb_ordered(R, T, R->blk, R->bepoch, hit.race, r, i))
+      hit.race = 0;
     if (hit.race)
       cover(R, COVER_KEY(COVER_PAIR, aucs_shadow_rec_pc(hit.race), pc));
     if (hit.ordered && R->last_barrier >= 0)
       R->res->barrier_ordered[R->last_barrier] = 1;
+    aucs_finding_kind k =
+        hit.race ? race_kind(R, T, R->blk, R->bepoch, hit.race,
+                             AUCS_FINDING_RACE)
+                 : AUCS_FINDING_RACE;
     if (hit.race && !raced &&
-        first_time(R, AUCS_FINDING_RACE, aucs_shadow_rec_pc(hit.race), pc)) {
+        first_time(R, k, aucs_shadow_rec_pc(hit.race), pc)) {
       raced = 1;
-      report_race(R, AUCS_FINDING_RACE, o, off + i, hit.race, R->blk,
+      report_race(R, k, o, off + i, hit.race, R->blk,
                   side(R, pc, T->tid, R->blk, op, (unsigned)n));
     }
     if (!g)
       continue;
-    uint32_t ob;
-    aucs_shadow_rec other = aucs_shadow_grid_access(&g[i], R->blk, r, &ob);
+    uint32_t ob, oep;
+    aucs_shadow_rec other =
+        aucs_shadow_grid_access_ep(&g[i], R->blk, R->bepoch, r, &ob, &oep);
+    if (other && hb_ordered(R, T, ob, oep, other, r, i))
+      other = 0;
+    /* two atomics conflict only when one's scope is too narrow */
+    aucs_finding_kind gk =
+        !other ? AUCS_FINDING_INTER_BLOCK_RACE
+        : atomic && aucs_shadow_rec_atomic(other)
+            ? AUCS_FINDING_SCOPE_RACE
+            : race_kind(R, T, ob, oep, other, AUCS_FINDING_INTER_BLOCK_RACE);
     if (other && !graced &&
-        first_time(R, AUCS_FINDING_INTER_BLOCK_RACE, aucs_shadow_rec_pc(other),
-                   pc)) {
+        first_time(R, gk, aucs_shadow_rec_pc(other), pc)) {
       graced = 1;
-      report_race(R, AUCS_FINDING_INTER_BLOCK_RACE, o, off + i, other, ob,
+      report_race(R, gk, o, off + i, other, ob,
                   side(R, pc, T->tid, R->blk, op, (unsigned)n));
     }
   }
@@ -644,6 +726,8 @@ static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
   }
   robj *o = &R->objs[id];
   int write = mode != M_READ, tracked = mode != M_RAW_WRITE;
+  R->writes += (uint64_t)(mode == M_WRITE || mode == M_RAW_WRITE);
+  R->at = ptr;
   if (!o->o->sparse) {
     if (off + n > o->size || off + n < off) { /* before the start: wraps */
       out_of_bounds(R, T, pc, o, off, n, mode);
@@ -669,6 +753,7 @@ static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
     page *pg = get_page(R, T, id, at / PAGE);
     if (!pg)
       return -1;
+    R->at = ptr + (at - (ptr & AUCS_PTR_OFFSET_MASK));
     if (tracked)
       track(R, T, pc, o, pg->sh + in, pg->g + in, off, k, write, atomic);
     copy_bytes(pg->data + in, buf, k, mode);
@@ -678,6 +763,13 @@ static int touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n,
     n -= k;
   }
   return 0;
+}
+
+/* touch's atomic argument for flags imm: 2 for a block-scoped atomic. */
+static int atomic_arg(uint64_t imm) {
+  if (!(imm & MEM_ATOMIC))
+    return imm & MEM_VOLATILE ? 3 : 0;
+  return MEM_SCOPE(imm) == AUCS_SCOPE_BLOCK ? 2 : 1;
 }
 
 static int load(run *R, thread *T, uint32_t pc, uint64_t ptr, unsigned n,
@@ -712,10 +804,41 @@ static int multi(run *R, thread *T, uint32_t pc, const bc_insn *I,
   return rc < 0;
 }
 
+/* A strong read of ptr (flags imm) gave v: acquire what it reads, and 1
+ * when T has read the same value there SPIN_YIELD times in a row (a spin:
+ * let other threads run). */
+static int strong_read(run *R, thread *T, uint32_t pc, uint64_t ptr,
+                       uint64_t imm, uint64_t v) {
+  if (R->sy)
+    aucs_sync_read(R->sy, &T->sy, ptr, sync_slot(R, R->blk), MEM_SCOPE(imm),
+                   (imm & MEM_ACQUIRE) != 0);
+  if (!R->spins)
+    return 0;
+  if (T->spin_pc != pc + 1 || T->spin_val != v) {
+    T->spin_pc = pc + 1;
+    T->spin_val = v;
+    T->spin_n = 0;
+    return 0;
+  }
+  if (++T->spin_n < SPIN_YIELD)
+    return 0;
+  T->spin_n = 0;
+  return 1;
+}
+
+static void strong_write(run *R, thread *T, uint64_t ptr, uint64_t imm,
+                         int rmw) {
+  if (R->sy)
+    aucs_sync_write(R->sy, &T->sy, ptr, sync_slot(R, R->blk), R->bepoch,
+                    T->tid, MEM_SCOPE(imm), (imm & MEM_RELEASE) != 0, rmw);
+}
+
+/* 0 done, 1 the run must end, 2 a failed compare-and-swap spins. */
 static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
   unsigned char b[8];
   uint64_t old = 0, ptr = r[I->a];
-  int rc = touch(R, T, pc, ptr, I->x, M_RMW, 1, b);
+  int narrow = MEM_SCOPE(I->imm) == AUCS_SCOPE_BLOCK;
+  int rc = touch(R, T, pc, ptr, I->x, M_RMW, 1 + narrow, b);
   if (rc)
     return rc < 0;
   for (unsigned i = 0; i < I->x; i++)
@@ -724,11 +847,26 @@ static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
     int ok = old == r[I->b];
     r[I->d] = old;
     r[I->d + 1] = ok;
-    return ok && store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, r[I->c]);
+    if (!ok)
+      return strong_read(R, T, pc, ptr, I->imm, old) ? 2 : 0;
+    if (R->sy)
+      strong_read(R, T, pc, ptr, I->imm, old);
+    if (store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, r[I->c]))
+      return 1;
+    strong_write(R, T, ptr, I->imm, 1);
+    return 0;
   }
   r[I->d] = old;
-  return store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1,
-               rmw_apply(I->c, old, r[I->b], I->x));
+  uint64_t nv = rmw_apply(I->c, old, r[I->b], I->x);
+  int spin = strong_read(R, T, pc, ptr, I->imm, old);
+  if (store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, nv))
+    return 1;
+  strong_write(R, T, ptr, I->imm, 1);
+  if (spin && nv == old) { /* atomicAdd(p, 0) polling: no progress */
+    R->writes--;
+    return 2;
+  }
+  return 0;
 }
 
 /* memcpy / memmove / memset through a bounce buffer, chunk by chunk;
@@ -1177,17 +1315,29 @@ static int run_thread(run *R, thread *T) {
       break;
     case OP_LOAD:
       T->pc = pc;
-      if (load(R, T, pc, A, I->x, I->imm & MEM_ATOMIC, &r[I->d])) {
+      if (load(R, T, pc, A, I->x, atomic_arg(I->imm), &r[I->d])) {
         ev = EV_FATAL;
+        goto out;
+      }
+      if ((I->imm & (MEM_ATOMIC | MEM_VOLATILE)) &&
+          strong_read(R, T, pc, A, I->imm, r[I->d])) {
+        T->state = AT_SPIN;
+        T->pc = pc + 1;
         goto out;
       }
       break;
     case OP_STORE:
       T->pc = pc;
-      if (store(R, T, pc, A, I->x, M_WRITE, I->imm & MEM_ATOMIC, B)) {
+      if (store(R, T, pc, A, I->x, M_WRITE, atomic_arg(I->imm), B)) {
         ev = EV_FATAL;
         goto out;
       }
+      if (I->imm & (MEM_ATOMIC | MEM_VOLATILE))
+        strong_write(R, T, A, I->imm, 0);
+      break;
+    case OP_FENCE:
+      if (R->sy)
+        aucs_sync_fence(R->sy, &T->sy, I->x);
       break;
     case OP_ALOAD:
     case OP_ASTORE:
@@ -1208,13 +1358,20 @@ static int run_thread(run *R, thread *T) {
       aucs_lanes_repack(r + I->d, r + I->a, I->x, (unsigned)I->imm, I->b);
       break;
     case OP_RMW:
-    case OP_CMPXCHG:
+    case OP_CMPXCHG: {
       T->pc = pc;
-      if (rmw(R, T, pc, I, r)) {
+      int rc = rmw(R, T, pc, I, r);
+      if (rc == 2) {
+        T->state = AT_SPIN;
+        T->pc = pc + 1;
+        goto out;
+      }
+      if (rc) {
         ev = EV_FATAL;
         goto out;
       }
       break;
+    }
     case OP_MEMCPY:
     case OP_MEMMOVE:
     case OP_MEMSET:
@@ -1470,6 +1627,13 @@ static void release(run *R) {
   }
   check_divergence(R, first);
   R->last_barrier = (int64_t)code[first->pc].imm;
+  if (R->sy) { /* the barrier joins the clocks of its threads */
+    for (uint32_t t = 0; t < R->nthreads; t++)
+      aucs_sync_barrier_gather(R->sy, &R->th[t].sy, t == 0);
+    for (uint32_t t = 0; t < R->nthreads; t++)
+      if (R->th[t].state == AT_BARRIER)
+        aucs_sync_barrier_scatter(R->sy, &R->th[t].sy);
+  }
   for (uint32_t t = 0; t < R->nthreads; t++) {
     thread *T = &R->th[t];
     if (T->state != AT_BARRIER)
@@ -1514,7 +1678,12 @@ static int reset_threads(run *R) {
                   .stack_cap = T->stack_cap,
                   .pc = K->entry,
                   .tid = t,
-                  .state = RUN};
+                  .state = RUN,
+                  .sy = T->sy};
+    if (R->sy && T->sy.c) /* else allocated at its first sync operation */
+      aucs_sync_thread_reset(R->sy, &T->sy);
+    else
+      T->sy = (aucs_sync_thread){0};
   }
   return 0;
 }
@@ -1545,7 +1714,31 @@ static void enter_block(run *R, uint64_t lin) {
 
 /* Run the current block's threads until each is done (0), or until its
  * master waits at a grid barrier (1; the others wait behind it). */
+/* Let the threads that yielded in a spin run again; 1 if there were. */
+static int wake_spinners(run *R) {
+  int any = 0;
+  for (uint32_t t = 0; t < R->nthreads; t++)
+    if (R->th[t].state == AT_SPIN) {
+      R->th[t].state = RUN;
+      any = 1;
+    }
+  return any;
+}
+
+/* The run ends: T spins on a value no thread or block will change. */
+static void spin_deadlock(run *R, thread *T) {
+  stop(R, T, AUCS_RUN_TRAP,
+       "spins on a value that no other thread or block changes: the launch "
+       "deadlocks");
+}
+
+/* Run the current block's threads until each is done (0), or until its
+ * master waits at a grid barrier or its spinners wait for another block
+ * (1; the others wait behind them). */
 static int block_steps(run *R) {
+  uint64_t mark = R->writes;
+  unsigned idle = 0;
+  wake_spinners(R);
   for (;;) {
     for (uint32_t w0 = 0; w0 < R->nthreads; w0 += 32) {
       uint32_t w1 = w0 + 32 < R->nthreads ? w0 + 32 : R->nthreads;
@@ -1553,10 +1746,25 @@ static int block_steps(run *R) {
         return 0;
     }
     int waiting = 0;
+    thread *spinner = NULL;
     for (uint32_t t = 0; t < R->nthreads; t++) {
       if (R->th[t].state == AT_GRID)
         return 1;
       waiting |= R->th[t].state == AT_BARRIER;
+      if (R->th[t].state == AT_SPIN && !spinner)
+        spinner = &R->th[t];
+    }
+    if (spinner) {
+      idle = R->writes == mark ? idle + 1 : 0;
+      mark = R->writes;
+      if (idle < SPIN_ROUNDS) {
+        wake_spinners(R);
+        continue;
+      }
+      if (R->phased > 1) /* other blocks may release it */
+        return 1;
+      spin_deadlock(R, spinner);
+      return 0;
     }
     if (!waiting)
       return 0;
@@ -1671,7 +1879,9 @@ static void run_free(run *R) {
     free(R->th[t].regs);
     free(R->th[t].frames);
     free(R->th[t].stack);
+    aucs_sync_thread_free(&R->th[t].sy);
   }
+  aucs_sync_free(R->sy);
   if (R->cfg->keep_memory) {
     aucs_run_memory *m = aucs_xcalloc(1, sizeof(*m));
     *m = (aucs_run_memory){R->pages, R->cfg->seed, R->cfg->fill, R->p};
@@ -1685,6 +1895,29 @@ static void run_free(run *R) {
   free(R->args);
 }
 
+/* Fences, atomics and volatile flags need the clocks of sync.h; strong
+ * reads may spin (yield; blocks waiting for one another). */
+static void sync_setup(run *R) {
+  int fences = 0, reads = 0, vloads = 0, vstores = 0;
+  for (uint32_t pc = 0; pc < R->p->ncode; pc++) {
+    const bc_insn *I = &R->p->code[pc];
+    int strong = (I->imm & (MEM_ATOMIC | MEM_VOLATILE)) != 0;
+    fences |= I->op == OP_FENCE || I->op == OP_RMW || I->op == OP_CMPXCHG ||
+              ((I->op == OP_STORE || I->op == OP_LOAD) &&
+               (I->imm & MEM_ATOMIC));
+    vloads |= I->op == OP_LOAD && (I->imm & MEM_VOLATILE);
+    vstores |= I->op == OP_STORE && (I->imm & MEM_VOLATILE);
+    reads |= (I->op == OP_LOAD && strong) || I->op == OP_RMW ||
+             I->op == OP_CMPXCHG;
+  }
+  if (fences || (vloads && vstores)) /* a volatile flag: missing-fence */
+    R->want_sync = 1;
+  /* a spin across blocks needs an atomic or a fence to be correct: only
+   * such kernels keep every block's threads for the phases */
+  R->spins = reads;
+  R->phased = reads && fences;
+}
+
 static void run_grid(run *R) {
   uint64_t nblocks = (uint64_t)R->grid.x * R->grid.y * R->grid.z;
   uint64_t cap =
@@ -1696,7 +1929,15 @@ static void run_grid(run *R) {
     first = nblocks;
   else
     first--; /* ... and the last block */
-  if (R->p->grid_ws) {
+  R->first = first;
+  if (R->want_sync) { /* entries for the simulated blocks, at most SLOTS */
+    uint64_t sim = first < nblocks ? first + 1 : nblocks;
+    R->nslots = (uint32_t)(sim < AUCS_SYNC_SLOTS ? sim : AUCS_SYNC_SLOTS);
+    R->sy = aucs_sync_new(R->nslots);
+  }
+  if (R->phased && nblocks > 1)
+    R->phased = 2; /* a spinning block lets the others run */
+  if (R->p->grid_ws || R->phased > 1) {
     run_grid_synced(R, first, nblocks);
     return;
   }
@@ -1732,6 +1973,7 @@ aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
   R.nthreads = R.block.x * R.block.y * R.block.z;
   R.th = aucs_xcalloc(R.nthreads, sizeof(thread));
   R.args = format_args(p, cfg->args);
+  sync_setup(&R);
   if (!init_objects(&R))
     run_grid(&R);
   run_free(&R);

@@ -30,6 +30,8 @@
  */
 #include "lower_impl.h"
 
+#include "aucs/sync.h"
+
 int lw_fail(lowerer *L, const char *fmt, const char *arg) {
   if (!L->bad) {
     L->bad = L->cur;
@@ -719,7 +721,7 @@ static int lower_cmp(lowerer *L, LLVMValueRef I, uint32_t d) {
   return bad;
 }
 
-static int access_size(lowerer *L, LLVMTypeRef t, unsigned *size) {
+int lw_access_size(lowerer *L, LLVMTypeRef t, unsigned *size) {
   if (!lw_is_scalar(t))
     return lw_fail(L, "%s", lw_type_problem(t));
   *size = (unsigned)LLVMStoreSizeOfType(L->td, t);
@@ -728,10 +730,48 @@ static int access_size(lowerer *L, LLVMTypeRef t, unsigned *size) {
   return 0;
 }
 
+/* The scope of an atomic or fence I (syncscope "block", "cluster",
+ * "device", or none: system). */
+static int sync_scope(LLVMValueRef I) {
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(I));
+  unsigned id = LLVMGetAtomicSyncScopeID(I);
+  if (id == LLVMGetSyncScopeID(cx, "block", 5) ||
+      id == LLVMGetSyncScopeID(cx, "cluster", 7) ||
+      id == LLVMGetSyncScopeID(cx, "singlethread", 12))
+    return AUCS_SCOPE_BLOCK; /* cluster: the narrower, safe side */
+  if (id == LLVMGetSyncScopeID(cx, "device", 6))
+    return AUCS_SCOPE_DEVICE;
+  return AUCS_SCOPE_SYSTEM;
+}
+
+/* Acquire / release semantics of an ordering. */
+static uint64_t order_flags(LLVMAtomicOrdering o) {
+  uint64_t f = 0;
+  if (o == LLVMAtomicOrderingAcquire || o == LLVMAtomicOrderingAcquireRelease ||
+      o == LLVMAtomicOrderingSequentiallyConsistent)
+    f |= MEM_ACQUIRE;
+  if (o == LLVMAtomicOrderingRelease || o == LLVMAtomicOrderingAcquireRelease ||
+      o == LLVMAtomicOrderingSequentiallyConsistent)
+    f |= MEM_RELEASE;
+  return f;
+}
+
+/* MEM_* flags, ordering and scope of an atomic read-modify-write. clang's
+ * CUDA atomics (atomicAdd ...) are seq_cst at system scope in the IR but
+ * relaxed in CUDA's semantics: without a syncscope, an RMW is relaxed. */
+static uint64_t rmw_flags(LLVMValueRef I, LLVMAtomicOrdering o) {
+  int sc = sync_scope(I);
+  uint64_t f = MEM_ATOMIC | MEM_WITH_SCOPE(sc);
+  return sc == AUCS_SCOPE_SYSTEM ? f : f | order_flags(o);
+}
+
 static uint64_t mem_flags(LLVMValueRef I) {
   uint64_t f = LLVMGetVolatile(I) ? MEM_VOLATILE : 0;
-  if (LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic)
-    f |= MEM_ATOMIC;
+  LLVMAtomicOrdering o = LLVMGetOrdering(I);
+  if (o != LLVMAtomicOrderingNotAtomic)
+    f |= MEM_ATOMIC | order_flags(o) | MEM_WITH_SCOPE(sync_scope(I));
+  else if (f)
+    f |= MEM_WITH_SCOPE(AUCS_SCOPE_SYSTEM); /* PTX: volatile is relaxed.sys */
   return f;
 }
 
@@ -792,7 +832,7 @@ static int lower_load(lowerer *L, LLVMValueRef I, uint32_t d) {
   unsigned size;
   if (!lw_is_scalar(t))
     return lower_multi(L, I, t, d);
-  if (access_size(L, t, &size))
+  if (lw_access_size(L, t, &size))
     return 1;
   int bad = 0;
   lw_emit(L, (bc_insn){.op = OP_LOAD,
@@ -812,7 +852,7 @@ static int lower_store(lowerer *L, LLVMValueRef I) {
   LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(I, 0));
   if (!lw_is_scalar(t))
     return lower_multi(L, I, t, 0);
-  if (access_size(L, t, &size))
+  if (lw_access_size(L, t, &size))
     return 1;
   int bad = 0;
   lw_emit(L, (bc_insn){.op = OP_STORE,
@@ -826,7 +866,7 @@ static int lower_store(lowerer *L, LLVMValueRef I) {
 static int lower_rmw(lowerer *L, LLVMValueRef I, uint32_t d) {
   unsigned size;
   LLVMAtomicRMWBinOp k = LLVMGetAtomicRMWBinOp(I);
-  if (access_size(L, LLVMTypeOf(I), &size))
+  if (lw_access_size(L, LLVMTypeOf(I), &size))
     return 1;
   if (k > LLVMAtomicRMWBinOpUDecWrap)
     return lw_fail(L, "this atomicrmw operation is not supported%s", "");
@@ -837,13 +877,13 @@ static int lower_rmw(lowerer *L, LLVMValueRef I, uint32_t d) {
                        .b = lw_op_slot(L, I, 1, &bad),
                        .c = (uint32_t)k,
                        .x = (uint16_t)size,
-                       .imm = MEM_ATOMIC});
+                       .imm = rmw_flags(I, LLVMGetOrdering(I))});
   return bad;
 }
 
 static int lower_cmpxchg(lowerer *L, LLVMValueRef I, uint32_t d) {
   unsigned size;
-  if (access_size(L, LLVMTypeOf(LLVMGetOperand(I, 1)), &size))
+  if (lw_access_size(L, LLVMTypeOf(LLVMGetOperand(I, 1)), &size))
     return 1;
   int bad = 0;
   lw_emit(L, (bc_insn){.op = OP_CMPXCHG,
@@ -852,7 +892,7 @@ static int lower_cmpxchg(lowerer *L, LLVMValueRef I, uint32_t d) {
                        .b = lw_op_slot(L, I, 1, &bad),
                        .c = lw_op_slot(L, I, 2, &bad),
                        .x = (uint16_t)size,
-                       .imm = MEM_ATOMIC});
+                       .imm = rmw_flags(I, LLVMGetCmpXchgSuccessOrdering(I))});
   return bad;
 }
 
@@ -1051,7 +1091,9 @@ static int lower_instr(lowerer *L, LLVMValueRef I) {
     return 1;
   switch (op) {
   case LLVMPHI:
+    return 0;
   case LLVMFence:
+    lw_emit(L, (bc_insn){.op = OP_FENCE, .x = (uint16_t)sync_scope(I)});
     return 0;
   case LLVMRet:
     return lower_ret(L, I);

@@ -7,6 +7,8 @@
  */
 #include "lower_impl.h"
 
+#include "aucs/sync.h"
+
 enum { EXACT, PREFIX };
 enum {
   C_IGNORE,
@@ -28,8 +30,13 @@ enum {
   C_MEMSET,
   C_ASSUME,
   C_GRID,
-  C_REDUCE
+  C_REDUCE,
+  C_FENCE,
+  C_ATOMIC
 };
+
+/* The compare-and-swap of the ATOMIC class. */
+enum { ATOM_CAS = 255 };
 
 typedef struct intrin_row {
   int match;
@@ -136,6 +143,32 @@ static int lower_grid(lowerer *L, LLVMValueRef I, uint32_t d, int step) {
   return bad;
 }
 
+/* llvm.nvvm.atomic.*.{cta,sys}: a relaxed RMW or CAS of that scope. */
+static int lower_nvvm_atomic(lowerer *L, LLVMValueRef I, uint32_t d,
+                             int param) {
+  unsigned size;
+  if (lw_access_size(L, LLVMTypeOf(I), &size))
+    return 1;
+  int bad = 0, kind = param & 0xff;
+  bc_insn in = {.op = OP_RMW,
+                .d = d,
+                .a = arg_slot(L, I, 0, &bad),
+                .b = arg_slot(L, I, 1, &bad),
+                .c = (uint32_t)kind,
+                .x = (uint16_t)size,
+                .imm = MEM_ATOMIC | MEM_WITH_SCOPE(param >> 8)};
+  if (kind != ATOM_CAS) {
+    lw_emit(L, in);
+    return bad;
+  }
+  in.op = OP_CMPXCHG; /* old value and success flag: two slots */
+  in.d = lw_new_slots(L, 2);
+  in.c = arg_slot(L, I, 2, &bad);
+  lw_emit(L, in);
+  lw_emit(L, (bc_insn){.op = OP_MOV, .d = d, .a = in.d});
+  return bad;
+}
+
 static int lower_scalar_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
                                   const intrin_row *r) {
   LLVMTypeRef t = LLVMTypeOf(I);
@@ -162,6 +195,11 @@ static int lower_scalar_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
     break;
   case C_GRID:
     return lower_grid(L, I, d, r->param);
+  case C_FENCE:
+    lw_emit(L, (bc_insn){.op = OP_FENCE, .x = (uint16_t)r->param});
+    return 0;
+  case C_ATOMIC:
+    return lower_nvvm_atomic(L, I, d, r->param);
   case C_BARRIER:
     return lower_barrier(L, I, d, r->param);
   case C_WARP:

@@ -81,6 +81,7 @@ uint64_t lw_mask_of(unsigned w);
 int lw_is_double(LLVMTypeRef t);
 const char *lw_type_problem(LLVMTypeRef t);
 uint32_t lw_add_object(lowerer *L, bc_object o);
+int lw_access_size(lowerer *L, LLVMTypeRef t, unsigned *size);
 uint32_t lw_new_slots(lowerer *L, unsigned n);
 uint32_t lw_op_slot(lowerer *L, LLVMValueRef I, unsigned i, int *bad);
 uint32_t lw_emit(lowerer *L, bc_insn in);

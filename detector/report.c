@@ -415,6 +415,13 @@ static void access_notes(aucs_buf *out, const aucs_finding *f) {
   who(out, &f->b);
   if (f->kind == AUCS_FINDING_INTER_BLOCK_RACE)
     aucs_buf_puts(out, " (no barrier orders two blocks)\n");
+  else if (f->kind == AUCS_FINDING_MISSING_FENCE)
+    aucs_buf_puts(out, " (an atomic or volatile flag orders them only with "
+                       "a fence (__threadfence()) between the data and the "
+                       "flag on both sides)\n");
+  else if (f->kind == AUCS_FINDING_SCOPE_RACE)
+    aucs_buf_puts(out, " (a block-scoped atomic does not reach another "
+                       "block: widen it to device scope)\n");
   else
     aucs_buf_printf(out, " in the same barrier interval (epoch %u)\n",
                     f->epoch);

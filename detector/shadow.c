@@ -80,39 +80,58 @@ void aucs_shadow_access(aucs_shadow_cell *c, uint32_t epoch, aucs_shadow_rec r,
 
 static int grid_conflict(uint32_t blk, uint32_t me, aucs_shadow_rec e,
                          aucs_shadow_rec r) {
-  return blk && blk != me &&
-         !(aucs_shadow_rec_atomic(e) && aucs_shadow_rec_atomic(r));
+  if (!blk || blk == me)
+    return 0;
+  if (!(aucs_shadow_rec_atomic(e) && aucs_shadow_rec_atomic(r)))
+    return 1;
+  return aucs_shadow_rec_narrow(e) || aucs_shadow_rec_narrow(r);
+}
+
+aucs_shadow_rec aucs_shadow_grid_access_ep(aucs_shadow_grid_cell *c,
+                                           uint32_t block, uint32_t ep,
+                                           aucs_shadow_rec r,
+                                           uint32_t *other_block,
+                                           uint32_t *other_ep) {
+  uint32_t me = block + 1;
+  aucs_shadow_rec hit = 0;
+  uint32_t hb = 0, he = 0;
+  if (grid_conflict(c->wblk, me, c->w, r)) {
+    hit = c->w;
+    hb = c->wblk;
+    he = c->wep;
+  } else if (aucs_shadow_rec_write(r) &&
+             grid_conflict(c->r1blk, me, c->r1, r)) {
+    hit = c->r1;
+    hb = c->r1blk;
+    he = c->r1ep;
+  } else if (aucs_shadow_rec_write(r) &&
+             grid_conflict(c->r2blk, me, c->r2, r)) {
+    hit = c->r2;
+    hb = c->r2blk;
+    he = c->r2ep;
+  }
+  if (aucs_shadow_rec_write(r)) {
+    c->w = r;
+    c->wblk = me;
+    c->wep = ep;
+  } else if (!c->r1blk) {
+    c->r1 = r;
+    c->r1blk = me;
+    c->r1ep = ep;
+  } else if (!c->r2blk && c->r1blk != me) {
+    c->r2 = r;
+    c->r2blk = me;
+    c->r2ep = ep;
+  }
+  if (other_block)
+    *other_block = hb ? hb - 1 : 0;
+  if (other_ep)
+    *other_ep = he;
+  return hit;
 }
 
 aucs_shadow_rec aucs_shadow_grid_access(aucs_shadow_grid_cell *c,
                                         uint32_t block, aucs_shadow_rec r,
                                         uint32_t *other_block) {
-  uint32_t me = block + 1;
-  aucs_shadow_rec hit = 0;
-  uint32_t hb = 0;
-  if (grid_conflict(c->wblk, me, c->w, r)) {
-    hit = c->w;
-    hb = c->wblk;
-  } else if (aucs_shadow_rec_write(r) &&
-             grid_conflict(c->r1blk, me, c->r1, r)) {
-    hit = c->r1;
-    hb = c->r1blk;
-  } else if (aucs_shadow_rec_write(r) &&
-             grid_conflict(c->r2blk, me, c->r2, r)) {
-    hit = c->r2;
-    hb = c->r2blk;
-  }
-  if (aucs_shadow_rec_write(r)) {
-    c->w = r;
-    c->wblk = me;
-  } else if (!c->r1blk) {
-    c->r1 = r;
-    c->r1blk = me;
-  } else if (!c->r2blk && c->r1blk != me) {
-    c->r2 = r;
-    c->r2blk = me;
-  }
-  if (other_block)
-    *other_block = hb ? hb - 1 : 0;
-  return hit;
+  return aucs_shadow_grid_access_ep(c, block, 0, r, other_block, NULL);
 }

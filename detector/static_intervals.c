@@ -83,10 +83,31 @@ static void reach(const aucs_static *S, int sb, LLVMValueRef si, const cut *c,
   free(queue);
 }
 
+/* A block-scoped atomic (syncscope "block"/"cluster", NVVM .cta): it does
+ * not reach the threads of another block. */
+static int narrow_atomic(LLVMValueRef I) {
+  if (LLVMIsACallInst(I)) {
+    const char *name = st_callee_name(I);
+    return name && strstr(name, ".cta.") != NULL;
+  }
+  if (!LLVMIsAAtomicRMWInst(I) && !LLVMIsAAtomicCmpXchgInst(I) &&
+      !((LLVMIsALoadInst(I) || LLVMIsAStoreInst(I)) &&
+        LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic))
+    return 0;
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(I));
+  unsigned id = LLVMGetAtomicSyncScopeID(I);
+  return id == LLVMGetSyncScopeID(cx, "block", 5) ||
+         id == LLVMGetSyncScopeID(cx, "cluster", 7);
+}
+
 static int conflict(const aucs_static *S, const acc *a, const acc *b,
                     int inter) {
   int wa = a->op != AUCS_OP_READ, wb = b->op != AUCS_OP_READ;
-  if (!(wa || wb) || (a->op == AUCS_OP_ATOMIC && b->op == AUCS_OP_ATOMIC))
+  if (!(wa || wb))
+    return 0;
+  /* two atomics conflict only between blocks, when one is block-scoped */
+  if (a->op == AUCS_OP_ATOMIC && b->op == AUCS_OP_ATOMIC &&
+      !(inter && (narrow_atomic(a->instr) || narrow_atomic(b->instr))))
     return 0;
   if (inter && (!(a->space & SP_GLOBAL) || !(b->space & SP_GLOBAL)))
     return 0;

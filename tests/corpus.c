@@ -217,7 +217,9 @@ static void arity(const expect *x, unsigned *lo, unsigned *hi) {
   if (x->kind == KIND_CLEAN)
     *lo = *hi = 0;
   else if (x->finding == AUCS_FINDING_RACE ||
-           x->finding == AUCS_FINDING_INTER_BLOCK_RACE)
+           x->finding == AUCS_FINDING_INTER_BLOCK_RACE ||
+           x->finding == AUCS_FINDING_SCOPE_RACE ||
+           x->finding == AUCS_FINDING_MISSING_FENCE)
     *lo = *hi = 2;
   else if (x->finding == AUCS_FINDING_BARRIER_DIVERGENCE)
     *hi = 2;
@@ -579,6 +581,8 @@ static unsigned finding_lines(const corpus *c, const aucs_finding *f,
   for (int i = 0; i < 2; i++) {
     if (!side[i] || (i == 1 && f->kind != AUCS_FINDING_RACE &&
                      f->kind != AUCS_FINDING_INTER_BLOCK_RACE &&
+                     f->kind != AUCS_FINDING_SCOPE_RACE &&
+                     f->kind != AUCS_FINDING_MISSING_FENCE &&
                      f->kind != AUCS_FINDING_BARRIER_DIVERGENCE))
       continue;
     LLVMValueRef callee =

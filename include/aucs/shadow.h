@@ -62,6 +62,25 @@ static inline int aucs_shadow_rec_write(aucs_shadow_rec r) {
 static inline unsigned aucs_shadow_rec_wphase(aucs_shadow_rec r) {
   return (unsigned)((r >> 40) & 0xffff);
 }
+/* Bits for the synchronization model (sync.h): the thread's release number
+ * at the access (bits 56-63), a block-scoped atomic (bit 37), an atomic
+ * or volatile access (bit 38). */
+static inline aucs_shadow_rec aucs_shadow_rec_sync(aucs_shadow_rec r,
+                                                   uint32_t rel, int narrow,
+                                                   int strong) {
+  return r | (uint64_t)(rel > 255 ? 255 : rel) << 56 |
+         (uint64_t)(narrow != 0) << 37 | (uint64_t)(strong != 0) << 38;
+}
+/* Atomic or volatile (recorded only when the kernel synchronizes). */
+static inline int aucs_shadow_rec_strong(aucs_shadow_rec r) {
+  return (int)((r >> 38) & 1);
+}
+static inline uint32_t aucs_shadow_rec_rel(aucs_shadow_rec r) {
+  return (uint32_t)(r >> 56);
+}
+static inline int aucs_shadow_rec_narrow(aucs_shadow_rec r) {
+  return (int)((r >> 37) & 1);
+}
 /* READ, WRITE or ATOMIC, for reports. */
 aucs_op aucs_shadow_rec_op(aucs_shadow_rec r);
 
@@ -75,6 +94,7 @@ typedef struct aucs_shadow_cell {
 /* Per byte of global memory, across the blocks of a launch. */
 typedef struct aucs_shadow_grid_cell {
   uint32_t wblk, r1blk, r2blk; /* linear block id + 1; 0: none */
+  uint32_t wep, r1ep, r2ep;    /* their barrier epochs within their block */
   aucs_shadow_rec w, r1, r2;
 } aucs_shadow_grid_cell;
 
@@ -93,5 +113,15 @@ void aucs_shadow_access(aucs_shadow_cell *c, uint32_t epoch, aucs_shadow_rec r,
 aucs_shadow_rec aucs_shadow_grid_access(aucs_shadow_grid_cell *c,
                                         uint32_t block, aucs_shadow_rec r,
                                         uint32_t *other_block);
+
+/* The same, for an access in barrier epoch ep of its block; the conflicting
+ * access's epoch in *other_ep. Two atomics conflict when one is
+ * block-scoped (aucs_shadow_rec_narrow): its scope does not reach the
+ * other block. */
+aucs_shadow_rec aucs_shadow_grid_access_ep(aucs_shadow_grid_cell *c,
+                                           uint32_t block, uint32_t ep,
+                                           aucs_shadow_rec r,
+                                           uint32_t *other_block,
+                                           uint32_t *other_ep);
 
 #endif

@@ -38,6 +38,7 @@ __AUCS_FN void __syncwarp(unsigned mask = 0xffffffffu) {
 }
 __AUCS_FN void __threadfence(void) { __nvvm_membar_gl(); }
 __AUCS_FN void __threadfence_block(void) { __nvvm_membar_cta(); }
+__AUCS_FN void __threadfence_system(void) { __nvvm_membar_sys(); }
 
 /* Atomics on generic pointers; each returns the old value. */
 typedef unsigned long long __aucs_u64;
@@ -95,6 +96,36 @@ __AUCS_BITOP(atomicXor, __nvvm_atom_xor_gen_i)
 /* ((*p >= limit) ? 0 : *p + 1), atomically. */
 __AUCS_FN unsigned atomicInc(unsigned *p, unsigned limit) {
   return __nvvm_atom_inc_gen_ui(p, limit);
+}
+
+/* Scoped atomics: _block reaches the threads of one block only, _system
+ * the host and peer devices too. */
+__AUCS_FN int atomicAdd_block(int *p, int v) {
+  return __nvvm_atom_cta_add_gen_i(p, v);
+}
+__AUCS_FN unsigned atomicAdd_block(unsigned *p, unsigned v) {
+  return (unsigned)__nvvm_atom_cta_add_gen_i(__AUCS_I(p), (int)v);
+}
+__AUCS_FN int atomicExch_block(int *p, int v) {
+  return __nvvm_atom_cta_xchg_gen_i(p, v);
+}
+__AUCS_FN unsigned atomicExch_block(unsigned *p, unsigned v) {
+  return (unsigned)__nvvm_atom_cta_xchg_gen_i(__AUCS_I(p), (int)v);
+}
+__AUCS_FN int atomicCAS_block(int *p, int cmp, int v) {
+  return __nvvm_atom_cta_cas_gen_i(p, cmp, v);
+}
+__AUCS_FN unsigned atomicCAS_block(unsigned *p, unsigned cmp, unsigned v) {
+  return (unsigned)__nvvm_atom_cta_cas_gen_i(__AUCS_I(p), (int)cmp, (int)v);
+}
+__AUCS_FN int atomicAdd_system(int *p, int v) {
+  return __nvvm_atom_sys_add_gen_i(p, v);
+}
+__AUCS_FN int atomicCAS_system(int *p, int cmp, int v) {
+  return __nvvm_atom_sys_cas_gen_i(p, cmp, v);
+}
+__AUCS_FN int atomicExch_system(int *p, int v) {
+  return __nvvm_atom_sys_xchg_gen_i(p, v);
 }
 
 /* Warp shuffles: the second operand of the intrinsic packs the segment
