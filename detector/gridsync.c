@@ -1,6 +1,6 @@
 /*
  * gridsync: the grid barrier of cooperative groups (this_grid().sync()).
- * Included by interp.c: it runs on the interpreter's private state.
+ * It runs on the interpreter's private state (interp_impl.h).
  *
  * Blocks are simulated one after another, but a grid barrier needs every
  * block to arrive before any goes on. A kernel that syncs its grid (the
@@ -20,7 +20,7 @@
  *   3. When some blocks wait and another ended, no release can come: the
  *      launch deadlocks, and the run ends there (a trap naming both).
  *
- * Spins (sync.h, interp.c's block_steps) reuse the phases: a block whose
+ * Spins (sync.h, interp_sched.c's block_steps) reuse the phases: a block whose
  * threads spin on a value no thread of it will change waits like a block at
  * the grid barrier, and the next phase resumes it after the other blocks
  * ran. A phase in which no block wrote memory while some spin is a
@@ -31,13 +31,14 @@
  * ones and its last), which all arrive. The launch must be cooperative
  * (every block resident at once); the report says so.
  */
+#include "interp_impl.h"
 
 typedef struct gblock {
   thread *th;            /* the block's threads */
   unsigned char *shared; /* its shared memory, saved while it waits */
   uint32_t bepoch;
   int64_t last_barrier; /* the block barrier before the arrival */
-  int waiting; /* its master waits at the grid barrier */
+  int waiting;          /* its master waits at the grid barrier */
 } gblock;
 
 static uint64_t shared_bytes(const run *R) {
@@ -67,7 +68,7 @@ static int save_block(run *R, gblock *b) {
   b->last_barrier = R->last_barrier;
   if (!b->shared) {
     uint64_t n = shared_bytes(R);
-    if (charge(R, &R->th[0], n))
+    if (ip_charge(R, &R->th[0], n))
       return 1;
     b->shared = aucs_xmalloc(n + 1);
   }
@@ -78,7 +79,7 @@ static int save_block(run *R, gblock *b) {
 /* Make waiting block b (block lin) the current one again. */
 static void resume_block(run *R, gblock *b, uint64_t lin) {
   R->th = b->th;
-  enter_block(R, lin);
+  ip_enter_block(R, lin);
   R->bepoch = b->bepoch;
   swap_shared(R, b->shared, 0);
   for (uint32_t t = 0; t < R->nthreads; t++) {
@@ -140,7 +141,7 @@ static void grid_deadlock(run *R, gblock *w, uint64_t wlin, uint64_t elin) {
                "waits at the grid sync, which block (%u,%u,%u) ended "
                "without reaching: the launch deadlocks",
                e.x, e.y, e.z);
-      stop(R, &R->th[t], AUCS_RUN_TRAP, why);
+      ip_stop(R, &R->th[t], AUCS_RUN_TRAP, why);
       return;
     }
 }
@@ -154,10 +155,10 @@ static size_t grid_phase(run *R, gblock *bs, size_t n, uint64_t first,
     uint64_t lin = block_at(i, first, nblocks);
     if (phase == 0) {
       R->th = bs[i].th = aucs_xcalloc(R->nthreads, sizeof(thread));
-      bs[i].waiting = run_block(R, lin);
+      bs[i].waiting = ip_run_block(R, lin);
     } else if (bs[i].waiting) {
       resume_block(R, &bs[i], lin);
-      bs[i].waiting = block_steps(R);
+      bs[i].waiting = ip_block_steps(R);
     }
     if (bs[i].waiting && !R->res->status && save_block(R, &bs[i]))
       break;
@@ -200,12 +201,12 @@ static void spin_stuck(run *R, gblock *w, uint64_t lin) {
   resume_block(R, w, lin);
   for (uint32_t t = 0; t < R->nthreads; t++)
     if (R->th[t].state == AT_SPIN) {
-      spin_deadlock(R, &R->th[t]);
+      ip_spin_deadlock(R, &R->th[t]);
       return;
     }
 }
 
-static void run_grid_synced(run *R, uint64_t first, uint64_t nblocks) {
+void ip_run_grid_synced(run *R, uint64_t first, uint64_t nblocks) {
   size_t n = first < nblocks ? first + 1 : nblocks;
   gblock *bs = aucs_xcalloc(n, sizeof *bs);
   thread *own = R->th;

@@ -1,0 +1,202 @@
+/*
+ * interp_impl.h: the interpreter's private state (run, thread, memory
+ * objects, pages), shared by interp.c (dispatch loop, public API),
+ * interp_mem.c (memory, shadow checks, findings), interp_sched.c (warps,
+ * barriers, blocks) and gridsync.c (grid barriers, spins across blocks).
+ * Functions one part calls in another are prefixed ip_; the helpers below
+ * are static inline because the dispatch loop uses them per instruction.
+ */
+#ifndef AUCS_INTERP_IMPL_H
+#define AUCS_INTERP_IMPL_H
+
+#include "bytecode.h"
+
+#include "aucs/budget.h"
+#include "aucs/inputs.h"
+#include "aucs/lanes.h"
+#include "aucs/libcalls.h"
+#include "aucs/shadow.h"
+#include "aucs/srcloc.h"
+#include "aucs/sync.h"
+#include <llvm-c/Core.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PAGE = 1024, MAX_DEPTH = 1024 };
+/* Spins: a thread yields after SPIN_YIELD equal strong reads in a row; a
+ * block whose spinners saw no write in SPIN_ROUNDS rounds is stuck. */
+enum { SPIN_YIELD = 16, SPIN_ROUNDS = 64 };
+enum { RUN, AT_BARRIER, AT_WARP, DONE, AT_GRID, AT_SPIN };
+enum { EV_STOP, EV_FATAL };
+enum { M_READ, M_WRITE, M_RMW, M_RAW_WRITE };
+
+typedef struct page {
+  unsigned char data[PAGE];
+  aucs_shadow_cell sh[PAGE];
+  aucs_shadow_grid_cell g[PAGE];
+} page;
+
+typedef struct robj {
+  unsigned char *data;      /* flat contents, or NULL (sparse) */
+  aucs_shadow_cell *sh;     /* per byte, NULL when untracked */
+  aucs_shadow_grid_cell *g; /* per byte for global memory */
+  uint64_t size;
+  const bc_object *o;
+} robj;
+
+typedef struct frame {
+  uint32_t ret_pc, base, fn, dst;
+  uint64_t sp;
+} frame;
+
+typedef struct thread {
+  uint32_t pc, base, fn, depth, frame_cap, end_pc, tid;
+  uint8_t state;
+  uint16_t wphase;
+  uint64_t steps;
+  uint64_t *regs;
+  size_t regcap;
+  frame *frames;
+  unsigned char *stack;
+  uint64_t stack_cap, sp;
+  aucs_sync_thread sy;      /* happens-before state (sync.h) */
+  uint32_t spin_pc, spin_n; /* the strong read repeating, its count */
+  uint64_t spin_val;
+} thread;
+
+typedef struct pagemap {
+  uint64_t *keys;
+  page **pages;
+  size_t cap, len;
+} pagemap;
+
+struct aucs_run_memory {
+  pagemap pages;
+  uint64_t seed;
+  aucs_fill fill;
+  const aucs_prog *p;
+};
+
+typedef struct u64set {
+  uint64_t *keys;
+  size_t cap, len;
+} u64set;
+
+typedef struct run {
+  const aucs_prog *p;
+  const aucs_run_config *cfg;
+  aucs_run_result *res;
+  uint64_t step_budget, mem_budget, mem_used;
+  uint64_t tick; /* steps, over all threads, until the next budget check */
+  aucs_dim3 grid, block;
+  uint32_t nthreads, blk, bx, by, bz, local0, nobjs;
+  uint32_t epoch, epoch0, bepoch;
+  uint32_t grid_word; /* the grid workspace's barrier word (grid sync) */
+  int64_t last_barrier;
+  size_t dyn_shared;
+  robj *objs;
+  thread *th;
+  pagemap pages;
+  u64set seen;
+  char *args;
+  aucs_sync *sy;   /* the kernel fences or uses atomics, or NULL */
+  uint64_t first;  /* blocks simulated before the last one */
+  uint64_t writes; /* memory writes so far: progress for spinners */
+  uint64_t at;     /* the address touch() is tracking */
+  int spins;       /* strong reads may spin: they yield */
+  int want_sync;   /* the kernel synchronizes beyond barriers */
+  uint32_t nslots; /* blocks with clock entries (sync.h) */
+  int phased;      /* blocks may wait for one another (gridsync.c) */
+} run;
+
+/* ---- values ---- */
+
+static inline int64_t sx(uint64_t v, unsigned w) {
+  return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+}
+static inline uint64_t mask_of(unsigned w) {
+  return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
+}
+static inline float f32(uint64_t v) {
+  uint32_t u = (uint32_t)v;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline uint64_t bf32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline double f64(uint64_t v) {
+  double d;
+  memcpy(&d, &v, 8);
+  return d;
+}
+static inline uint64_t bf64(double d) {
+  uint64_t v;
+  memcpy(&v, &d, 8);
+  return v;
+}
+
+static aucs_dim3 coords(uint32_t lin, aucs_dim3 dims) {
+  return (aucs_dim3){lin % dims.x, lin / dims.x % dims.y,
+                     lin / dims.x / dims.y};
+}
+
+/* Set the coverage bit of key (the tag in the top bits says which kind). */
+static inline void cover(run *R, uint64_t key) {
+  uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52);
+  R->res->coverage[h >> 6] |= UINT64_C(1) << (h & 63);
+}
+enum { COVER_ACCESS = 1, COVER_BRANCH = 2, COVER_PAIR = 3 };
+#define COVER_KEY(tag, a, b)                                                   \
+  ((uint64_t)(tag) << 56 | (uint64_t)(uint32_t)(a) << 24 | (uint32_t)(b))
+
+/* The simulated block lin's entry in the clocks, or UINT32_MAX (none). */
+static inline uint32_t sync_slot(const run *R, uint64_t lin) {
+  uint64_t nblocks = (uint64_t)R->grid.x * R->grid.y * R->grid.z;
+  if (nblocks <= R->nslots)
+    return (uint32_t)lin;
+  if (lin + 1 == nblocks)
+    return R->nslots - 1;
+  return lin < R->nslots - 1 ? (uint32_t)lin : UINT32_MAX;
+}
+
+static inline uint64_t *regs_of(thread *T) { return T->regs + T->base; }
+
+/* Private to the interpreter: hidden, so calls stay direct (-fPIC). */
+#pragma GCC visibility push(hidden)
+
+/* interp.c */
+int ip_run_warp(run *R, uint32_t w0, uint32_t w1);
+
+/* interp_mem.c */
+int ip_first_time(run *R, aucs_finding_kind k, uint32_t a, uint32_t b);
+aucs_access ip_side(run *R, uint32_t pc, uint32_t tid, uint32_t blk, aucs_op op,
+                    unsigned size);
+void ip_push(run *R, aucs_finding *f, const robj *o, uint64_t off);
+int ip_stop(run *R, thread *T, aucs_run_status st, const char *why);
+int ip_charge(run *R, thread *T, uint64_t bytes);
+int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
+             int atomic, unsigned char *buf);
+void ip_pagemap_free(pagemap *m);
+void ip_reset_shared(run *R);
+int ip_init_objects(run *R);
+
+/* interp_sched.c */
+void ip_collective(run *R, uint32_t w0, uint32_t w1, uint32_t pc);
+void ip_enter_block(run *R, uint64_t lin);
+int ip_block_steps(run *R);
+int ip_run_block(run *R, uint64_t lin);
+void ip_spin_deadlock(run *R, thread *T);
+void ip_run_grid(run *R);
+
+/* gridsync.c */
+void ip_run_grid_synced(run *R, uint64_t first, uint64_t nblocks);
+
+#pragma GCC visibility pop
+
+#endif
