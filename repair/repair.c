@@ -24,36 +24,17 @@
  *   3. Stop when no finding is left, a round keeps nothing, or after
  *      max_rounds; each item is then fixed, unfixable or remains.
  * Replaying ops by position is exact: the clone and the module are the same
- * IR up to the trial, and every op is deterministic.
+ * IR up to the trial, and every op is deterministic. Step 2b's plans, one
+ * per kind of finding, are in repair_plan.c; the shared state in
+ * repair_impl.h.
  *
  * Limitation: one trial costs one detection (two with helpers to inline);
  * the detector's search runs again on every trial.
  */
-#include "aucs/repair.h"
-
-#include "aucs/budget.h"
-#include "aucs/cfg.h"
-#include "aucs/cond.h"
-#include "aucs/flatten.h"
-#include "aucs/kernel.h"
-#include "aucs/names.h"
-#include "aucs/place.h"
-#include "aucs/report.h"
-#include "aucs/search.h"
-#include "aucs/srcloc.h"
-#include "aucs/static.h"
-#include "aucs/uniform.h"
-#include "aucs/uniformize.h"
-#include "aucs/util.h"
-
-#include <llvm-c/Analysis.h>
-#include <llvm-c/Core.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "repair_impl.h"
 
 /* AUCS_DEBUG=repair: each trial's outcome, and its IR, on stderr. */
-static int tracing(void) {
+int rp_tracing(void) {
   const char *d = getenv("AUCS_DEBUG");
   return d && strstr(d, "repair");
 }
@@ -92,8 +73,6 @@ static int wants_id(LLVMValueRef I) {
          LLVMIsAAtomicRMWInst(I) || LLVMIsAAtomicCmpXchgInst(I) ||
          LLVMIsATerminatorInst(I);
 }
-
-typedef void (*inst_fn)(LLVMValueRef I, void *ctx);
 
 static void each_inst(LLVMModuleRef m, inst_fn f, void *ctx) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
@@ -140,15 +119,11 @@ void aucs_repair_ids_strip(LLVMModuleRef m) {
 
 /* ---- positions: the same instruction in a module and its clone ----------*/
 
-typedef struct pos {
-  int fn, bb, ins;
-} pos;
-
-static LLVMValueRef fn_of(LLVMValueRef I) {
+LLVMValueRef rp_fn_of(LLVMValueRef I) {
   return LLVMGetBasicBlockParent(LLVMGetInstructionParent(I));
 }
 
-static pos pos_of(LLVMValueRef I) {
+pos rp_pos_of(LLVMValueRef I) {
   pos p = {0, 0, 0};
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(I);
   LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
@@ -179,31 +154,10 @@ static LLVMValueRef at_pos(LLVMModuleRef m, pos p) {
 }
 
 static LLVMValueRef same_in(LLVMModuleRef m, LLVMValueRef I) {
-  return I ? at_pos(m, pos_of(I)) : NULL;
+  return I ? at_pos(m, rp_pos_of(I)) : NULL;
 }
 
 /* ---- ops: edits replayable on a module and its clone --------------------*/
-
-typedef enum op_kind {
-  OP_INSERT,
-  OP_DELETE,
-  OP_SPLIT,
-  OP_INLINE,
-  OP_FLATTEN,
-  OP_UNIFORMIZE,
-  OP_UNIFY_EXITS,
-  OP_KEEP_IN
-} op_kind;
-
-typedef struct op {
-  op_kind kind;
-  pos at;
-  unsigned id; /* OP_INSERT: the new barrier's id */
-  int u1, u2;  /* OP_FLATTEN, OP_KEEP_IN: the region; OP_UNIFORMIZE: u1 =
-                  absorb */
-  pos at2;     /* OP_FLATTEN: the op returns the guard before whichever of
-                  the blocks of `at` and `at2` the layout puts later */
-} op;
 
 static int node_index(const aucs_flatten_result *r, LLVMBasicBlockRef bb) {
   for (int i = 0; i < r->n; i++)
@@ -238,8 +192,8 @@ static LLVMValueRef uniformize_op(LLVMModuleRef m, const op *o, char **err) {
   if (o->u1) {
     aucs_cfg *g = aucs_cfg_build(fn);
     aucs_uniformity *u = aucs_uniform_compute(g);
-    int u1, u2, bad = aucs_flatten_find_region(g, u, aucs_cfg_index(g, H),
-                                               &u1, &u2);
+    int u1, u2,
+        bad = aucs_flatten_find_region(g, u, aucs_cfg_index(g, H), &u1, &u2);
     aucs_uniform_free(u);
     aucs_cfg_free(g);
     if (bad) {
@@ -285,67 +239,25 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
   case OP_UNIFORMIZE:
     return uniformize_op(m, o, err);
   case OP_UNIFY_EXITS:
-    aucs_flatten_unify_exits(fn_of(I));
+    aucs_flatten_unify_exits(rp_fn_of(I));
     return I;
   case OP_KEEP_IN:
-    return aucs_flatten_keep_in(fn_of(I), I, o->u1, o->u2, err) ? NULL : I;
+    return aucs_flatten_keep_in(rp_fn_of(I), I, o->u1, o->u2, err) ? NULL : I;
   }
   return NULL;
 }
 
 /* ---- state and items ----------------------------------------------------*/
 
-typedef struct state {
-  LLVMModuleRef m;
-  const aucs_repair_options *o; /* its detect options are within budget */
-  aucs_budget budget;           /* the whole repair's */
-  aucs_repair_result *r;
-  aucs_report cur; /* the detection of m as it is now */
-  aucs_detect_options detect; /* o->detect's, with a cache for all trials */
-  unsigned next_id;
-  char *err;
-  struct proof *proofs; /* barrier redundancy per kernel text (proof_of) */
-  size_t nproofs;
-  /* The distinct runs that showed a finding (record_run), which trials
-   * replay (detect_trial). */
-  char **run_kernel;
-  aucs_candidate *runs;
-  size_t *run_nargs;
-  size_t nruns;
-} state;
-
-/* The static checker's redundancy verdict for every barrier of one kernel,
- * as its IR text was when analysed: one analysis answers every barrier
- * item of that kernel state, in this round and the next. */
-typedef struct proof {
-  char *ir;
-  unsigned *ids; /* repair ids of the kernel's barriers */
-  unsigned char *proven;
-  size_t n;
-  int full; /* analysed with the whole solver budget */
-} proof;
-
-typedef struct trial {
-  LLVMModuleRef c; /* the clone the trial edits */
-  op *ops;
-  size_t nops;
-  aucs_editlog edits;
-  unsigned next_id;
-  aucs_report prep; /* detection after inlining, when there was some */
-  int has_prep;
-  char *why; /* why the plan failed */
-  int item;
-} trial;
-
-static int detect_with(state *s, LLVMModuleRef m,
-                       const aucs_detect_options *o, aucs_report *rep) {
+static int detect_with(state *s, LLVMModuleRef m, const aucs_detect_options *o,
+                       aucs_report *rep) {
   LLVMValueRef *ks;
   size_t n = aucs_kernel_list(m, &ks);
   char *err = NULL;
   memset(rep, 0, sizeof(*rep));
   double t0 = aucs_seconds();
   int rc = aucs_detect_run(m, ks, n, o, rep, &err);
-  if (tracing())
+  if (rp_tracing())
     fprintf(stderr, "aucs: repair: detection (%s): %.3f s\n",
             o->kernel ? o->kernel : "module", aucs_seconds() - t0);
   free(ks);
@@ -359,7 +271,7 @@ static int detect_with(state *s, LLVMModuleRef m,
 }
 
 /* A kernel's check in rep was cut short by a budget. */
-static int cut_short(const aucs_report *rep) {
+int rp_cut_short(const aucs_report *rep) {
   for (size_t i = 0; i < rep->nkernels; i++)
     if (rep->kernels[i].budget)
       return 1;
@@ -416,7 +328,7 @@ static void runs_free(state *s) {
  * their findings in s->cur (merge_into). The whole module when the user
  * chose a kernel anyway, or when the one-kernel detection is refused (an
  * --arg only another kernel has). */
-static int detect_trial(state *s, trial *t, aucs_report *rep) {
+int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
   aucs_detect_trial tr = {.kernels = (const char *const *)s->run_kernel,
                           .runs = s->runs,
                           .nargs = s->run_nargs,
@@ -457,8 +369,7 @@ static int same_key(const aucs_repair_item *it, const char *kernel,
          ((it->ida == a && it->idb == b) || (it->ida == b && it->idb == a));
 }
 
-static int find_item(const state *s, const char *kernel,
-                     const aucs_finding *f) {
+int rp_find_item(const state *s, const char *kernel, const aucs_finding *f) {
   for (size_t i = 0; i < s->r->nitems; i++)
     if (same_key(&s->r->items[i], kernel, f))
       return (int)i;
@@ -467,7 +378,7 @@ static int find_item(const state *s, const char *kernel,
 
 static int add_item(state *s, const char *kernel, const aucs_finding *f,
                     int introduced) {
-  int i = find_item(s, kernel, f);
+  int i = rp_find_item(s, kernel, f);
   if (i >= 0)
     return i;
   aucs_repair_result *r = s->r;
@@ -498,9 +409,9 @@ static void set_how(aucs_repair_item *it, char *how) {
 }
 
 /* The finding of rep with item's key, and its kernel; NULL if none. */
-static const aucs_finding *lookup(const aucs_report *rep,
-                                  const aucs_repair_item *it,
-                                  LLVMValueRef *kernel) {
+const aucs_finding *rp_lookup(const aucs_report *rep,
+                              const aucs_repair_item *it,
+                              LLVMValueRef *kernel) {
   for (size_t k = 0; k < rep->nkernels; k++)
     for (size_t i = 0; i < rep->kernels[k].findings.n; i++)
       if (same_key(it, rep->kernels[k].name, &rep->kernels[k].findings.v[i])) {
@@ -526,8 +437,8 @@ static char *ir_line(LLVMValueRef I) {
   return out;
 }
 
-static char *where(LLVMValueRef I, const char *rel) {
-  aucs_names *n = aucs_names_build(fn_of(I));
+char *rp_where(LLVMValueRef I, const char *rel) {
+  aucs_names *n = aucs_names_build(rp_fn_of(I));
   char *line = ir_line(I);
   char *w = aucs_xasprintf("in %s%s %s",
                            aucs_names_block(n, LLVMGetInstructionParent(I)),
@@ -543,7 +454,7 @@ static char *answers(state *s, int item) {
                         it->headline);
 }
 
-static LLVMValueRef trial_op(trial *t, op o) {
+LLVMValueRef rp_trial_op(trial *t, op o) {
   t->ops = aucs_xrealloc(t->ops, (t->nops + 1) * sizeof(op));
   t->ops[t->nops++] = o;
   char *err = NULL;
@@ -556,20 +467,20 @@ static LLVMValueRef trial_op(trial *t, op o) {
   return r;
 }
 
-static void log_edit(state *s, trial *t, aucs_edit e, LLVMValueRef fn) {
+void rp_log_edit(state *s, trial *t, aucs_edit e, LLVMValueRef fn) {
   e.function = aucs_xstrdup(kernel_name(fn));
   e.finding = answers(s, t->item);
   e.finding_index = t->item;
   aucs_editlog_push(&t->edits, &e);
 }
 
-static LLVMValueRef insert(state *s, trial *t, LLVMValueRef before,
-                           const char *why) {
-  LLVMValueRef fn = fn_of(before);
+LLVMValueRef rp_insert(state *s, trial *t, LLVMValueRef before,
+                       const char *why) {
+  LLVMValueRef fn = rp_fn_of(before);
   aucs_edit e = {.kind = AUCS_EDIT_INSERT_BARRIER};
-  e.where = where(before, ", before");
-  LLVMValueRef bar = trial_op(
-      t, (op){OP_INSERT, pos_of(before), ++t->next_id, 0, 0, {0, 0, 0}});
+  e.where = rp_where(before, ", before");
+  LLVMValueRef bar = rp_trial_op(
+      t, (op){OP_INSERT, rp_pos_of(before), ++t->next_id, 0, 0, {0, 0, 0}});
   e.id = t->next_id;
   e.source = aucs_srcloc_format(bar);
   e.source_edit = aucs_place_source_edit(bar, &e.why);
@@ -577,34 +488,35 @@ static LLVMValueRef insert(state *s, trial *t, LLVMValueRef before,
     free(e.why);
     e.why = aucs_xstrdup(why);
   }
-  log_edit(s, t, e, fn);
+  rp_log_edit(s, t, e, fn);
   return bar;
 }
 
-static void delete (state *s, trial *t, LLVMValueRef bar, const char *why) {
-  LLVMValueRef fn = fn_of(bar);
+void rp_delete(state *s, trial *t, LLVMValueRef bar, const char *why) {
+  LLVMValueRef fn = rp_fn_of(bar);
   aucs_edit e = {.kind = AUCS_EDIT_DELETE_BARRIER, .id = aucs_repair_id(bar)};
-  e.where = where(bar, ":");
+  e.where = rp_where(bar, ":");
   e.source = aucs_srcloc_format(bar);
   aucs_srcloc l = aucs_srcloc_of(bar);
   if (l.line)
     e.source_edit = aucs_xasprintf("delete the __syncthreads(); at %.*s:%u",
                                    (int)l.file_len, l.file, l.line);
   e.why = aucs_xstrdup(why);
-  log_edit(s, t, e, fn);
-  trial_op(t, (op){OP_DELETE, pos_of(bar), 0, 0, 0, {0, 0, 0}});
+  rp_log_edit(s, t, e, fn);
+  rp_trial_op(t, (op){OP_DELETE, rp_pos_of(bar), 0, 0, 0, {0, 0, 0}});
 }
 
 static int inline_call(state *s, trial *t, LLVMValueRef call) {
-  LLVMValueRef fn = fn_of(call);
+  LLVMValueRef fn = rp_fn_of(call);
   aucs_edit e = {.kind = AUCS_EDIT_INLINE_CALL, .id = aucs_repair_id(call)};
-  e.where = where(call, ":");
+  e.where = rp_where(call, ":");
   e.source = aucs_srcloc_format(call);
   e.why = aucs_xstrdup("the edit lands inside a __device__ helper: this "
                        "call is inlined so other callers keep the helper "
                        "as it is");
-  log_edit(s, t, e, fn);
-  return trial_op(t, (op){OP_INLINE, pos_of(call), 0, 0, 0, {0, 0, 0}}) != NULL;
+  rp_log_edit(s, t, e, fn);
+  return rp_trial_op(t, (op){OP_INLINE, rp_pos_of(call), 0, 0, 0, {0, 0, 0}}) !=
+         NULL;
 }
 
 /* ---- helpers: inline the calls that lead to an instruction ---------------*/
@@ -635,7 +547,7 @@ static int leads_to(LLVMValueRef fn, LLVMValueRef target, aucs_ptrmap *seen) {
 
 /* A call of kernel leading to target's function, or NULL. */
 static LLVMValueRef call_towards(LLVMValueRef kernel, LLVMValueRef target) {
-  if (!target || fn_of(target) == kernel)
+  if (!target || rp_fn_of(target) == kernel)
     return NULL;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -643,7 +555,7 @@ static LLVMValueRef call_towards(LLVMValueRef kernel, LLVMValueRef target) {
          I = LLVMGetNextInstruction(I)) {
       LLVMValueRef f = defined_callee(I);
       aucs_ptrmap seen = {0};
-      int hit = f && leads_to(f, fn_of(target), &seen);
+      int hit = f && leads_to(f, rp_fn_of(target), &seen);
       aucs_ptrmap_free(&seen);
       if (hit)
         return I;
@@ -670,671 +582,15 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
   }
   if (!inlined)
     return 0;
-  if (detect_trial(s, t, &t->prep))
+  if (rp_detect_trial(s, t, &t->prep))
     return 1;
   t->has_prep = 1;
-  *f = lookup(&t->prep, &s->r->items[t->item], kernel);
+  *f = rp_lookup(&t->prep, &s->r->items[t->item], kernel);
   if (!*f) {
     t->why = aucs_xstrdup("the finding went away once its helper was inlined");
     return 1;
   }
   return 0;
-}
-
-/* ---- races --------------------------------------------------------------*/
-
-static char *no_place_why(aucs_place_status st) {
-  switch (st) {
-  case AUCS_PLACE_LOOP:
-    return aucs_xstrdup("the accesses sit in a loop whose trip count differs "
-                        "between threads, and uniformizing it (DESIGN.md 6.3 "
-                        "step 4) did not give a point every thread reaches");
-  default:
-    return aucs_xstrdup("no barrier-free path joins the two accesses, yet "
-                        "they race (a barrier between them is divergent?)");
-  }
-}
-
-static char *lines_of(LLVMValueRef a, LLVMValueRef b) {
-  aucs_srcloc x = aucs_srcloc_of(a), y = aucs_srcloc_of(b);
-  if (!x.line || !y.line)
-    return aucs_xstrdup("the two accesses");
-  return aucs_xasprintf("the accesses at %.*s:%u and :%u", (int)x.file_len,
-                        x.file, x.line, y.line);
-}
-
-/* Merge the kernel's returns into one exit block when it has several, so
- * that an early return is an edge to a block every thread reaches. */
-static int unify_exits(trial *t, LLVMValueRef at) {
-  if (aucs_flatten_count_returns(fn_of(at)) < 2)
-    return 0;
-  return !trial_op(t, (op){OP_UNIFY_EXITS, pos_of(at), 0, 0, 0, {0, 0, 0}});
-}
-
-/* Step 3: split (when A and B share a block), flatten the region around
- * B's block, and put the barrier in the guard before B's block. */
-static int flatten_place(state *s, trial *t, const aucs_place *p) {
-  LLVMValueRef second = p->second, fn = fn_of(second);
-  if (p->split) {
-    aucs_edit e = {.kind = AUCS_EDIT_SPLIT_BLOCK, .id = aucs_repair_id(second)};
-    e.where = where(second, ", before");
-    e.source = aucs_srcloc_format(second);
-    e.why = aucs_xstrdup("both accesses sit in one divergent block: it is "
-                         "split between them so that flattening puts a "
-                         "guard between them");
-    log_edit(s, t, e, fn);
-    trial_op(t, (op){OP_SPLIT, pos_of(second), 0, 0, 0, {0, 0, 0}});
-  }
-  if (unify_exits(t, second))
-    return 1;
-  aucs_cfg *g = aucs_cfg_build(fn);
-  aucs_uniformity *u = aucs_uniform_compute(g);
-  int u1, u2,
-      bad = aucs_flatten_find_region(
-          g, u, aucs_cfg_index(g, LLVMGetInstructionParent(second)), &u1, &u2);
-  aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_REGION,
-                 .id = aucs_repair_id(second)};
-  if (!bad) {
-    aucs_names *n = aucs_names_build(fn);
-    e.where =
-        aucs_xasprintf("region %s .. %s", aucs_names_block(n, g->blocks[u1]),
-                       aucs_names_block(n, g->blocks[u2]));
-    aucs_names_free(n);
-  }
-  aucs_uniform_free(u);
-  aucs_cfg_free(g);
-  if (bad) {
-    free(t->why);
-    t->why = aucs_xstrdup("the accesses share a divergent region that "
-                          "cannot be flattened (it is entered other than "
-                          "at its start, or a loop around them differs "
-                          "between threads)");
-    return 1;
-  }
-  char *what = lines_of(p->first, second);
-  e.source = aucs_srcloc_format(second);
-  e.why = aucs_xasprintf(
-      "%s sit in one divergent region, where no point is reached by every "
-      "thread: the region is flattened (each block guarded by its entry "
-      "condition, every guard run by all threads)",
-      what);
-  log_edit(s, t, e, fn);
-  LLVMValueRef term = trial_op(
-      t, (op){OP_FLATTEN, pos_of(second), 0, u1, u2, pos_of(p->first)});
-  if (!term) {
-    free(what);
-    return 1;
-  }
-  char *why = aucs_xasprintf(
-      "needed restructuring: %s are in one divergent region; in source, "
-      "split that if/else so each part runs, for all threads, in turn "
-      "(each under its own condition), with __syncthreads(); between them",
-      what);
-  insert(s, t, term, why);
-  free(why);
-  free(what);
-  return 0;
-}
-
-/* A preheader of loop l (an outside predecessor of its header) is not
- * uniform or branches divergently into it: the loop sits in a divergent
- * region. */
-static int in_divergent_region(const aucs_cfg *g, const aucs_uniformity *u,
-                               int l) {
-  int h = g->loops[l].header;
-  for (int i = 0; i < g->npred[h]; i++) {
-    int p = g->pred[h][i];
-    if (!aucs_cfg_in_loop(g, l, p) &&
-        (!aucs_uniform_block(u, p) || aucs_uniform_branch_divergent(u, p)))
-      return 1;
-  }
-  return 0;
-}
-
-static int loop_index(const aucs_cfg *g, int header) {
-  for (int l = 0; l < g->nloops; l++)
-    if (g->loops[l].header == header)
-      return l;
-  return -1;
-}
-
-/* Step 4: uniformize the loop at block `header` of g's function (absorbing
- * the divergent branch into it when the loop sits in a divergent region).
- * 0 on success. */
-static int uniformize(state *s, trial *t, const aucs_cfg *g,
-                      const aucs_uniformity *u, int header) {
-  int l = loop_index(g, header);
-  int absorb = l >= 0 && in_divergent_region(g, u, l);
-  char *why = l < 0 ? aucs_xstrdup("no loop") : aucs_uniformize_check(g, l, 0);
-  if (why) {
-    free(t->why);
-    t->why = aucs_xasprintf("the accesses sit in a loop whose trip count "
-                            "differs between threads, which cannot be "
-                            "uniformized: %s",
-                            why);
-    free(why);
-    return 1;
-  }
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[header]);
-  LLVMValueRef fn = g->fn;
-  aucs_names *n = aucs_names_build(fn);
-  char *loc = aucs_srcloc_format(term);
-  aucs_edit e = {.kind = AUCS_EDIT_UNIFORMIZE_LOOP, .id = ++t->next_id};
-  e.where = aucs_xasprintf("loop %s (%s)", aucs_names_block(n, g->blocks[header]),
-                           loc);
-  aucs_names_free(n);
-  e.source = loc;
-  e.source_edit = aucs_uniformize_source(term, absorb);
-  e.why = aucs_xasprintf(
-      "the loop at %s %s, so no point in it is reached by every thread "
-      "together: it now runs while any thread of the block is active "
-      "(__syncthreads_or(active)), each thread's iterations under its own "
-      "`active`%s, and an exit only clears `active` until the whole block "
-      "leaves",
-      loc,
-      absorb ? "runs only in some threads (it sits in a divergent if)"
-             : "runs a different number of iterations in different threads",
-      absorb ? " (initially the if's condition; the if is flattened around "
-               "the loop)"
-             : "");
-  log_edit(s, t, e, fn);
-  return !trial_op(
-      t, (op){OP_UNIFORMIZE, pos_of(term), t->next_id, absorb, 0, {0, 0, 0}});
-}
-
-/* A barrier ordering first before second; 0 on success. quiet: fail
- * without a reason when first does not reach second barrier-free. Loops in
- * the way are uniformized first (a few, outermost first). */
-static int place_one(state *s, trial *t, LLVMValueRef first,
-                     LLVMValueRef second, int quiet) {
-  aucs_cfg *g = aucs_cfg_build(fn_of(first));
-  aucs_uniformity *u = aucs_uniform_compute(g);
-  aucs_place p;
-  aucs_place_status st = aucs_place_find(g, u, first, second, &p);
-  int uniformized = 0;
-  for (int k = 0; st == AUCS_PLACE_LOOP && k < 4; k++, uniformized = 1) {
-    if (uniformize(s, t, g, u, p.loop)) {
-      aucs_uniform_free(u);
-      aucs_cfg_free(g);
-      return 1;
-    }
-    aucs_uniform_free(u);
-    aucs_cfg_free(g);
-    g = aucs_cfg_build(fn_of(first));
-    u = aucs_uniform_compute(g);
-    st = aucs_place_find(g, u, first, second, &p);
-  }
-  if (st == AUCS_PLACE_NO_PATH && uniformized)
-    st = AUCS_PLACE_FOUND; /* the or-barrier orders them now */
-  else if (st == AUCS_PLACE_FOUND)
-    insert(s, t, p.before, NULL);
-  else if (st == AUCS_PLACE_FLATTEN) {
-    aucs_uniform_free(u);
-    aucs_cfg_free(g);
-    return flatten_place(s, t, &p);
-  } else if (!quiet || st != AUCS_PLACE_NO_PATH) {
-    free(t->why);
-    t->why = no_place_why(st);
-  }
-  aucs_uniform_free(u);
-  aucs_cfg_free(g);
-  return st != AUCS_PLACE_FOUND;
-}
-
-/* Order the race between a and b. The detector does not say which runs
- * first: variant 0 orders a before b, 1 b before a, 2 both ways (a pair
- * racing both ways around a loop). 0 on success. */
-static int place_race(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
-                      int variant) {
-  if (variant < 2)
-    return place_one(s, t, variant ? b : a, variant ? a : b, 1);
-  int placed = 0;
-  for (int k = 0; k < 2; k++) {
-    LLVMValueRef x = k ? b : a, y = k ? a : b;
-    aucs_cfg *g = aucs_cfg_build(fn_of(x));
-    int go = aucs_place_reaches(g, x, y);
-    aucs_cfg_free(g);
-    if (go && place_one(s, t, x, y, 0))
-      return 1;
-    placed += go;
-  }
-  return placed ? 0 : place_one(s, t, a, b, 0);
-}
-
-/* ---- barrier divergence -------------------------------------------------*/
-
-/* The divergent barriers of f: its sides that are barrier calls of the
- * kernel in blocks that are not uniform. Returns how many (0..2). */
-static int divergent_barriers(LLVMValueRef kernel, const aucs_finding *f,
-                              LLVMValueRef out[2]) {
-  aucs_cfg *g = aucs_cfg_build(kernel);
-  aucs_uniformity *u = aucs_uniform_compute(g);
-  LLVMValueRef sides[2] = {f->a.instr, f->b.instr};
-  int n = 0;
-  for (int i = 0; i < 2; i++) {
-    LLVMValueRef I = sides[i];
-    if (I && aucs_place_is_barrier_call(I) && fn_of(I) == kernel &&
-        LLVMGetFirstUse(I) == NULL && (!n || out[0] != I) &&
-        !aucs_uniform_block(u, aucs_cfg_index(g, LLVMGetInstructionParent(I))))
-      out[n++] = I;
-  }
-  aucs_uniform_free(u);
-  aucs_cfg_free(g);
-  return n;
-}
-
-/* The first instruction of the nearest uniform block post-dominating bar's
- * block, or NULL. */
-static LLVMValueRef uniform_after(LLVMValueRef bar) {
-  aucs_cfg *g = aucs_cfg_build(fn_of(bar));
-  aucs_uniformity *u = aucs_uniform_compute(g);
-  int b = g->ipdom[aucs_cfg_index(g, LLVMGetInstructionParent(bar))];
-  while (b >= 0 && !aucs_uniform_block(u, b))
-    b = g->ipdom[b];
-  LLVMValueRef at = b >= 0 ? LLVMGetFirstInstruction(g->blocks[b]) : NULL;
-  while (at && LLVMIsAPHINode(at))
-    at = LLVMGetNextInstruction(at);
-  aucs_uniform_free(u);
-  aucs_cfg_free(g);
-  return at;
-}
-
-static int new_key(state *s, const char *kernel, const aucs_finding *f) {
-  LLVMValueRef k;
-  int i = find_item(s, kernel, f);
-  return i < 0 || !lookup(&s->cur, &s->r->items[i], &k);
-}
-
-/* Repair, in the trial, the races the trial's edits left: detect, place a
- * barrier for each new race, again, a few times. 0 on success. */
-static int repair_left(state *s, trial *t) {
-  for (int round = 0; round < 6; round++) {
-    aucs_report rep;
-    if (detect_trial(s, t, &rep))
-      return 1;
-    int placed = 0, failed = cut_short(&rep);
-    for (size_t k = 0; k < rep.nkernels && !placed && !failed; k++)
-      for (size_t i = 0; i < rep.kernels[k].findings.n && !placed; i++) {
-        const aucs_finding *f = &rep.kernels[k].findings.v[i];
-        if (f->kind != AUCS_FINDING_RACE || !new_key(s, rep.kernels[k].name, f))
-          continue;
-        if (fn_of(f->a.instr) != rep.kernels[k].fn ||
-            fn_of(f->b.instr) != rep.kernels[k].fn || f->a.instr == f->b.instr)
-          failed = 1;
-        else
-          failed = place_race(s, t, f->a.instr, f->b.instr, 2);
-        placed = !failed;
-      }
-    aucs_detect_report_free(&rep);
-    if (failed)
-      return 1;
-    if (!placed)
-      return 0;
-  }
-  return 0;
-}
-
-/* The outermost non-uniform loop around a divergent barrier of f that sits
- * in a loop with a divergent exit: its header block, or -1. */
-static int loop_around(const aucs_cfg *g, const aucs_uniformity *u,
-                       LLVMValueRef kernel, const aucs_finding *f) {
-  LLVMValueRef sides[2] = {f->a.instr, f->b.instr};
-  for (int i = 0; i < 2; i++) {
-    LLVMValueRef I = sides[i];
-    if (!I || !aucs_place_is_barrier_call(I) || fn_of(I) != kernel)
-      continue;
-    int b = aucs_cfg_index(g, LLVMGetInstructionParent(I)), best = -1;
-    if (aucs_uniform_why(u, b, NULL, NULL) != AUCS_WHY_LOOP)
-      continue;
-    for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
-      if (!aucs_uniform_block(u, g->loops[l].header))
-        best = g->loops[l].header;
-    return best;
-  }
-  return -1;
-}
-
-/* A barrier in a loop whose trip count differs between threads: uniformize
- * the loop first, so that a uniform point exists after the barrier inside
- * the loop. 0 on success (also when there is nothing to do). */
-static int uniformize_around(state *s, trial *t, LLVMValueRef kernel,
-                             const aucs_finding *f) {
-  for (int k = 0; k < 4; k++) {
-    aucs_cfg *g = aucs_cfg_build(kernel);
-    aucs_uniformity *u = aucs_uniform_compute(g);
-    int h = loop_around(g, u, kernel, f);
-    int bad = h >= 0 && uniformize(s, t, g, u, h);
-    aucs_uniform_free(u);
-    aucs_cfg_free(g);
-    if (h < 0 || bad)
-      return bad;
-  }
-  return 0;
-}
-
-/* After a uniformization: every barrier call of kernel in a block that is
- * not uniform (the other barriers of the uniformized loop too), up to 8. */
-static int all_divergent_barriers(LLVMValueRef kernel, LLVMValueRef out[8]) {
-  aucs_cfg *g = aucs_cfg_build(kernel);
-  aucs_uniformity *u = aucs_uniform_compute(g);
-  int n = 0;
-  for (int b = 0; b < g->nblocks; b++)
-    for (LLVMValueRef I = LLVMGetFirstInstruction(g->blocks[b]); I && n < 8;
-         I = LLVMGetNextInstruction(I))
-      if (g->reachable[b] && !aucs_uniform_block(u, b) &&
-          aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) == NULL)
-        out[n++] = I;
-  aucs_uniform_free(u);
-  aucs_cfg_free(g);
-  return n;
-}
-
-/* A __syncthreads_count/and/or whose result the kernel reads. */
-static int used_reduction(LLVMValueRef I) {
-  return I && aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) != NULL;
-}
-
-static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
-                           const aucs_finding *f, int variant) {
-  LLVMValueRef bars[8];
-  size_t before = t->edits.n;
-  if (used_reduction(f->a.instr) || used_reduction(f->b.instr)) {
-    t->why = aucs_xstrdup("the barrier is a __syncthreads_count/and/or whose "
-                          "result is used: moving or deleting it would "
-                          "change the value the kernel reads");
-    return 1;
-  }
-  if (uniformize_around(s, t, kernel, f))
-    return 1;
-  int n = t->edits.n > before ? all_divergent_barriers(kernel, bars)
-                              : divergent_barriers(kernel, f, bars);
-  if (!n) {
-    t->why = aucs_xstrdup("neither side is a barrier of the kernel in a "
-                          "divergent block");
-    return 1;
-  }
-  if (variant == 0) {
-    LLVMValueRef to = uniform_after(bars[0]);
-    if (!to) {
-      t->why = aucs_xstrdup("no uniform block post-dominates the barrier");
-      return 1;
-    }
-    insert(s, t, to,
-           "moved here from a divergent block: the nearest point "
-           "after it that every thread reaches");
-    for (int i = 0; i < n; i++)
-      delete (s, t, bars[i],
-              "only some threads reach it (barrier "
-              "divergence); it moved to the nearest uniform "
-              "point after it");
-    return 0;
-  }
-  for (int i = 0; i < n; i++)
-    delete (s, t, bars[i],
-            "only some threads reach it (barrier divergence); "
-            "the races it ordered get barriers of their own");
-  return repair_left(s, t);
-}
-
-/* ---- keeping exited threads in (DESIGN.md section 8) --------------------*/
-
-/* The outermost loop holding block b whose header is not uniform, or -1. */
-static int outer_divergent_loop(const aucs_cfg *g, const aucs_uniformity *u,
-                                int b) {
-  int best = -1;
-  for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
-    if (!aucs_uniform_block(u, g->loops[l].header))
-      best = l;
-  return best;
-}
-
-/* "k.cu:12", or NULL without a location. */
-static char *file_line(LLVMValueRef I) {
-  aucs_srcloc l = I ? aucs_srcloc_of(I) : (aucs_srcloc){0};
-  return l.line ? aucs_xasprintf("%.*s:%u", (int)l.file_len, l.file, l.line)
-                : NULL;
-}
-
-/* The CUDA edit equivalent to keeping the threads in until bar. */
-static char *keep_in_source(LLVMValueRef ret, LLVMValueRef bar,
-                            const char *active) {
-  char *r = file_line(ret), *b = file_line(bar), *out;
-  const char *bl = b ? b : "?";
-  if (r)
-    out = aucs_xasprintf(
-        "replace the `return` at %s by a flag: `bool active = %s;` and "
-        "guard the code after it with `if (active)`, so every thread "
-        "reaches the barrier at %s",
-        r, active, bl);
-  else
-    out = aucs_xasprintf("call __syncthreads() at %s outside the `if` "
-                         "around it, and guard the code around it with "
-                         "`if (%s)`, so every thread reaches it",
-                         bl, active);
-  free(r);
-  free(b);
-  return out;
-}
-
-static void log_keep_in(state *s, trial *t, const aucs_cfg *g, int u1, int u2,
-                        LLVMValueRef bar) {
-  int b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
-  aucs_conds *c = aucs_cond_compute(g, u1);
-  char *active = aucs_cond_format(c, b);
-  aucs_cond_free(c);
-  LLVMValueRef ret = aucs_flatten_early_exit(g, u1, u2, b);
-  aucs_names *n = aucs_names_build(g->fn);
-  aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_EXIT, .id = aucs_repair_id(bar)};
-  e.where = aucs_xasprintf("region %s .. %s, barrier kept",
-                           aucs_names_block(n, g->blocks[u1]),
-                           aucs_names_block(n, g->blocks[u2]));
-  aucs_names_free(n);
-  e.source = aucs_srcloc_format(ret ? ret : bar);
-  e.source_edit = keep_in_source(
-      ret, bar,
-      !strchr(active, '%') ? active
-      : ret                ? "!(<the condition of the `return`>)"
-                           : "<the condition around the barrier>");
-  char *rl = file_line(ret), *bl = aucs_srcloc_format(bar);
-  e.why = aucs_xasprintf(
-      "%s%s%s never reach the barrier at %s: instead of leaving, they clear "
-      "`active` (active = %s) and run on to the one `return` at the end, "
-      "every block after the exit guarded by its condition; the barrier "
-      "stays, in a guard every thread runs",
-      ret ? "threads that return early" : "threads outside the `if`",
-      rl ? " at " : "", rl ? rl : "", bl, active);
-  free(rl);
-  free(bl);
-  free(active);
-  log_edit(s, t, e, g->fn);
-}
-
-/* Flatten the region holding bar's block (split before bar first) through
- * the exit and move bar into the guard before its block. */
-static int flatten_exit(state *s, trial *t, LLVMValueRef kernel,
-                        LLVMValueRef bar) {
-  LLVMValueRef above = LLVMGetPreviousInstruction(bar);
-  if (above && !LLVMIsAPHINode(above) &&
-      !trial_op(t, (op){OP_SPLIT, pos_of(bar), 0, 0, 0, {0, 0, 0}}))
-    return 1;
-  aucs_cfg *g = aucs_cfg_build(kernel);
-  aucs_uniformity *u = aucs_uniform_compute(g);
-  int u1, u2, b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
-  int bad = aucs_flatten_find_region(g, u, b, &u1, &u2);
-  if (!bad)
-    log_keep_in(s, t, g, u1, u2, bar);
-  aucs_uniform_free(u);
-  aucs_cfg_free(g);
-  if (bad) {
-    free(t->why);
-    t->why = aucs_xstrdup("the barrier sits in a divergent region that "
-                          "cannot be flattened through the exit");
-    return 1;
-  }
-  return !trial_op(t, (op){OP_KEEP_IN, pos_of(bar), 0, u1, u2, {0, 0, 0}});
-}
-
-/* Keep every thread in until bar: merge the returns, uniformize the loops
- * around it that not every thread runs alike, then flatten through the
- * exit. 0 once bar is in a uniform block. */
-static int keep_in(state *s, trial *t, LLVMValueRef kernel, LLVMValueRef bar) {
-  for (int k = 0; k < 6; k++) {
-    if (unify_exits(t, bar))
-      return 1;
-    aucs_cfg *g = aucs_cfg_build(kernel);
-    aucs_uniformity *u = aucs_uniform_compute(g);
-    int b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
-    int l = aucs_uniform_block(u, b) ? -2 : outer_divergent_loop(g, u, b);
-    int bad = l >= 0 && uniformize(s, t, g, u, g->loops[l].header);
-    aucs_uniform_free(u);
-    aucs_cfg_free(g);
-    if (l == -2 || bad)
-      return bad;
-    if (l == -1 && flatten_exit(s, t, kernel, bar))
-      return 1;
-  }
-  free(t->why);
-  t->why = aucs_xstrdup("the barrier is still divergent after keeping the "
-                        "threads in");
-  return 1;
-}
-
-/* Barrier divergence, threads kept in: every divergent barrier of the
- * kernel, first in block order, stays where it is and becomes reached by
- * every thread. */
-static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
-  for (int k = 0; k < 8; k++) {
-    LLVMValueRef bars[8];
-    if (!all_divergent_barriers(kernel, bars)) {
-      if (!k)
-        t->why = aucs_xstrdup("no barrier of the kernel is divergent");
-      return !k;
-    }
-    if (keep_in(s, t, kernel, bars[0]))
-      return 1;
-  }
-  return 0;
-}
-
-/* ---- redundant barriers -------------------------------------------------*/
-
-/* The redundancy verdicts of every barrier of kernel as it is now, under
- * the detect options' solver limits and aliasing rule, with the solver
- * budget capped at cap ms (0: none). */
-static void analyse(state *s, LLVMValueRef kernel, unsigned cap, proof *p) {
-  const aucs_detect_options *d = s->o->detect;
-  aucs_static_options so = {.cache = s->detect.cache};
-  if (d)
-    so = (aucs_static_options){.timeout_ms = d->smt_timeout,
-                               .budget_ms = d->static_budget,
-                               .may_alias = d->may_alias,
-                               .cache = s->detect.cache,
-                               .budget = d->within};
-  unsigned full = so.budget_ms ? so.budget_ms : AUCS_STATIC_BUDGET_MS;
-  p->full = !cap || cap >= full;
-  so.budget_ms = p->full ? full : cap;
-  double t0 = aucs_seconds();
-  aucs_static *st = aucs_static_analyze(kernel, &so);
-  free(p->ids);
-  free(p->proven);
-  p->n = aucs_static_nbarriers(st);
-  p->ids = aucs_xcalloc(p->n + 1, sizeof *p->ids);
-  p->proven = aucs_xcalloc(p->n + 1, 1);
-  for (size_t i = 0; i < p->n; i++) {
-    LLVMValueRef bar = aucs_static_barrier(st, i);
-    p->ids[i] = aucs_repair_id(bar);
-    p->proven[i] = (unsigned char)aucs_static_barrier_redundant(st, bar);
-  }
-  aucs_static_free(st);
-  if (tracing())
-    fprintf(stderr, "aucs: repair: redundancy proofs (budget %u ms): %.3f s\n",
-            so.budget_ms, aucs_seconds() - t0);
-}
-
-static int proof_says(const proof *p, unsigned id) {
-  for (size_t i = 0; id && i < p->n; i++)
-    if (p->ids[i] == id)
-      return p->proven[i];
-  return 0;
-}
-
-/* First budget of a redundancy proof, ms: the kernel's other pairs use the
- * budget up before the barrier's own queries, which the cache and the
- * cheap layer mostly decide; the full budget only when this one fails. */
-enum { QUICK_PROOF_MS = 1000 };
-
-/* Whether bar is proven redundant in kernel. One analysis of a kernel text
- * answers all its barrier items, in this round and the next (s->proofs). */
-static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
-  char *ir = LLVMPrintValueToString(kernel);
-  proof *p = NULL;
-  for (size_t i = 0; i < s->nproofs && !p; i++)
-    if (!strcmp(s->proofs[i].ir, ir))
-      p = &s->proofs[i];
-  if (!p) {
-    s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof *p);
-    p = &s->proofs[s->nproofs++];
-    *p = (proof){.ir = aucs_xstrdup(ir)};
-    analyse(s, kernel, QUICK_PROOF_MS, p);
-  }
-  LLVMDisposeMessage(ir);
-  unsigned id = aucs_repair_id(bar);
-  if (!proof_says(p, id) && !p->full)
-    analyse(s, kernel, 0, p);
-  return proof_says(p, id);
-}
-
-static void proofs_free(state *s) {
-  for (size_t i = 0; i < s->nproofs; i++) {
-    free(s->proofs[i].ir);
-    free(s->proofs[i].ids);
-    free(s->proofs[i].proven);
-  }
-  free(s->proofs);
-}
-
-static int plan_redundant(state *s, trial *t, LLVMValueRef kernel,
-                          const aucs_finding *f) {
-  LLVMValueRef bar = f->a.instr;
-  if (!bar || !aucs_place_is_barrier_call(bar) ||
-      LLVMGetFirstUse(bar) != NULL) {
-    t->why = aucs_xstrdup("not a plain barrier call");
-    return 1;
-  }
-  const char *why;
-  if (s->o->trust_dynamic)
-    why = "redundant barrier, deleted on dynamic evidence (--trust-dynamic): "
-          "it never ordered a conflicting pair of accesses on any input "
-          "tried";
-  else if (proven_redundant(s, kernel, bar))
-    why = s->o->detect && s->o->detect->may_alias
-              ? "redundant barrier, deleted on a static proof: Z3 shows "
-                "every pair of accesses it separates can never race, even "
-                "with pointer arguments overlapping"
-              : "redundant barrier, deleted on a static proof: Z3 shows "
-                "every pair of accesses it separates can never race, with "
-                "distinct pointer arguments not overlapping (--may-alias "
-                "keeps barriers an in-place launch needs)";
-  else {
-    t->why = aucs_xstrdup("kept: the static checker could not prove it "
-                          "redundant (only dynamic evidence; --trust-dynamic "
-                          "deletes it on that)");
-    return 1;
-  }
-  delete (s, t, bar, why);
-  return 0;
-}
-
-/* Barrier divergence: when threads exited, keep them in first (the barrier
- * is needed where it is); otherwise move the barrier, or delete it and
- * order what it ordered, and keep the threads in last. */
-static int divergence_variant(state *s, trial *t, LLVMValueRef kernel,
-                              const aucs_finding *f, int variant) {
-  int exited = f->b.instr && LLVMIsAReturnInst(f->b.instr);
-  int keep = exited ? 0 : 2;
-  if (variant == keep)
-    return plan_keep_in(s, t, kernel);
-  return plan_divergence(s, t, kernel, f, variant - (variant > keep));
 }
 
 /* ---- one trial ----------------------------------------------------------*/
@@ -1345,11 +601,11 @@ static int plan(state *s, trial *t, LLVMValueRef kernel, const aucs_finding *f,
     return 1;
   switch (f->kind) {
   case AUCS_FINDING_RACE:
-    return place_race(s, t, f->a.instr, f->b.instr, variant);
+    return rp_place_race(s, t, f->a.instr, f->b.instr, variant);
   case AUCS_FINDING_BARRIER_DIVERGENCE:
-    return divergence_variant(s, t, kernel, f, variant);
+    return rp_divergence_variant(s, t, kernel, f, variant);
   case AUCS_FINDING_REDUNDANT_BARRIER:
-    return plan_redundant(s, t, kernel, f);
+    return rp_plan_redundant(s, t, kernel, f);
   default:
     t->why = aucs_xstrdup("no edit answers this kind of finding");
     return 1;
@@ -1370,12 +626,12 @@ static int verified(trial *t) {
 /* The trial's detection answers the item without a new finding. */
 static int accepted(state *s, trial *t, const aucs_report *after) {
   LLVMValueRef k;
-  if (cut_short(after)) {
+  if (rp_cut_short(after)) {
     t->why = aucs_xstrdup("the check of the edit was cut short by the time "
                           "or memory budget");
     return 0;
   }
-  if (lookup(after, &s->r->items[t->item], &k)) {
+  if (rp_lookup(after, &s->r->items[t->item], &k)) {
     t->why = aucs_xstrdup("the finding was still there after the edit");
     return 0;
   }
@@ -1383,7 +639,7 @@ static int accepted(state *s, trial *t, const aucs_report *after) {
     for (size_t j = 0; j < after->kernels[i].findings.n; j++) {
       const aucs_finding *f = &after->kernels[i].findings.v[j];
       if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER ||
-          !new_key(s, after->kernels[i].name, f))
+          !rp_new_key(s, after->kernels[i].name, f))
         continue;
       char *h = aucs_report_headline(f), *l = aucs_srcloc_format(f->a.instr);
       t->why =
@@ -1442,8 +698,8 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
   LLVMValueRef kc = LLVMGetNamedFunction(t.c, kernel_name(kernel));
   aucs_report after = {0};
   int kept = !plan(s, &t, kc, &fc, variant) && verified(&t) &&
-             !detect_trial(s, &t, &after) && accepted(s, &t, &after);
-  if (tracing()) {
+             !rp_detect_trial(s, &t, &after) && accepted(s, &t, &after);
+  if (rp_tracing()) {
     char *ir = LLVMPrintModuleToString(t.c);
     fprintf(stderr, "aucs: repair: item %d variant %d: %s\n%s\n", item, variant,
             kept    ? "kept"
@@ -1468,7 +724,7 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
 static int unfixable(state *s, int item, const aucs_finding **f,
                      LLVMValueRef *kernel) {
   aucs_repair_item *it = &s->r->items[item];
-  *f = lookup(&s->cur, it, kernel);
+  *f = rp_lookup(&s->cur, it, kernel);
   if (!*f || it->outcome == AUCS_OUTCOME_UNFIXABLE)
     return 1;
   const char *suggestion = NULL, *why = aucs_place_unfixable(*f, &suggestion);
@@ -1520,7 +776,7 @@ static void settle(state *s) {
   for (size_t i = 0; i < r->nitems; i++) {
     aucs_repair_item *it = &r->items[i];
     LLVMValueRef k;
-    if (!lookup(&s->cur, it, &k)) {
+    if (!rp_lookup(&s->cur, it, &k)) {
       it->outcome = AUCS_OUTCOME_FIXED;
       set_how(it, fixed_how(r, i));
     } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && r->budget &&
@@ -1551,7 +807,7 @@ static int incomplete(const aucs_report *rep) {
     checked += rep->kernels[k].status == AUCS_KERNEL_CHECKED;
     failed += rep->kernels[k].status == AUCS_KERNEL_ERROR;
   }
-  return failed || !checked || cut_short(rep);
+  return failed || !checked || rp_cut_short(rep);
 }
 
 /* The repair's budget, and its detections' options: within that budget
@@ -1606,7 +862,7 @@ static int revalidate(state *s) {
     for (size_t i = 0; i < full.kernels[k].findings.n; i++) {
       const aucs_finding *f = &full.kernels[k].findings.v[i];
       fresh |= f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
-               new_key(s, full.kernels[k].name, f);
+               rp_new_key(s, full.kernels[k].name, f);
     }
   if (!fresh) {
     aucs_detect_report_free(&full);
@@ -1653,7 +909,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   settle(&s);
   aucs_detect_report_free(&s.cur);
   free(s.err);
-  proofs_free(&s);
+  rp_proofs_free(&s);
   runs_free(&s);
   aucs_qcache_free(own);
   return 0;

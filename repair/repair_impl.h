@@ -1,0 +1,127 @@
+/*
+ * repair_impl: what the parts of the repair loop share (private to
+ * repair/repair*.c): the loop state, a trial, the replayable ops. repair.c
+ * runs the loop (ids, items, trials, rounds, the report); repair_plan.c
+ * plans the edits that answer each kind of finding (races, barrier
+ * divergence, keeping exited threads in, redundant barriers). Functions
+ * one part calls in the other are prefixed rp_.
+ */
+#ifndef AUCS_REPAIR_IMPL_H
+#define AUCS_REPAIR_IMPL_H
+
+#include "aucs/repair.h"
+
+#include "aucs/budget.h"
+#include "aucs/cfg.h"
+#include "aucs/cond.h"
+#include "aucs/flatten.h"
+#include "aucs/kernel.h"
+#include "aucs/names.h"
+#include "aucs/place.h"
+#include "aucs/report.h"
+#include "aucs/search.h"
+#include "aucs/srcloc.h"
+#include "aucs/static.h"
+#include "aucs/uniform.h"
+#include "aucs/uniformize.h"
+#include "aucs/util.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*inst_fn)(LLVMValueRef I, void *ctx);
+
+typedef struct pos {
+  int fn, bb, ins;
+} pos;
+
+typedef enum op_kind {
+  OP_INSERT,
+  OP_DELETE,
+  OP_SPLIT,
+  OP_INLINE,
+  OP_FLATTEN,
+  OP_UNIFORMIZE,
+  OP_UNIFY_EXITS,
+  OP_KEEP_IN
+} op_kind;
+
+typedef struct op {
+  op_kind kind;
+  pos at;
+  unsigned id; /* OP_INSERT: the new barrier's id */
+  int u1, u2;  /* OP_FLATTEN, OP_KEEP_IN: the region; OP_UNIFORMIZE: u1 =
+                  absorb */
+  pos at2;     /* OP_FLATTEN: the op returns the guard before whichever of
+                  the blocks of `at` and `at2` the layout puts later */
+} op;
+
+typedef struct state {
+  LLVMModuleRef m;
+  const aucs_repair_options *o; /* its detect options are within budget */
+  aucs_budget budget;           /* the whole repair's */
+  aucs_repair_result *r;
+  aucs_report cur;            /* the detection of m as it is now */
+  aucs_detect_options detect; /* o->detect's, with a cache for all trials */
+  unsigned next_id;
+  char *err;
+  struct proof *proofs; /* barrier redundancy per kernel text (proof_of) */
+  size_t nproofs;
+  /* The distinct runs that showed a finding (record_run), which trials
+   * replay (detect_trial). */
+  char **run_kernel;
+  aucs_candidate *runs;
+  size_t *run_nargs;
+  size_t nruns;
+} state;
+
+/* The static checker's redundancy verdict for every barrier of one kernel,
+ * as its IR text was when analysed: one analysis answers every barrier
+ * item of that kernel state, in this round and the next. */
+typedef struct proof {
+  char *ir;
+  unsigned *ids; /* repair ids of the kernel's barriers */
+  unsigned char *proven;
+  size_t n;
+  int full; /* analysed with the whole solver budget */
+} proof;
+
+typedef struct trial {
+  LLVMModuleRef c; /* the clone the trial edits */
+  op *ops;
+  size_t nops;
+  aucs_editlog edits;
+  unsigned next_id;
+  aucs_report prep; /* detection after inlining, when there was some */
+  int has_prep;
+  char *why; /* why the plan failed */
+  int item;
+} trial;
+
+int rp_tracing(void);
+LLVMValueRef rp_fn_of(LLVMValueRef I);
+pos rp_pos_of(LLVMValueRef I);
+int rp_cut_short(const aucs_report *rep);
+int rp_detect_trial(state *s, trial *t, aucs_report *rep);
+int rp_find_item(const state *s, const char *kernel, const aucs_finding *f);
+const aucs_finding *rp_lookup(const aucs_report *rep,
+                              const aucs_repair_item *it, LLVMValueRef *kernel);
+char *rp_where(LLVMValueRef I, const char *rel);
+LLVMValueRef rp_trial_op(trial *t, op o);
+void rp_log_edit(state *s, trial *t, aucs_edit e, LLVMValueRef fn);
+LLVMValueRef rp_insert(state *s, trial *t, LLVMValueRef before,
+                       const char *why);
+void rp_delete(state *s, trial *t, LLVMValueRef bar, const char *why);
+int rp_place_race(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
+                  int variant);
+int rp_new_key(state *s, const char *kernel, const aucs_finding *f);
+void rp_proofs_free(state *s);
+int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
+                      const aucs_finding *f);
+int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
+                          const aucs_finding *f, int variant);
+
+#endif

@@ -1,0 +1,669 @@
+/*
+ * repair_plan: the edits that answer each kind of finding, planned on a
+ * trial's clone (the loop that tries, verifies and keeps them is
+ * repair.c): a barrier for a race (split, flatten, both ways round a
+ * loop), the moves of a divergent barrier, keeping exited threads in
+ * (flatten-exit), and deleting a barrier the static checker proves
+ * redundant.
+ */
+#include "repair_impl.h"
+
+/* ---- races --------------------------------------------------------------*/
+
+static char *no_place_why(aucs_place_status st) {
+  switch (st) {
+  case AUCS_PLACE_LOOP:
+    return aucs_xstrdup("the accesses sit in a loop whose trip count differs "
+                        "between threads, and uniformizing it (DESIGN.md 6.3 "
+                        "step 4) did not give a point every thread reaches");
+  default:
+    return aucs_xstrdup("no barrier-free path joins the two accesses, yet "
+                        "they race (a barrier between them is divergent?)");
+  }
+}
+
+static char *lines_of(LLVMValueRef a, LLVMValueRef b) {
+  aucs_srcloc x = aucs_srcloc_of(a), y = aucs_srcloc_of(b);
+  if (!x.line || !y.line)
+    return aucs_xstrdup("the two accesses");
+  return aucs_xasprintf("the accesses at %.*s:%u and :%u", (int)x.file_len,
+                        x.file, x.line, y.line);
+}
+
+/* Merge the kernel's returns into one exit block when it has several, so
+ * that an early return is an edge to a block every thread reaches. */
+static int unify_exits(trial *t, LLVMValueRef at) {
+  if (aucs_flatten_count_returns(rp_fn_of(at)) < 2)
+    return 0;
+  return !rp_trial_op(t,
+                      (op){OP_UNIFY_EXITS, rp_pos_of(at), 0, 0, 0, {0, 0, 0}});
+}
+
+/* Step 3: split (when A and B share a block), flatten the region around
+ * B's block, and put the barrier in the guard before B's block. */
+static int flatten_place(state *s, trial *t, const aucs_place *p) {
+  LLVMValueRef second = p->second, fn = rp_fn_of(second);
+  if (p->split) {
+    aucs_edit e = {.kind = AUCS_EDIT_SPLIT_BLOCK, .id = aucs_repair_id(second)};
+    e.where = rp_where(second, ", before");
+    e.source = aucs_srcloc_format(second);
+    e.why = aucs_xstrdup("both accesses sit in one divergent block: it is "
+                         "split between them so that flattening puts a "
+                         "guard between them");
+    rp_log_edit(s, t, e, fn);
+    rp_trial_op(t, (op){OP_SPLIT, rp_pos_of(second), 0, 0, 0, {0, 0, 0}});
+  }
+  if (unify_exits(t, second))
+    return 1;
+  aucs_cfg *g = aucs_cfg_build(fn);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int u1, u2,
+      bad = aucs_flatten_find_region(
+          g, u, aucs_cfg_index(g, LLVMGetInstructionParent(second)), &u1, &u2);
+  aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_REGION,
+                 .id = aucs_repair_id(second)};
+  if (!bad) {
+    aucs_names *n = aucs_names_build(fn);
+    e.where =
+        aucs_xasprintf("region %s .. %s", aucs_names_block(n, g->blocks[u1]),
+                       aucs_names_block(n, g->blocks[u2]));
+    aucs_names_free(n);
+  }
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  if (bad) {
+    free(t->why);
+    t->why = aucs_xstrdup("the accesses share a divergent region that "
+                          "cannot be flattened (it is entered other than "
+                          "at its start, or a loop around them differs "
+                          "between threads)");
+    return 1;
+  }
+  char *what = lines_of(p->first, second);
+  e.source = aucs_srcloc_format(second);
+  e.why = aucs_xasprintf(
+      "%s sit in one divergent region, where no point is reached by every "
+      "thread: the region is flattened (each block guarded by its entry "
+      "condition, every guard run by all threads)",
+      what);
+  rp_log_edit(s, t, e, fn);
+  LLVMValueRef term = rp_trial_op(
+      t, (op){OP_FLATTEN, rp_pos_of(second), 0, u1, u2, rp_pos_of(p->first)});
+  if (!term) {
+    free(what);
+    return 1;
+  }
+  char *why = aucs_xasprintf(
+      "needed restructuring: %s are in one divergent region; in source, "
+      "split that if/else so each part runs, for all threads, in turn "
+      "(each under its own condition), with __syncthreads(); between them",
+      what);
+  rp_insert(s, t, term, why);
+  free(why);
+  free(what);
+  return 0;
+}
+
+/* A preheader of loop l (an outside predecessor of its header) is not
+ * uniform or branches divergently into it: the loop sits in a divergent
+ * region. */
+static int in_divergent_region(const aucs_cfg *g, const aucs_uniformity *u,
+                               int l) {
+  int h = g->loops[l].header;
+  for (int i = 0; i < g->npred[h]; i++) {
+    int p = g->pred[h][i];
+    if (!aucs_cfg_in_loop(g, l, p) &&
+        (!aucs_uniform_block(u, p) || aucs_uniform_branch_divergent(u, p)))
+      return 1;
+  }
+  return 0;
+}
+
+static int loop_index(const aucs_cfg *g, int header) {
+  for (int l = 0; l < g->nloops; l++)
+    if (g->loops[l].header == header)
+      return l;
+  return -1;
+}
+
+/* Step 4: uniformize the loop at block `header` of g's function (absorbing
+ * the divergent branch into it when the loop sits in a divergent region).
+ * 0 on success. */
+static int uniformize(state *s, trial *t, const aucs_cfg *g,
+                      const aucs_uniformity *u, int header) {
+  int l = loop_index(g, header);
+  int absorb = l >= 0 && in_divergent_region(g, u, l);
+  char *why = l < 0 ? aucs_xstrdup("no loop") : aucs_uniformize_check(g, l, 0);
+  if (why) {
+    free(t->why);
+    t->why = aucs_xasprintf("the accesses sit in a loop whose trip count "
+                            "differs between threads, which cannot be "
+                            "uniformized: %s",
+                            why);
+    free(why);
+    return 1;
+  }
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[header]);
+  LLVMValueRef fn = g->fn;
+  aucs_names *n = aucs_names_build(fn);
+  char *loc = aucs_srcloc_format(term);
+  aucs_edit e = {.kind = AUCS_EDIT_UNIFORMIZE_LOOP, .id = ++t->next_id};
+  e.where = aucs_xasprintf("loop %s (%s)",
+                           aucs_names_block(n, g->blocks[header]), loc);
+  aucs_names_free(n);
+  e.source = loc;
+  e.source_edit = aucs_uniformize_source(term, absorb);
+  e.why = aucs_xasprintf(
+      "the loop at %s %s, so no point in it is reached by every thread "
+      "together: it now runs while any thread of the block is active "
+      "(__syncthreads_or(active)), each thread's iterations under its own "
+      "`active`%s, and an exit only clears `active` until the whole block "
+      "leaves",
+      loc,
+      absorb ? "runs only in some threads (it sits in a divergent if)"
+             : "runs a different number of iterations in different threads",
+      absorb ? " (initially the if's condition; the if is flattened around "
+               "the loop)"
+             : "");
+  rp_log_edit(s, t, e, fn);
+  return !rp_trial_op(
+      t,
+      (op){OP_UNIFORMIZE, rp_pos_of(term), t->next_id, absorb, 0, {0, 0, 0}});
+}
+
+/* A barrier ordering first before second; 0 on success. quiet: fail
+ * without a reason when first does not reach second barrier-free. Loops in
+ * the way are uniformized first (a few, outermost first). */
+static int place_one(state *s, trial *t, LLVMValueRef first,
+                     LLVMValueRef second, int quiet) {
+  aucs_cfg *g = aucs_cfg_build(rp_fn_of(first));
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  aucs_place p;
+  aucs_place_status st = aucs_place_find(g, u, first, second, &p);
+  int uniformized = 0;
+  for (int k = 0; st == AUCS_PLACE_LOOP && k < 4; k++, uniformized = 1) {
+    if (uniformize(s, t, g, u, p.loop)) {
+      aucs_uniform_free(u);
+      aucs_cfg_free(g);
+      return 1;
+    }
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    g = aucs_cfg_build(rp_fn_of(first));
+    u = aucs_uniform_compute(g);
+    st = aucs_place_find(g, u, first, second, &p);
+  }
+  if (st == AUCS_PLACE_NO_PATH && uniformized)
+    st = AUCS_PLACE_FOUND; /* the or-barrier orders them now */
+  else if (st == AUCS_PLACE_FOUND)
+    rp_insert(s, t, p.before, NULL);
+  else if (st == AUCS_PLACE_FLATTEN) {
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    return flatten_place(s, t, &p);
+  } else if (!quiet || st != AUCS_PLACE_NO_PATH) {
+    free(t->why);
+    t->why = no_place_why(st);
+  }
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return st != AUCS_PLACE_FOUND;
+}
+
+/* Order the race between a and b. The detector does not say which runs
+ * first: variant 0 orders a before b, 1 b before a, 2 both ways (a pair
+ * racing both ways around a loop). 0 on success. */
+int rp_place_race(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
+                  int variant) {
+  if (variant < 2)
+    return place_one(s, t, variant ? b : a, variant ? a : b, 1);
+  int placed = 0;
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef x = k ? b : a, y = k ? a : b;
+    aucs_cfg *g = aucs_cfg_build(rp_fn_of(x));
+    int go = aucs_place_reaches(g, x, y);
+    aucs_cfg_free(g);
+    if (go && place_one(s, t, x, y, 0))
+      return 1;
+    placed += go;
+  }
+  return placed ? 0 : place_one(s, t, a, b, 0);
+}
+
+/* ---- barrier divergence -------------------------------------------------*/
+
+/* The divergent barriers of f: its sides that are barrier calls of the
+ * kernel in blocks that are not uniform. Returns how many (0..2). */
+static int divergent_barriers(LLVMValueRef kernel, const aucs_finding *f,
+                              LLVMValueRef out[2]) {
+  aucs_cfg *g = aucs_cfg_build(kernel);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  LLVMValueRef sides[2] = {f->a.instr, f->b.instr};
+  int n = 0;
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef I = sides[i];
+    if (I && aucs_place_is_barrier_call(I) && rp_fn_of(I) == kernel &&
+        LLVMGetFirstUse(I) == NULL && (!n || out[0] != I) &&
+        !aucs_uniform_block(u, aucs_cfg_index(g, LLVMGetInstructionParent(I))))
+      out[n++] = I;
+  }
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return n;
+}
+
+/* The first instruction of the nearest uniform block post-dominating bar's
+ * block, or NULL. */
+static LLVMValueRef uniform_after(LLVMValueRef bar) {
+  aucs_cfg *g = aucs_cfg_build(rp_fn_of(bar));
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int b = g->ipdom[aucs_cfg_index(g, LLVMGetInstructionParent(bar))];
+  while (b >= 0 && !aucs_uniform_block(u, b))
+    b = g->ipdom[b];
+  LLVMValueRef at = b >= 0 ? LLVMGetFirstInstruction(g->blocks[b]) : NULL;
+  while (at && LLVMIsAPHINode(at))
+    at = LLVMGetNextInstruction(at);
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return at;
+}
+
+int rp_new_key(state *s, const char *kernel, const aucs_finding *f) {
+  LLVMValueRef k;
+  int i = rp_find_item(s, kernel, f);
+  return i < 0 || !rp_lookup(&s->cur, &s->r->items[i], &k);
+}
+
+/* Repair, in the trial, the races the trial's edits left: detect, place a
+ * barrier for each new race, again, a few times. 0 on success. */
+static int repair_left(state *s, trial *t) {
+  for (int round = 0; round < 6; round++) {
+    aucs_report rep;
+    if (rp_detect_trial(s, t, &rep))
+      return 1;
+    int placed = 0, failed = rp_cut_short(&rep);
+    for (size_t k = 0; k < rep.nkernels && !placed && !failed; k++)
+      for (size_t i = 0; i < rep.kernels[k].findings.n && !placed; i++) {
+        const aucs_finding *f = &rep.kernels[k].findings.v[i];
+        if (f->kind != AUCS_FINDING_RACE ||
+            !rp_new_key(s, rep.kernels[k].name, f))
+          continue;
+        if (rp_fn_of(f->a.instr) != rep.kernels[k].fn ||
+            rp_fn_of(f->b.instr) != rep.kernels[k].fn ||
+            f->a.instr == f->b.instr)
+          failed = 1;
+        else
+          failed = rp_place_race(s, t, f->a.instr, f->b.instr, 2);
+        placed = !failed;
+      }
+    aucs_detect_report_free(&rep);
+    if (failed)
+      return 1;
+    if (!placed)
+      return 0;
+  }
+  return 0;
+}
+
+/* The outermost non-uniform loop around a divergent barrier of f that sits
+ * in a loop with a divergent exit: its header block, or -1. */
+static int loop_around(const aucs_cfg *g, const aucs_uniformity *u,
+                       LLVMValueRef kernel, const aucs_finding *f) {
+  LLVMValueRef sides[2] = {f->a.instr, f->b.instr};
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef I = sides[i];
+    if (!I || !aucs_place_is_barrier_call(I) || rp_fn_of(I) != kernel)
+      continue;
+    int b = aucs_cfg_index(g, LLVMGetInstructionParent(I)), best = -1;
+    if (aucs_uniform_why(u, b, NULL, NULL) != AUCS_WHY_LOOP)
+      continue;
+    for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
+      if (!aucs_uniform_block(u, g->loops[l].header))
+        best = g->loops[l].header;
+    return best;
+  }
+  return -1;
+}
+
+/* A barrier in a loop whose trip count differs between threads: uniformize
+ * the loop first, so that a uniform point exists after the barrier inside
+ * the loop. 0 on success (also when there is nothing to do). */
+static int uniformize_around(state *s, trial *t, LLVMValueRef kernel,
+                             const aucs_finding *f) {
+  for (int k = 0; k < 4; k++) {
+    aucs_cfg *g = aucs_cfg_build(kernel);
+    aucs_uniformity *u = aucs_uniform_compute(g);
+    int h = loop_around(g, u, kernel, f);
+    int bad = h >= 0 && uniformize(s, t, g, u, h);
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    if (h < 0 || bad)
+      return bad;
+  }
+  return 0;
+}
+
+/* After a uniformization: every barrier call of kernel in a block that is
+ * not uniform (the other barriers of the uniformized loop too), up to 8. */
+static int all_divergent_barriers(LLVMValueRef kernel, LLVMValueRef out[8]) {
+  aucs_cfg *g = aucs_cfg_build(kernel);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int n = 0;
+  for (int b = 0; b < g->nblocks; b++)
+    for (LLVMValueRef I = LLVMGetFirstInstruction(g->blocks[b]); I && n < 8;
+         I = LLVMGetNextInstruction(I))
+      if (g->reachable[b] && !aucs_uniform_block(u, b) &&
+          aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) == NULL)
+        out[n++] = I;
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return n;
+}
+
+/* A __syncthreads_count/and/or whose result the kernel reads. */
+static int used_reduction(LLVMValueRef I) {
+  return I && aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) != NULL;
+}
+
+static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
+                           const aucs_finding *f, int variant) {
+  LLVMValueRef bars[8];
+  size_t before = t->edits.n;
+  if (used_reduction(f->a.instr) || used_reduction(f->b.instr)) {
+    t->why = aucs_xstrdup("the barrier is a __syncthreads_count/and/or whose "
+                          "result is used: moving or deleting it would "
+                          "change the value the kernel reads");
+    return 1;
+  }
+  if (uniformize_around(s, t, kernel, f))
+    return 1;
+  int n = t->edits.n > before ? all_divergent_barriers(kernel, bars)
+                              : divergent_barriers(kernel, f, bars);
+  if (!n) {
+    t->why = aucs_xstrdup("neither side is a barrier of the kernel in a "
+                          "divergent block");
+    return 1;
+  }
+  if (variant == 0) {
+    LLVMValueRef to = uniform_after(bars[0]);
+    if (!to) {
+      t->why = aucs_xstrdup("no uniform block post-dominates the barrier");
+      return 1;
+    }
+    rp_insert(s, t, to,
+              "moved here from a divergent block: the nearest point "
+              "after it that every thread reaches");
+    for (int i = 0; i < n; i++)
+      rp_delete(s, t, bars[i],
+                "only some threads reach it (barrier "
+                "divergence); it moved to the nearest uniform "
+                "point after it");
+    return 0;
+  }
+  for (int i = 0; i < n; i++)
+    rp_delete(s, t, bars[i],
+              "only some threads reach it (barrier divergence); "
+              "the races it ordered get barriers of their own");
+  return repair_left(s, t);
+}
+
+/* ---- keeping exited threads in (DESIGN.md section 8) --------------------*/
+
+/* The outermost loop holding block b whose header is not uniform, or -1. */
+static int outer_divergent_loop(const aucs_cfg *g, const aucs_uniformity *u,
+                                int b) {
+  int best = -1;
+  for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
+    if (!aucs_uniform_block(u, g->loops[l].header))
+      best = l;
+  return best;
+}
+
+/* "k.cu:12", or NULL without a location. */
+static char *file_line(LLVMValueRef I) {
+  aucs_srcloc l = I ? aucs_srcloc_of(I) : (aucs_srcloc){0};
+  return l.line ? aucs_xasprintf("%.*s:%u", (int)l.file_len, l.file, l.line)
+                : NULL;
+}
+
+/* The CUDA edit equivalent to keeping the threads in until bar. */
+static char *keep_in_source(LLVMValueRef ret, LLVMValueRef bar,
+                            const char *active) {
+  char *r = file_line(ret), *b = file_line(bar), *out;
+  const char *bl = b ? b : "?";
+  if (r)
+    out = aucs_xasprintf(
+        "replace the `return` at %s by a flag: `bool active = %s;` and "
+        "guard the code after it with `if (active)`, so every thread "
+        "reaches the barrier at %s",
+        r, active, bl);
+  else
+    out = aucs_xasprintf("call __syncthreads() at %s outside the `if` "
+                         "around it, and guard the code around it with "
+                         "`if (%s)`, so every thread reaches it",
+                         bl, active);
+  free(r);
+  free(b);
+  return out;
+}
+
+static void log_keep_in(state *s, trial *t, const aucs_cfg *g, int u1, int u2,
+                        LLVMValueRef bar) {
+  int b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
+  aucs_conds *c = aucs_cond_compute(g, u1);
+  char *active = aucs_cond_format(c, b);
+  aucs_cond_free(c);
+  LLVMValueRef ret = aucs_flatten_early_exit(g, u1, u2, b);
+  aucs_names *n = aucs_names_build(g->fn);
+  aucs_edit e = {.kind = AUCS_EDIT_FLATTEN_EXIT, .id = aucs_repair_id(bar)};
+  e.where = aucs_xasprintf("region %s .. %s, barrier kept",
+                           aucs_names_block(n, g->blocks[u1]),
+                           aucs_names_block(n, g->blocks[u2]));
+  aucs_names_free(n);
+  e.source = aucs_srcloc_format(ret ? ret : bar);
+  e.source_edit = keep_in_source(ret, bar,
+                                 !strchr(active, '%') ? active
+                                 : ret ? "!(<the condition of the `return`>)"
+                                       : "<the condition around the barrier>");
+  char *rl = file_line(ret), *bl = aucs_srcloc_format(bar);
+  e.why = aucs_xasprintf(
+      "%s%s%s never reach the barrier at %s: instead of leaving, they clear "
+      "`active` (active = %s) and run on to the one `return` at the end, "
+      "every block after the exit guarded by its condition; the barrier "
+      "stays, in a guard every thread runs",
+      ret ? "threads that return early" : "threads outside the `if`",
+      rl ? " at " : "", rl ? rl : "", bl, active);
+  free(rl);
+  free(bl);
+  free(active);
+  rp_log_edit(s, t, e, g->fn);
+}
+
+/* Flatten the region holding bar's block (split before bar first) through
+ * the exit and move bar into the guard before its block. */
+static int flatten_exit(state *s, trial *t, LLVMValueRef kernel,
+                        LLVMValueRef bar) {
+  LLVMValueRef above = LLVMGetPreviousInstruction(bar);
+  if (above && !LLVMIsAPHINode(above) &&
+      !rp_trial_op(t, (op){OP_SPLIT, rp_pos_of(bar), 0, 0, 0, {0, 0, 0}}))
+    return 1;
+  aucs_cfg *g = aucs_cfg_build(kernel);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int u1, u2, b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
+  int bad = aucs_flatten_find_region(g, u, b, &u1, &u2);
+  if (!bad)
+    log_keep_in(s, t, g, u1, u2, bar);
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  if (bad) {
+    free(t->why);
+    t->why = aucs_xstrdup("the barrier sits in a divergent region that "
+                          "cannot be flattened through the exit");
+    return 1;
+  }
+  return !rp_trial_op(t,
+                      (op){OP_KEEP_IN, rp_pos_of(bar), 0, u1, u2, {0, 0, 0}});
+}
+
+/* Keep every thread in until bar: merge the returns, uniformize the loops
+ * around it that not every thread runs alike, then flatten through the
+ * exit. 0 once bar is in a uniform block. */
+static int keep_in(state *s, trial *t, LLVMValueRef kernel, LLVMValueRef bar) {
+  for (int k = 0; k < 6; k++) {
+    if (unify_exits(t, bar))
+      return 1;
+    aucs_cfg *g = aucs_cfg_build(kernel);
+    aucs_uniformity *u = aucs_uniform_compute(g);
+    int b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
+    int l = aucs_uniform_block(u, b) ? -2 : outer_divergent_loop(g, u, b);
+    int bad = l >= 0 && uniformize(s, t, g, u, g->loops[l].header);
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    if (l == -2 || bad)
+      return bad;
+    if (l == -1 && flatten_exit(s, t, kernel, bar))
+      return 1;
+  }
+  free(t->why);
+  t->why = aucs_xstrdup("the barrier is still divergent after keeping the "
+                        "threads in");
+  return 1;
+}
+
+/* Barrier divergence, threads kept in: every divergent barrier of the
+ * kernel, first in block order, stays where it is and becomes reached by
+ * every thread. */
+static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
+  for (int k = 0; k < 8; k++) {
+    LLVMValueRef bars[8];
+    if (!all_divergent_barriers(kernel, bars)) {
+      if (!k)
+        t->why = aucs_xstrdup("no barrier of the kernel is divergent");
+      return !k;
+    }
+    if (keep_in(s, t, kernel, bars[0]))
+      return 1;
+  }
+  return 0;
+}
+
+/* ---- redundant barriers -------------------------------------------------*/
+
+/* The redundancy verdicts of every barrier of kernel as it is now, under
+ * the detect options' solver limits and aliasing rule, with the solver
+ * budget capped at cap ms (0: none). */
+static void analyse(state *s, LLVMValueRef kernel, unsigned cap, proof *p) {
+  const aucs_detect_options *d = s->o->detect;
+  aucs_static_options so = {.cache = s->detect.cache};
+  if (d)
+    so = (aucs_static_options){.timeout_ms = d->smt_timeout,
+                               .budget_ms = d->static_budget,
+                               .may_alias = d->may_alias,
+                               .cache = s->detect.cache,
+                               .budget = d->within};
+  unsigned full = so.budget_ms ? so.budget_ms : AUCS_STATIC_BUDGET_MS;
+  p->full = !cap || cap >= full;
+  so.budget_ms = p->full ? full : cap;
+  double t0 = aucs_seconds();
+  aucs_static *st = aucs_static_analyze(kernel, &so);
+  free(p->ids);
+  free(p->proven);
+  p->n = aucs_static_nbarriers(st);
+  p->ids = aucs_xcalloc(p->n + 1, sizeof *p->ids);
+  p->proven = aucs_xcalloc(p->n + 1, 1);
+  for (size_t i = 0; i < p->n; i++) {
+    LLVMValueRef bar = aucs_static_barrier(st, i);
+    p->ids[i] = aucs_repair_id(bar);
+    p->proven[i] = (unsigned char)aucs_static_barrier_redundant(st, bar);
+  }
+  aucs_static_free(st);
+  if (rp_tracing())
+    fprintf(stderr, "aucs: repair: redundancy proofs (budget %u ms): %.3f s\n",
+            so.budget_ms, aucs_seconds() - t0);
+}
+
+static int proof_says(const proof *p, unsigned id) {
+  for (size_t i = 0; id && i < p->n; i++)
+    if (p->ids[i] == id)
+      return p->proven[i];
+  return 0;
+}
+
+/* First budget of a redundancy proof, ms: the kernel's other pairs use the
+ * budget up before the barrier's own queries, which the cache and the
+ * cheap layer mostly decide; the full budget only when this one fails. */
+enum { QUICK_PROOF_MS = 1000 };
+
+/* Whether bar is proven redundant in kernel. One analysis of a kernel text
+ * answers all its barrier items, in this round and the next (s->proofs). */
+static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
+  char *ir = LLVMPrintValueToString(kernel);
+  proof *p = NULL;
+  for (size_t i = 0; i < s->nproofs && !p; i++)
+    if (!strcmp(s->proofs[i].ir, ir))
+      p = &s->proofs[i];
+  if (!p) {
+    s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof *p);
+    p = &s->proofs[s->nproofs++];
+    *p = (proof){.ir = aucs_xstrdup(ir)};
+    analyse(s, kernel, QUICK_PROOF_MS, p);
+  }
+  LLVMDisposeMessage(ir);
+  unsigned id = aucs_repair_id(bar);
+  if (!proof_says(p, id) && !p->full)
+    analyse(s, kernel, 0, p);
+  return proof_says(p, id);
+}
+
+void rp_proofs_free(state *s) {
+  for (size_t i = 0; i < s->nproofs; i++) {
+    free(s->proofs[i].ir);
+    free(s->proofs[i].ids);
+    free(s->proofs[i].proven);
+  }
+  free(s->proofs);
+}
+
+int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
+                      const aucs_finding *f) {
+  LLVMValueRef bar = f->a.instr;
+  if (!bar || !aucs_place_is_barrier_call(bar) ||
+      LLVMGetFirstUse(bar) != NULL) {
+    t->why = aucs_xstrdup("not a plain barrier call");
+    return 1;
+  }
+  const char *why;
+  if (s->o->trust_dynamic)
+    why = "redundant barrier, deleted on dynamic evidence (--trust-dynamic): "
+          "it never ordered a conflicting pair of accesses on any input "
+          "tried";
+  else if (proven_redundant(s, kernel, bar))
+    why = s->o->detect && s->o->detect->may_alias
+              ? "redundant barrier, deleted on a static proof: Z3 shows "
+                "every pair of accesses it separates can never race, even "
+                "with pointer arguments overlapping"
+              : "redundant barrier, deleted on a static proof: Z3 shows "
+                "every pair of accesses it separates can never race, with "
+                "distinct pointer arguments not overlapping (--may-alias "
+                "keeps barriers an in-place launch needs)";
+  else {
+    t->why = aucs_xstrdup("kept: the static checker could not prove it "
+                          "redundant (only dynamic evidence; --trust-dynamic "
+                          "deletes it on that)");
+    return 1;
+  }
+  rp_delete(s, t, bar, why);
+  return 0;
+}
+
+/* Barrier divergence: when threads exited, keep them in first (the barrier
+ * is needed where it is); otherwise move the barrier, or delete it and
+ * order what it ordered, and keep the threads in last. */
+int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
+                          const aucs_finding *f, int variant) {
+  int exited = f->b.instr && LLVMIsAReturnInst(f->b.instr);
+  int keep = exited ? 0 : 2;
+  if (variant == keep)
+    return plan_keep_in(s, t, kernel);
+  return plan_divergence(s, t, kernel, f, variant - (variant > keep));
+}
