@@ -177,20 +177,6 @@ static const char *value(const char *arg, const char *flag) {
   return strncmp(arg, flag, n) == 0 ? arg + n : NULL;
 }
 
-/* Append word to b for a shell, quoted when it needs it. */
-static void shell_word(aucs_buf *b, const char *word) {
-  const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                     "0123456789_./=,+-:@%";
-  if (*word && strspn(word, safe) == strlen(word)) {
-    aucs_buf_printf(b, " %s", word);
-    return;
-  }
-  aucs_buf_puts(b, " '");
-  for (const char *c = word; *c; c++)
-    aucs_buf_puts(b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
-  aucs_buf_puts(b, "'");
-}
-
 /* A detect option at argv[*i]: 1 taken, 0 not one, else an exit code. */
 static int detect_option(args *a, int argc, char **argv, int *i) {
   char *err = NULL;
@@ -251,7 +237,7 @@ static int option(args *a, int argc, char **argv, int *i) {
     return a->conditions = 1, 0;
   rc = load_option(a, argc, argv, i);
   for (int k = start; !rc && k <= *i; k++)
-    shell_word(&a->load_words, argv[k]);
+    aucs_buf_shell_word(&a->load_words, argv[k]);
   return rc;
 }
 
@@ -352,7 +338,7 @@ static int write_module(LLVMModuleRef m, const char *path) {
 static char *reproduce_prefix(const args *a) {
   aucs_buf b = {0};
   aucs_buf_puts(&b, "aucs detect");
-  shell_word(&b, a->input);
+  aucs_buf_shell_word(&b, a->input);
   if (a->load_words.len)
     aucs_buf_puts(&b, a->load_words.data);
   return aucs_buf_take(&b);

@@ -66,24 +66,11 @@ static json_t *file_error(const char *msg) {
 
 /* ---- the child: one file ------------------------------------------------*/
 
-static void shell_word(aucs_buf *b, const char *word) {
-  const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                     "0123456789_./=,+-:@%";
-  if (*word && strspn(word, safe) == strlen(word)) {
-    aucs_buf_printf(b, " %s", word);
-    return;
-  }
-  aucs_buf_puts(b, " '");
-  for (const char *c = word; *c; c++)
-    aucs_buf_puts(b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
-  aucs_buf_puts(b, "'");
-}
-
 /* "aucs detect FILE <options as typed> <the compile command's>". */
 static char *reproduce_prefix(const check *c, const aucs_source *s) {
   aucs_buf b = {0};
   aucs_buf_puts(&b, "aucs detect");
-  shell_word(&b, s->path);
+  aucs_buf_shell_word(&b, s->path);
   aucs_buf_puts(&b, c->o->load_words ? c->o->load_words : "");
   if (s->gpu_arch)
     aucs_buf_printf(&b, " --gpu-arch=%s", s->gpu_arch);
@@ -92,7 +79,7 @@ static char *reproduce_prefix(const check *c, const aucs_source *s) {
     int plain = !strcmp(a, "-I") || !strncmp(a, "-D", 2) ||
                 (i && !strcmp(s->args[i - 1], "-I"));
     char *w = plain ? aucs_xstrdup(a) : aucs_xasprintf("--clang-arg=%s", a);
-    shell_word(&b, w);
+    aucs_buf_shell_word(&b, w);
     free(w);
   }
   return aucs_buf_take(&b);

@@ -47,6 +47,8 @@ typedef struct aucs_buf {
 void aucs_buf_printf(aucs_buf *b, const char *fmt, ...) AUCS_PRINTF(2, 3);
 void aucs_buf_vprintf(aucs_buf *b, const char *fmt, va_list ap);
 void aucs_buf_puts(aucs_buf *b, const char *s);
+/* Append " word", quoted for a POSIX shell when it needs it. */
+void aucs_buf_shell_word(aucs_buf *b, const char *word);
 void aucs_buf_free(aucs_buf *b);
 /* Hands the string to the caller (free with free()) and resets b. */
 char *aucs_buf_take(aucs_buf *b);

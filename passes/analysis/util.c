@@ -4,7 +4,6 @@
 #include "aucs/util.h"
 
 #include <errno.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,4 +203,17 @@ int aucs_parse_u64(const char *s, uint64_t *out) {
     return -1;
   *out = v;
   return 0;
+}
+
+void aucs_buf_shell_word(aucs_buf *b, const char *word) {
+  const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789_./=,+-:@%";
+  if (*word && strspn(word, safe) == strlen(word)) {
+    aucs_buf_printf(b, " %s", word);
+    return;
+  }
+  aucs_buf_puts(b, " '");
+  for (const char *c = word; *c; c++)
+    aucs_buf_puts(b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+  aucs_buf_puts(b, "'");
 }
