@@ -335,6 +335,9 @@ int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
                           .n = s->nruns};
   aucs_detect_options o = s->detect;
   o.trial = &tr;
+  /* The runs decide a trial; the static checker's witnesses (and proofs)
+   * come back in the full fresh-seed check before success (revalidate). */
+  o.no_static = 1;
   if (!s->detect.kernel && s->cur.nkernels > 1) {
     o.kernel = s->r->items[t->item].kernel;
     if (!detect_with(s, t->c, &o, rep))
