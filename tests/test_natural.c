@@ -58,7 +58,7 @@ static void setup(fixture *f) {
 static void teardown(fixture *f) {
   aucs_natural_free(f->n);
   aucs_inputs_free(f->in);
-  LLVMDisposeModule(f->m);
+  support_free(f->m); /* the module and its context */
 }
 
 static uint64_t value(const fixture *f, const char *name, aucs_launch l) {
