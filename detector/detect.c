@@ -43,6 +43,7 @@
 #include "aucs/interp.h"
 #include "aucs/progress.h"
 #include "aucs/natural.h"
+#include "aucs/datadep.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
 #include "aucs/assume.h"
@@ -275,6 +276,7 @@ typedef struct kstate {
   aucs_progress pg; /* the kernel's time and memory budget, how far it got */
   aucs_ptrmap fmap; /* add_finding's index (finding_key) */
   size_t *fnext;
+  int taint; /* runs track filled data (datadep.h) */
 } kstate;
 
 static const char *fn_name(LLVMValueRef fn) {
@@ -513,6 +515,7 @@ static int add_finding(kstate *s, const aucs_finding *f,
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   g.message = f->message ? aucs_xstrdup(f->message) : NULL;
   g.args = aucs_xstrdup(args);
+  g.data_dependent = g.data_loads = NULL; /* set by datadep() only */
   g.launch = c->launch;
   aucs_findings_push(&k->findings, &g);
   index_finding(s, k->findings.n);
@@ -627,6 +630,9 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
       .fields = c->args,
       .fields_set = s->lset,
       .buffer_bytes = s->iv.bytes,
+      .buffer_data = (const unsigned char *const *)s->iv.data,
+      .buffer_data_bytes = s->iv.data_bytes,
+      .taint = s->taint,
       .dynamic_shared_bytes = s->o->user.dynamic_shared,
       .seed = c->seed,
       .fill = c->fill,
@@ -705,6 +711,31 @@ static void natural(kstate *s) {
                             .ctx = s};
   aucs_natural_classify(&nk, &s->k->findings, s->found, s->nfound);
   aucs_natural_free(n);
+}
+
+/* ---- data-dependent findings (datadep.h) --------------------------------*/
+
+/* A replay with the taint track; a run that trapped (an access through a
+ * wild pointer read from filled data) still tells its findings. */
+static int datadep_replay(void *ctx, const aucs_candidate *c,
+                          aucs_findings *out) {
+  kstate *s = ctx;
+  aucs_run_result res = {0};
+  s->taint = 1;
+  aucs_run_status st = run(s, c, &res);
+  s->taint = 0;
+  if (st == AUCS_RUN_OK || st == AUCS_RUN_TRAP) {
+    *out = res.findings;
+    res.findings = (aucs_findings){0};
+  }
+  aucs_run_result_free(&res);
+  return st != AUCS_RUN_OK && st != AUCS_RUN_TRAP;
+}
+
+/* Each finding a run made: was it computed from filled buffer contents? */
+static void datadep(kstate *s) {
+  aucs_datadep_classify(datadep_replay, s, s->nl, &s->k->findings, s->found,
+                        s->nfound);
 }
 
 /* ---- redundant barriers -------------------------------------------------*/
@@ -1186,6 +1217,7 @@ static void check_kernel(kstate *s) {
   settle(s);
   budget_settle(s);
   natural(s);
+  datadep(s);
   if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed && !s->pg.kernel.hit)
     for (size_t i = 0; i < s->nbar; i++)
       if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only)

@@ -356,6 +356,12 @@ static int setting(aucs_inputs_user *u, const char *flag, const char *v,
   const char *eq = strchr(v, '=');
   int buffer = !strcmp(flag, "--buffer");
   uint64_t x;
+  if (!strcmp(flag, "--buffer-data")) {
+    if (!eq || eq == v || !eq[1])
+      return bad(err, flag, v, "NAME=FILE");
+    add_setting(&u->data, &u->ndata, v, (size_t)(eq - v), eq + 1);
+    return 1;
+  }
   if (!eq || eq == v || !eq[1])
     return bad(err, flag, v, buffer ? "NAME=COUNT" : "NAME=VALUE");
   if (buffer && (aucs_parse_u64(eq + 1, &x) || x == 0))
@@ -382,8 +388,8 @@ static int option_value(aucs_inputs_user *u, const char *flag, const char *v,
 
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                        char **err) {
-  static const char *const flags[] = {"--arg", "--buffer", "--dynamic-shared",
-                                      "--inputs"};
+  static const char *const flags[] = {"--arg", "--buffer", "--buffer-data",
+                                      "--dynamic-shared", "--inputs"};
   const char *arg = argv[*i];
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
     size_t n = strlen(flags[f]);
@@ -409,8 +415,13 @@ void aucs_inputs_user_free(aucs_inputs_user *u) {
     free(u->buffers[i].name);
     free(u->buffers[i].value);
   }
+  for (size_t i = 0; i < u->ndata; i++) {
+    free(u->data[i].name);
+    free(u->data[i].value);
+  }
   free(u->args);
   free(u->buffers);
+  free(u->data);
   *u = (aucs_inputs_user){0};
 }
 
@@ -458,6 +469,16 @@ static int json_settings(aucs_inputs_user *u, json_t *obj, const char *flag,
   }
   json_object_foreach(obj, key, x) {
     char *v = json_text(x);
+    if (v && !strcmp(flag, "--buffer-data")) { /* FILE: beside FILE.json */
+      const char *slash = strrchr(path, '/');
+      char *rel = v[0] != '/' && slash
+                      ? aucs_xasprintf("%.*s/%s", (int)(slash - path), path, v)
+                      : NULL;
+      if (rel) {
+        free(v);
+        v = rel;
+      }
+    }
     char *s = v ? aucs_xasprintf("%s=%s", key, v) : NULL;
     int rc = s ? setting(u, flag, s, err) : -1;
     if (!s)
@@ -489,8 +510,8 @@ static int json_launch(aucs_inputs_user *u, json_t *root, const char *path,
 }
 
 static int json_keys(json_t *root, const char *path, char **err) {
-  static const char *const known[] = {"grid", "block", "args", "buffers",
-                                      "dynamic_shared"};
+  static const char *const known[] = {"grid",    "block",       "args",
+                                      "buffers", "buffer_data", "dynamic_shared"};
   const char *key;
   json_t *x;
   json_object_foreach(root, key, x) {
@@ -499,7 +520,7 @@ static int json_keys(json_t *root, const char *path, char **err) {
       k++;
     if (k == sizeof known / sizeof *known) {
       *err = aucs_xasprintf("%s: unknown key \"%s\" (grid, block, args, "
-                            "buffers, dynamic_shared)",
+                            "buffers, buffer_data, dynamic_shared)",
                             path, key);
       return -1;
     }
@@ -524,7 +545,9 @@ int aucs_inputs_read_json(aucs_inputs_user *u, const char *path, char **err) {
            !json_settings(u, json_object_get(root, "args"), "--arg", path,
                           err) &&
            !json_settings(u, json_object_get(root, "buffers"), "--buffer", path,
-                          err)) {
+                          err) &&
+           !json_settings(u, json_object_get(root, "buffer_data"),
+                          "--buffer-data", path, err)) {
     rc = 0;
     if (ds && (!json_is_integer(ds) || json_integer_value(ds) < 1 ||
                json_integer_value(ds) > (1 << 30))) {
@@ -625,6 +648,9 @@ void aucs_inputs_values_init(aucs_inputs_values *v, const aucs_inputs *in) {
   v->fixed = aucs_xcalloc(n + 1, 1);
   v->bytes = aucs_xcalloc(n + 1, sizeof *v->bytes);
   v->buffer_as = aucs_xcalloc(n + 1, sizeof *v->buffer_as);
+  v->data = aucs_xcalloc(n + 1, sizeof *v->data);
+  v->data_bytes = aucs_xcalloc(n + 1, sizeof *v->data_bytes);
+  v->data_as = aucs_xcalloc(n + 1, sizeof *v->data_as);
   v->n = n;
 }
 
@@ -634,7 +660,14 @@ void aucs_inputs_values_free(aucs_inputs_values *v) {
   free(v->bytes);
   for (size_t i = 0; v->buffer_as && i < v->n; i++)
     free((char *)v->buffer_as[i]);
+  for (size_t i = 0; v->data && i < v->n; i++) {
+    free(v->data[i]);
+    free((char *)v->data_as[i]);
+  }
   free(v->buffer_as);
+  free(v->data);
+  free(v->data_bytes);
+  free(v->data_as);
   *v = (aucs_inputs_values){0};
 }
 
@@ -673,6 +706,13 @@ char *aucs_inputs_command(const aucs_inputs *in, const aucs_inputs_values *v,
   for (size_t i = 0; in && i < in->n; i++)
     if (v->buffer_as[i])
       aucs_buf_printf(&b, " --buffer %s=%s", in->v[i].p.name, v->buffer_as[i]);
+  for (size_t i = 0; in && i < in->n; i++)
+    if (v->data_as[i]) {
+      char *w = aucs_xasprintf("%s=%s", in->v[i].p.name, v->data_as[i]);
+      aucs_buf_puts(&b, " --buffer-data");
+      aucs_buf_shell_word(&b, w);
+      free(w);
+    }
   if (u && u->has_dynamic_shared)
     aucs_buf_printf(&b, " --dynamic-shared %llu",
                     (unsigned long long)u->dynamic_shared);
@@ -793,6 +833,51 @@ static int bind_buffer(const aucs_inputs *in, const char *kname,
   return 1;
 }
 
+/* The bytes of path (at most 1 GiB) into *out, *n. */
+static int read_file(const char *path, unsigned char **out, uint64_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  errno = 0;
+  long len = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+  int bad = len < 0 || len > (1l << 30) || fseek(f, 0, SEEK_SET);
+  *out = bad ? NULL : aucs_xmalloc((size_t)len + 1);
+  bad = bad || fread(*out, 1, (size_t)len, f) != (size_t)len;
+  fclose(f);
+  *n = bad ? 0 : (uint64_t)len;
+  return bad ? -1 : 0;
+}
+
+/* --buffer-data NAME=FILE: the buffer's contents, and its size unless
+ * --buffer gave one. */
+static int bind_data(const aucs_inputs *in, const char *kname,
+                     aucs_inputs_values *v, const aucs_inputs_setting *s,
+                     char **err) {
+  long i = buffer_leaf(in, s->name);
+  if (i < 0)
+    return 0;
+  const aucs_input *x = &in->v[i];
+  if (x->p.kind != AUCS_PARAM_POINTER) {
+    *err = aucs_xasprintf("--buffer-data %s: '%s' of kernel '%s' is %s, not "
+                          "a pointer",
+                          s->name, x->p.name, kname, kind_name(x));
+    return -1;
+  }
+  free(v->data[i]);
+  v->data[i] = NULL;
+  if (read_file(s->value, &v->data[i], &v->data_bytes[i])) {
+    *err = aucs_xasprintf("--buffer-data %s: cannot read '%s' (%s)", s->name,
+                          s->value,
+                          errno ? strerror(errno) : "larger than 1 GiB");
+    return -1;
+  }
+  if (!v->bytes[i])
+    v->bytes[i] = v->data_bytes[i];
+  free((char *)v->data_as[i]);
+  v->data_as[i] = aucs_xstrdup(s->value);
+  return 1;
+}
+
 typedef int (*binder)(const aucs_inputs *, const char *, aucs_inputs_values *,
                       const aucs_inputs_setting *, char **);
 
@@ -822,6 +907,9 @@ int aucs_inputs_bind(const aucs_inputs *const *ins, const char *const *names,
   if (bind_all(ins, names, vals, n, u->args, u->nargs, "--arg", bind_value,
                err))
     return -1;
-  return bind_all(ins, names, vals, n, u->buffers, u->nbuffers, "--buffer",
-                  bind_buffer, err);
+  if (bind_all(ins, names, vals, n, u->buffers, u->nbuffers, "--buffer",
+               bind_buffer, err))
+    return -1;
+  return bind_all(ins, names, vals, n, u->data, u->ndata, "--buffer-data",
+                  bind_data, err);
 }

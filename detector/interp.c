@@ -385,6 +385,8 @@ static int call(run *R, thread *T, const bc_insn *I, uint32_t pc,
   memcpy(nr, F->image, F->nslots * 8);
   for (uint32_t i = 0; i < I->c && i < F->nparams; i++)
     nr[F->params[i]] = r[P->pool[I->b + i]];
+  if (R->taint)
+    ip_taint_call(R, T, I, nb, F);
   T->base = nb;
   T->fn = fi;
   T->pc = F->entry;
@@ -537,6 +539,8 @@ static int run_thread(run *R, thread *T) {
         break;
       }
     }
+    if (R->taint)
+      ip_taint_step(R, T, I, pc);
     switch ((bc_op)I->op) {
     case OP_MOV:
       r[I->d] = A;
@@ -964,6 +968,7 @@ static char *format_args(const aucs_prog *p, const uint64_t *args) {
 }
 
 static void run_free(run *R) {
+  ip_taint_free(R);
   for (uint32_t id = 1; id < R->p->nobjs && R->objs; id++) {
     free(R->objs[id].data);
     free(R->objs[id].sh);
@@ -1041,6 +1046,8 @@ aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
   sync_setup(&R);
   if (!ip_init_objects(&R))
     ip_run_grid(&R);
+  for (size_t i = 0; R.taint && i < res->findings.n; i++)
+    ip_taint_finding(&R, &res->findings.v[i]);
   run_free(&R);
   return res->status;
 }

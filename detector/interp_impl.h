@@ -36,6 +36,10 @@ typedef struct page {
   unsigned char data[PAGE];
   aucs_shadow_cell sh[PAGE];
   aucs_shadow_grid_cell g[PAGE];
+  /* interp_taint.c: bytes the run wrote, bytes holding filled data, and
+   * the buffers that data came from */
+  uint8_t wr[PAGE / 8], tb[PAGE / 8];
+  uint64_t tmask;
 } page;
 
 typedef struct robj {
@@ -51,6 +55,18 @@ typedef struct frame {
   uint64_t sp;
 } frame;
 
+/* A thread's taint track (interp_taint.c): per register slot, the input
+ * buffers whose filled contents the value was computed from. */
+typedef struct ip_tthread {
+  uint64_t *tm; /* per slot, indexed as regs */
+  size_t cap;
+  uint64_t ctl;     /* buffers a divergent branch since the last barrier
+                       depended on */
+  uint64_t val;     /* the taint the current access writes */
+  uint64_t load;    /* what the pending load read */
+  uint32_t dst, nd; /* its destination slots (absolute); nd 0: none */
+} ip_tthread;
+
 typedef struct thread {
   uint32_t pc, base, fn, depth, frame_cap, end_pc, tid;
   uint8_t state;
@@ -64,6 +80,7 @@ typedef struct thread {
   aucs_sync_thread sy;      /* happens-before state (sync.h) */
   uint32_t spin_pc, spin_n; /* the strong read repeating, its count */
   uint64_t spin_val;
+  ip_tthread tt;
 } thread;
 
 typedef struct pagemap {
@@ -109,6 +126,9 @@ typedef struct run {
   int want_sync;   /* the kernel synchronizes beyond barriers */
   uint32_t nslots; /* blocks with clock entries (sync.h) */
   int phased;      /* blocks may wait for one another (gridsync.c) */
+  struct ip_taint *tt; /* the taint track and given buffer contents, or
+                          NULL (interp_taint.c) */
+  int taint;           /* cfg->taint: track what the fill decides */
 } run;
 
 /* ---- values ---- */
@@ -193,6 +213,20 @@ int ip_block_steps(run *R);
 int ip_run_block(run *R, uint64_t lin);
 void ip_spin_deadlock(run *R, thread *T);
 void ip_run_grid(run *R);
+
+/* interp_taint.c */
+void ip_taint_init(run *R);
+void ip_taint_free(run *R);
+void ip_taint_step(run *R, thread *T, const bc_insn *I, uint32_t pc);
+void ip_taint_call(run *R, thread *T, const bc_insn *I, uint32_t nb,
+                   const bc_func *F);
+void ip_taint_reset(run *R, thread *T);
+void ip_taint_page(run *R, thread *T, uint32_t id, page *pg, uint64_t at,
+                   uint64_t n, int write);
+void ip_taint_flat(run *R, thread *T, uint32_t id, uint64_t off, uint64_t n,
+                   int write);
+void ip_taint_finding(run *R, aucs_finding *f);
+void ip_data_page(run *R, uint32_t id, uint64_t pno, page *pg);
 
 /* gridsync.c */
 void ip_run_grid_synced(run *R, uint64_t first, uint64_t nblocks);

@@ -217,6 +217,8 @@ __attribute__((noinline)) static page *get_page(run *R, thread *T, uint32_t id,
     return NULL;
   page *pg = aucs_xcalloc(1, sizeof(page));
   fill_random(R, id, pno * PAGE - AUCS_PTR_BIAS, pg->data, PAGE);
+  if (R->tt)
+    ip_data_page(R, id, pno, pg);
   R->pages.keys[j] = key;
   R->pages.pages[j] = pg;
   R->pages.len++;
@@ -402,6 +404,8 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
     if (o->sh && tracked)
       track(R, T, pc, o, o->sh + off, o->g ? o->g + off : NULL, off, n, write,
             atomic);
+    if (R->taint)
+      ip_taint_flat(R, T, id, off, n, mode == M_WRITE || mode == M_RAW_WRITE);
     copy_bytes(o->data + off, buf, n, mode);
     return 0;
   }
@@ -420,6 +424,9 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
     R->at = ptr + (at - (ptr & AUCS_PTR_OFFSET_MASK));
     if (tracked)
       track(R, T, pc, o, pg->sh + in, pg->g + in, off, k, write, atomic);
+    if (R->taint)
+      ip_taint_page(R, T, id, pg, at, k,
+                    mode == M_WRITE || mode == M_RAW_WRITE);
     copy_bytes(pg->data + in, buf, k, mode);
     off += k;
     at += k;
@@ -494,6 +501,7 @@ int ip_init_objects(run *R) {
       fill_random(R, id, 0, o->data, o->size);
   }
   bind_leaves(R);
+  ip_taint_init(R);
   static const bc_object local = {.name = "local", .space = AUCS_MEM_LOCAL};
   for (uint32_t t = 0; t < R->nthreads; t++)
     R->objs[R->local0 + t].o = &local;

@@ -187,7 +187,9 @@ static int reset_threads(run *R) {
                   .pc = K->entry,
                   .tid = t,
                   .state = RUN,
-                  .sy = T->sy};
+                  .sy = T->sy,
+                  .tt = T->tt};
+    ip_taint_reset(R, T);
     if (R->sy && T->sy.c) /* else allocated at its first sync operation */
       aucs_sync_thread_reset(R->sy, &T->sy);
     else

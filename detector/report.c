@@ -483,6 +483,25 @@ static void searched_note(aucs_buf *out, const aucs_finding *f) {
   aucs_buf_puts(out, " (natural) it does not occur (--strict counts it)\n");
 }
 
+/* A warning computed from filled buffer contents: which, and how to decide. */
+static void data_note(aucs_buf *out, const aucs_finding *f) {
+  if (!f->data_dependent)
+    return;
+  aucs_buf_puts(out, "note: the addresses, or the branches that lead to the "
+                     "accesses, were computed from the contents of ");
+  const char *c = f->data_dependent, *at = f->data_loads ? f->data_loads : "";
+  for (int first = 1; *c; first = 0) {
+    size_t n = strcspn(c, " "), m = strcspn(at, " ");
+    aucs_buf_printf(out, "%s'%.*s'", first ? "" : ", ", (int)n, c);
+    if (m)
+      aucs_buf_printf(out, " (read at %.*s)", (int)m, at);
+    c += n + (c[n] == ' ');
+    at += m + (at[m] == ' ');
+  }
+  aucs_buf_puts(out, " that aucs filled; give the contents with --buffer-data "
+                     "NAME=FILE to decide (--strict counts it)\n");
+}
+
 static void text_finding(aucs_buf *out, const aucs_finding *f,
                          const char *reproduce) {
   char *head = aucs_report_headline(f);
@@ -491,6 +510,7 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
                   head);
   free(head);
   searched_note(out, f);
+  data_note(out, f);
   if (f->kind == AUCS_FINDING_BARRIER_DIVERGENCE)
     divergence_notes(out, f);
   else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
@@ -651,7 +671,7 @@ static void severities(aucs_buf *out, const aucs_report *r) {
     for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
       const aucs_finding *f = &r->kernels[i].findings.v[j];
       n[aucs_finding_severity(f)]++;
-      searched += f->searched != NULL;
+      searched += f->searched != NULL || f->data_dependent != NULL;
     }
   if (searched)
     aucs_buf_printf(out, " (%zu error%s, %zu warning%s)", n[0], plural(n[0]),
@@ -824,6 +844,20 @@ static json_t *json_assumptions(const aucs_report_static *st) {
   return a;
 }
 
+/* "a b" as ["a", "b"]; NULL as null. */
+static json_t *json_words(const char *s) {
+  if (!s)
+    return json_null();
+  json_t *a = json_array();
+  while (*s) {
+    size_t n = strcspn(s, " ");
+    if (n)
+      json_array_append_new(a, json_stringn(s, n));
+    s += n + (s[n] == ' ');
+  }
+  return a;
+}
+
 static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
   json_t *fs = json_array();
   for (size_t i = 0; i < k->findings.n; i++) {
@@ -837,6 +871,8 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
                         x->searched ? json_args(x->searched) : json_null());
     json_object_set_new(f, "natural",
                         x->natural ? json_args(x->natural) : json_null());
+    json_object_set_new(f, "data_dependent", json_words(x->data_dependent));
+    json_object_set_new(f, "data_loads", json_words(x->data_loads));
     json_array_append_new(fs, f);
   }
   json_t *ps = json_array();
@@ -931,6 +967,8 @@ static void drop_finding(aucs_report_kernel *k, size_t i) {
   free(f->message);
   free(f->searched);
   free(f->natural);
+  free(f->data_dependent);
+  free(f->data_loads);
   if (k->reproduce)
     free(k->reproduce[i]);
   if (st->witness && st->witness[i]) {

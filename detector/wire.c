@@ -49,6 +49,8 @@ static void put_findings(aucs_wire *w, const aucs_findings *l) {
     put_str(w, l->v[i].message);
     put_str(w, l->v[i].searched);
     put_str(w, l->v[i].natural);
+    put_str(w, l->v[i].data_dependent);
+    put_str(w, l->v[i].data_loads);
   }
 }
 
@@ -150,6 +152,8 @@ static void get_findings(reader *r, aucs_findings *l) {
     f.message = get_str(r);
     f.searched = get_str(r);
     f.natural = get_str(r);
+    f.data_dependent = get_str(r);
+    f.data_loads = get_str(r);
     aucs_findings_push(l, &f);
   }
 }

@@ -74,6 +74,7 @@ static const char usage[] =
     "                     elements of its pointee type when the debug info\n"
     "                     gives it, else N bytes; beyond it is out of bounds\n"
     "  --dynamic-shared B bytes of extern __shared__ memory (default 49152)\n"
+    "  --buffer-data NAME=FILE  a pointer's contents: FILE's raw bytes\n"
     "  --inputs FILE.json launch, args, buffers, dynamic_shared from a file\n"
     "  --kernel NAME      check only this kernel (mangled or demangled name)\n"
     "  --seed N           seed of every random choice (default 1)\n"

@@ -529,7 +529,11 @@ static void test_detect_failed_run_does_not_end_the_search(void **state) {
   assert_true(count_kind(k, AUCS_FINDING_RACE) >= 1);
   /* evidence is missing from the failed run: no barrier is redundant */
   assert_int_equal(count_kind(k, AUCS_FINDING_REDUNDANT_BARRIER), 0);
-  assert_int_equal(aucs_detect_exit(&r), 1);
+  /* how far each thread stores depends on the filled counts: a warning */
+  for (size_t i = 0; i < k->findings.n; i++)
+    if (k->findings.v[i].kind == AUCS_FINDING_RACE)
+      assert_string_equal(k->findings.v[i].data_dependent, "cnt");
+  assert_int_equal(aucs_detect_exit(&r), 0);
   data_free(f, &r);
   f = data_detect("--kernel count --grid 1 --block 32 --step-budget 2000 "
                   "--fill random",

@@ -67,6 +67,12 @@ typedef struct aucs_finding {
                      ("n=3 stride=0"), or NULL */
   char *natural;  /* their natural values, for which it does not occur
                      ("n=256 stride=256"), or NULL */
+  /* The input buffers whose contents aucs filled (never written by the run
+   * nor given) that the addresses, or a thread-dependent branch before the
+   * accesses, were computed from: "knodesD keysD", or NULL; data_loads:
+   * where each was first read ("k.cu:12:9 k.cu:12:40"). */
+  char *data_dependent;
+  char *data_loads;
 } aucs_finding;
 
 /* A growable list; zero-initialise, free with aucs_findings_free. */

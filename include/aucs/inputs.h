@@ -64,6 +64,8 @@ typedef struct aucs_inputs_user {
   size_t nargs;
   aucs_inputs_setting *buffers; /* --buffer */
   size_t nbuffers;
+  aucs_inputs_setting *data; /* --buffer-data NAME=FILE */
+  size_t ndata;
   int has_dynamic_shared;
   uint64_t dynamic_shared; /* --dynamic-shared BYTES */
   /* From --inputs FILE.json: the launch (the command line's wins). */
@@ -71,8 +73,8 @@ typedef struct aucs_inputs_user {
   aucs_dim3 grid, block;
 } aucs_inputs_user;
 
-/* Parse the inputs option at argv[*i] (--arg, --buffer, --dynamic-shared,
- * --inputs), moving *i past its value: 1 when it was one, 0 when it is
+/* Parse the inputs option at argv[*i] (--arg, --buffer, --buffer-data,
+ * --dynamic-shared, --inputs), moving *i past its value: 1 when it was one, 0 when it is
  * another option, -1 with *err (free with free()) when its value is bad. */
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                        char **err);
@@ -88,6 +90,9 @@ typedef struct aucs_inputs_values {
   uint64_t *bytes;      /* pointers: the buffer's size in bytes, 0: unbounded */
   const char **buffer_as; /* pointers: the --buffer value as given (owned),
                             or NULL */
+  unsigned char **data; /* pointers: the --buffer-data contents, or NULL */
+  uint64_t *data_bytes; /* their length */
+  const char **data_as; /* the FILE as given (owned), or NULL */
 } aucs_inputs_values;
 
 void aucs_inputs_values_init(aucs_inputs_values *v, const aucs_inputs *in);

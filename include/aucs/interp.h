@@ -104,6 +104,16 @@ typedef struct aucs_run_config {
   /* Per leaf: a pointer's buffer size in bytes, beyond which (or before
    * whose start) an access is out of bounds; 0 or NULL: unbounded. */
   const uint64_t *buffer_bytes;
+  /* Per leaf: a pointer's given contents (--buffer-data), its first
+   * buffer_data_bytes[i] bytes; the rest reads as the fill. NULL: none. */
+  const unsigned char *const *buffer_data;
+  const uint64_t *buffer_data_bytes;
+  /* Track which values are computed from filled buffer contents (bytes of
+   * a pointer leaf's buffer never written by the run nor given): each
+   * race, divergence and out-of-bounds finding whose addresses, or a
+   * thread-dependent branch before it, depend on them gets
+   * data_dependent and data_loads (finding.h). Slower; 0: off. */
+  int taint;
   /* The kernel's time and memory budget (budget.h), checked every few
    * thousand steps: spent, the run stops with AUCS_RUN_BUDGET. NULL: none. */
   struct aucs_budget *budget;
