@@ -57,11 +57,19 @@ typedef struct frame {
 
 /* A thread's taint track (interp_taint.c): per register slot, the input
  * buffers whose filled contents the value was computed from. */
+typedef struct ip_rejoin {
+  LLVMBasicBlockRef at; /* the branch's post-dominator; NULL: the return */
+  uint32_t depth;       /* of the frame it is in */
+  uint64_t mask;
+} ip_rejoin;
+
 typedef struct ip_tthread {
   uint64_t *tm; /* per slot, indexed as regs */
   size_t cap;
-  uint64_t ctl;     /* buffers a divergent branch since the last barrier
-                       depended on */
+  uint64_t ctl;     /* buffers the divergent branches the thread is under
+                       depended on: the union of rj's masks */
+  ip_rejoin *rj;    /* those branches, until their paths join again */
+  uint32_t nrj, caprj;
   uint64_t val;     /* the taint the current access writes */
   uint64_t load;    /* what the pending load read */
   uint32_t dst, nd; /* its destination slots (absolute); nd 0: none */

@@ -19,7 +19,8 @@
  *      and atomics' results are VARYING.
  *   3. A branch on a value that is VARYING and tainted (which threads take
  *      it depends on filled data) taints the thread's control until its
- *      next barrier.
+ *      paths join: the branch's immediate post-dominator (in the same
+ *      frame), the frame's return, or a barrier.
  *   4. Each memory access adds its address's mask and the control mask to
  *      its instruction's; barriers and the thread's return add the control
  *      mask. A finding's buffers are the union over its two instructions.
@@ -27,13 +28,13 @@
  * Limitation: implicit flows other than rule 3 are not followed (a value
  * selected by a branch on data, a uniform loop bound read from data); the
  * masks are per instruction, not per execution (an instruction that once
- * used filled data marks every finding it is part of); a divergent branch
- * on data taints the thread up to its next barrier, even where the paths
- * joined before; aggregate parameters' and module globals' bytes are not
- * sources.
+ * used filled data marks every finding it is part of); aggregate
+ * parameters' and module globals' bytes are not sources.
  */
 #pragma GCC diagnostic ignored "-Wunused-function" /* coords() */
 #include "interp_impl.h"
+
+#include "aucs/cfg.h"
 
 #define VARYING (UINT64_C(1) << 63)
 enum { NBITS = 62 };
@@ -50,6 +51,9 @@ struct ip_taint {
   uint64_t *pc_mask;   /* per pc */
   uint32_t first[NBITS]; /* per bit: the pc + 1 of its first filled read */
   flat *flats;         /* per object of the run, not sparse */
+  LLVMBasicBlockRef *rejoin; /* per pc of a branch: where its paths join */
+  unsigned char *rejoin_done;
+  aucs_cfg **cfgs; /* per function of the program, built on demand */
 };
 
 void ip_taint_init(run *R) {
@@ -74,16 +78,27 @@ void ip_taint_init(run *R) {
   if (R->taint) {
     t->pc_mask = aucs_xcalloc(p->ncode + 1, sizeof *t->pc_mask);
     t->flats = aucs_xcalloc(R->nobjs + 1, sizeof *t->flats);
+    t->rejoin = aucs_xcalloc(p->ncode + 1, sizeof *t->rejoin);
+    t->rejoin_done = aucs_xcalloc(p->ncode + 1, 1);
+    t->cfgs = aucs_xcalloc(p->nfuncs + 1, sizeof *t->cfgs);
   }
   R->tt = t;
 }
 
 void ip_taint_free(run *R) {
   struct ip_taint *t = R->tt;
-  for (uint32_t t2 = 0; t2 < R->nthreads && R->th; t2++)
+  for (uint32_t t2 = 0; t2 < R->nthreads && R->th; t2++) {
     free(R->th[t2].tt.tm);
+    free(R->th[t2].tt.rj);
+  }
   if (!t)
     return;
+  for (uint32_t f = 0; t->cfgs && f < R->p->nfuncs; f++)
+    if (t->cfgs[f])
+      aucs_cfg_free(t->cfgs[f]);
+  free(t->cfgs);
+  free(t->rejoin);
+  free(t->rejoin_done);
   for (uint32_t id = 0; t->flats && id < R->nobjs; id++)
     free(t->flats[id].tb);
   free(t->flats);
@@ -136,7 +151,69 @@ void ip_taint_reset(run *R, thread *T) {
   grow(T);
   memset(T->tt.tm, 0, T->tt.cap * sizeof *T->tt.tm);
   T->tt.ctl = T->tt.val = T->tt.load = 0;
-  T->tt.nd = 0;
+  T->tt.nd = T->tt.nrj = 0;
+}
+
+/* ---- control: the divergent branches on data a thread is under ---- */
+
+/* Where the paths of the branch at pc (in function fi) join: the immediate
+ * post-dominator of its block; NULL when that is the function's return. */
+static LLVMBasicBlockRef rejoin_of(run *R, uint32_t fi, uint32_t pc) {
+  struct ip_taint *t = R->tt;
+  if (t->rejoin_done[pc])
+    return t->rejoin[pc];
+  t->rejoin_done[pc] = 1;
+  LLVMValueRef br = R->p->instr[pc];
+  if (!br || !LLVMIsAInstruction(br))
+    return NULL;
+  if (!t->cfgs[fi])
+    t->cfgs[fi] = aucs_cfg_build(R->p->funcs[fi].fn);
+  const aucs_cfg *c = t->cfgs[fi];
+  int b = aucs_cfg_index(c, LLVMGetInstructionParent(br));
+  int ip = b >= 0 ? c->ipdom[b] : AUCS_CFG_NONE;
+  t->rejoin[pc] = ip >= 0 ? c->blocks[ip] : NULL;
+  return t->rejoin[pc];
+}
+
+static void recompute_ctl(ip_tthread *t) {
+  t->ctl = 0;
+  for (uint32_t i = 0; i < t->nrj; i++)
+    t->ctl |= t->rj[i].mask;
+}
+
+static void push_rejoin(ip_tthread *t, LLVMBasicBlockRef at, uint32_t depth,
+                        uint64_t mask) {
+  for (uint32_t i = 0; i < t->nrj; i++)
+    if (t->rj[i].at == at && t->rj[i].depth == depth) {
+      t->rj[i].mask |= mask; /* a loop's exit branch, again */
+      t->ctl |= mask;
+      return;
+    }
+  if (t->nrj == t->caprj) {
+    t->caprj = t->caprj ? t->caprj * 2 : 8;
+    t->rj = aucs_xrealloc(t->rj, t->caprj * sizeof *t->rj);
+  }
+  t->rj[t->nrj++] = (ip_rejoin){at, depth, mask};
+  t->ctl |= mask;
+}
+
+/* Drop the branches whose paths join at block bb (in frame depth), or, bb
+ * NULL, at the return of that frame. */
+static void pop_rejoin(ip_tthread *t, LLVMBasicBlockRef bb, uint32_t depth) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < t->nrj; i++)
+    if (!(t->rj[i].depth == depth && (bb == NULL || t->rj[i].at == bb)))
+      t->rj[k++] = t->rj[i];
+  if (k == t->nrj)
+    return;
+  t->nrj = k;
+  recompute_ctl(t);
+}
+
+static void rejoined(run *R, thread *T, uint32_t pc) {
+  LLVMValueRef I = R->p->instr[pc];
+  if (I && LLVMIsAInstruction(I))
+    pop_rejoin(&T->tt, LLVMGetInstructionParent(I), T->depth);
 }
 
 void ip_taint_call(run *R, thread *T, const bc_insn *I, uint32_t nb,
@@ -165,9 +242,9 @@ static void pend(thread *T, uint32_t d, uint32_t n, uint64_t addr) {
   T->tt.load = addr;
 }
 
-static void branch(thread *T, uint64_t c) {
+static void branch(run *R, thread *T, uint32_t pc, uint64_t c) {
   if ((c & VARYING) && (c & ~VARYING))
-    T->tt.ctl |= c & ~VARYING;
+    push_rejoin(&T->tt, rejoin_of(R, T->fn, pc), T->depth, c & ~VARYING);
 }
 
 static uint64_t pooled(const run *R, const uint64_t *m, uint32_t at,
@@ -242,11 +319,12 @@ static void control(run *R, thread *T, const bc_insn *I, uint32_t pc,
   switch ((bc_op)I->op) {
   case OP_CBR:
   case OP_SWITCH:
-    branch(T, m[I->a]);
+    branch(R, T, pc, m[I->a]);
     break;
   case OP_BARRIER:
     R->tt->pc_mask[pc] |= T->tt.ctl;
     T->tt.ctl = 0;
+    T->tt.nrj = 0;
     if (I->x != BAR_PLAIN) /* a reduction: one value for the block */
       m[I->d] = m[I->a] & ~VARYING;
     break;
@@ -255,6 +333,7 @@ static void control(run *R, thread *T, const bc_insn *I, uint32_t pc,
       R->tt->pc_mask[pc] |= T->tt.ctl;
       break;
     }
+    pop_rejoin(&T->tt, NULL, T->depth);
     frame f = T->frames[T->depth - 1];
     for (uint32_t i = 0; i < I->x; i++)
       T->tt.tm[f.base + f.dst + i] = m[I->a + i];
@@ -287,6 +366,8 @@ void ip_taint_step(run *R, thread *T, const bc_insn *I, uint32_t pc) {
   for (uint32_t k = 0; k < t->nd; k++)
     t->tm[t->dst + k] = t->load;
   t->nd = 0;
+  if (t->nrj)
+    rejoined(R, T, pc);
   uint64_t *m = t->tm + T->base;
   bc_op op = (bc_op)I->op;
   if (op == OP_MOV || op == OP_TRUNC || op == OP_SEXT || op == OP_ADDI ||

@@ -85,6 +85,23 @@ static const char *ir =
     "  store i32 %t, ptr %q\n"
     "  ret void\n"
     "}\n"
+    /* if (in[t] == 0) tmp[t] = 1; then out[0] = t after the paths join:
+     * every thread writes out[0] whatever in holds */
+    "define ptx_kernel void @joined(ptr %out, ptr %in, ptr %tmp) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr i32, ptr %in, i32 %t\n"
+    "  %v = load i32, ptr %p\n"
+    "  %z = icmp eq i32 %v, 0\n"
+    "  br i1 %z, label %w, label %e\n"
+    "w:\n"
+    "  %s = getelementptr i32, ptr %tmp, i32 %t\n"
+    "  store i32 1, ptr %s\n"
+    "  br label %e\n"
+    "e:\n"
+    "  store i32 %t, ptr %out\n"
+    "  ret void\n"
+    "}\n"
     "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
 
 /* Run kernel fn on 1 x 4 threads with the taint track; data: in's given
@@ -161,6 +178,14 @@ static void test_interp_taint_uniform_branch_on_data(void **state) {
   free_fx(&f);
 }
 
+static void test_interp_taint_branch_ends_where_paths_join(void **state) {
+  (void)state;
+  fx f;
+  run_kernel(&f, "joined", NULL, 0);
+  assert_string_equal(race_data(&f), "");
+  free_fx(&f);
+}
+
 static void test_interp_taint_travels_through_memory(void **state) {
   (void)state;
   fx f;
@@ -199,6 +224,7 @@ int main(void) {
       cmocka_unit_test(test_interp_taint_value_alone_is_not_the_address),
       cmocka_unit_test(test_interp_taint_divergent_branch_on_data),
       cmocka_unit_test(test_interp_taint_uniform_branch_on_data),
+      cmocka_unit_test(test_interp_taint_branch_ends_where_paths_join),
       cmocka_unit_test(test_interp_taint_travels_through_memory),
       cmocka_unit_test(test_interp_taint_written_bytes_are_not_filled),
       cmocka_unit_test(test_interp_taint_given_contents),
