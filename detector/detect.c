@@ -715,8 +715,9 @@ static void natural(kstate *s) {
 
 /* ---- data-dependent findings (datadep.h) --------------------------------*/
 
-/* A replay with the taint track; a run that trapped (an access through a
- * wild pointer read from filled data) still tells its findings. */
+/* A replay with the taint track; a run that did not finish (an access
+ * through a wild pointer read from filled data, a trip count read from it)
+ * still tells what it found; one that violated an assumption does not. */
 static int datadep_replay(void *ctx, const aucs_candidate *c,
                           aucs_findings *out) {
   kstate *s = ctx;
@@ -724,12 +725,12 @@ static int datadep_replay(void *ctx, const aucs_candidate *c,
   s->taint = 1;
   aucs_run_status st = run(s, c, &res);
   s->taint = 0;
-  if (st == AUCS_RUN_OK || st == AUCS_RUN_TRAP) {
+  if (st != AUCS_RUN_ASSUME) {
     *out = res.findings;
     res.findings = (aucs_findings){0};
   }
   aucs_run_result_free(&res);
-  return st != AUCS_RUN_OK && st != AUCS_RUN_TRAP;
+  return st == AUCS_RUN_ASSUME;
 }
 
 /* Each finding a run made: was it computed from filled buffer contents? */
