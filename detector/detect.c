@@ -277,6 +277,7 @@ typedef struct kstate {
   aucs_ptrmap fmap; /* add_finding's index (finding_key) */
   size_t *fnext;
   int taint; /* runs track filled data (datadep.h) */
+  aucs_budget datadep; /* the taint replays' own time (datadep.h) */
 } kstate;
 
 static const char *fn_name(LLVMValueRef fn) {
@@ -722,9 +723,13 @@ static int datadep_replay(void *ctx, const aucs_candidate *c,
                           aucs_findings *out) {
   kstate *s = ctx;
   aucs_run_result res = {0};
+  aucs_budget kernel = s->pg.kernel; /* may be spent: the search used it */
+  s->pg.kernel = s->datadep;
   s->taint = 1;
   aucs_run_status st = run(s, c, &res);
   s->taint = 0;
+  s->datadep = s->pg.kernel;
+  s->pg.kernel = kernel;
   if (st != AUCS_RUN_ASSUME) {
     *out = res.findings;
     res.findings = (aucs_findings){0};
@@ -735,6 +740,7 @@ static int datadep_replay(void *ctx, const aucs_candidate *c,
 
 /* Each finding a run made: was it computed from filled buffer contents? */
 static void datadep(kstate *s) {
+  aucs_budget_init(&s->datadep, AUCS_DATADEP_SECONDS, 0, NULL);
   aucs_datadep_classify(datadep_replay, s, s->nl, &s->k->findings, s->found,
                         s->nfound);
 }

@@ -22,6 +22,11 @@
 #include "aucs/search.h"
 #include <stddef.h>
 
+/* The taint replays of one kernel stop after this many seconds in all
+ * (what a replay found by then still counts); they run after the kernel's
+ * own budget, which the search may have spent. */
+#define AUCS_DATADEP_SECONDS 5.0
+
 /* Replay c with the taint track: 0 when the run finished, its findings
  * (with data_dependent set) appended to out (the caller frees them). */
 typedef int (*aucs_datadep_replay)(void *ctx, const aucs_candidate *c,
