@@ -23,7 +23,10 @@
  *      frame), the frame's return, or a barrier.
  *   4. Each memory access adds its address's mask and the control mask to
  *      its instruction's; barriers and the thread's return add the control
- *      mask. A finding's buffers are the union over its two instructions.
+ *      mask. An out-of-bounds access or a divergence depends on filled data
+ *      when one of its instructions does; a race when both do (a side free
+ *      of filled data is a real access: the data only chooses which of its
+ *      bytes the other side hits). Its buffers are the union of both.
  *
  * Limitation: implicit flows other than rule 3 are not followed (a value
  * selected by a branch on data, a uniform loop bound read from data); the
@@ -492,8 +495,13 @@ void ip_taint_finding(run *R, aucs_finding *f) {
   if (!R->taint || f->kind == AUCS_FINDING_REDUNDANT_BARRIER ||
       f->data_dependent)
     return;
-  uint64_t x = mask_of_instr(R, f->a.instr) | mask_of_instr(R, f->b.instr);
-  if (!x)
+  uint64_t a = mask_of_instr(R, f->a.instr), b = mask_of_instr(R, f->b.instr);
+  uint64_t x = a | b;
+  /* a race with one side free of filled data is real: the data only
+   * chooses which of that side's bytes the other hits */
+  int pair = f->kind != AUCS_FINDING_OUT_OF_BOUNDS &&
+             f->kind != AUCS_FINDING_BARRIER_DIVERGENCE && f->b.instr;
+  if (!x || (pair && (!a || !b)))
     return;
   aucs_buf names = {0}, at = {0};
   for (unsigned k = 0; k < NBITS; k++) {

@@ -102,6 +102,18 @@ static const char *ir =
     "  store i32 %t, ptr %out\n"
     "  ret void\n"
     "}\n"
+    /* out[in[t]] = 1; out[t] = 0 (a histogram's count and clear): the
+     * clear is every thread's own, whatever in holds */
+    "define ptx_kernel void @onesided(ptr %out, ptr %in) {\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr i32, ptr %in, i32 %t\n"
+    "  %j = load i32, ptr %p\n"
+    "  %q = getelementptr i32, ptr %out, i32 %j\n"
+    "  store i32 1, ptr %q\n"
+    "  %o = getelementptr i32, ptr %out, i32 %t\n"
+    "  store i32 0, ptr %o\n"
+    "  ret void\n"
+    "}\n"
     "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
 
 /* Run kernel fn on 1 x 4 threads with the taint track; data: in's given
@@ -186,6 +198,27 @@ static void test_interp_taint_branch_ends_where_paths_join(void **state) {
   free_fx(&f);
 }
 
+/* A race with one side free of filled data is real: an error (thread 1's
+ * count against thread 0's clear of out[0]); two counts that meet are the
+ * data's (thread 2's against thread 1's). */
+static void test_interp_taint_one_side_free_of_data(void **state) {
+  (void)state;
+  fx f;
+  run_kernel(&f, "onesided", NULL, 0);
+  size_t free_side = 0, both = 0;
+  for (size_t i = 0; i < f.res.findings.n; i++) {
+    const aucs_finding *x = &f.res.findings.v[i];
+    assert_int_equal(x->kind, AUCS_FINDING_RACE);
+    if (x->a.instr == x->b.instr)
+      both += x->data_dependent && !strcmp(x->data_dependent, "in");
+    else
+      free_side += x->data_dependent == NULL;
+  }
+  assert_int_equal(free_side, 1);
+  assert_int_equal(both, 1);
+  free_fx(&f);
+}
+
 static void test_interp_taint_travels_through_memory(void **state) {
   (void)state;
   fx f;
@@ -225,6 +258,7 @@ int main(void) {
       cmocka_unit_test(test_interp_taint_divergent_branch_on_data),
       cmocka_unit_test(test_interp_taint_uniform_branch_on_data),
       cmocka_unit_test(test_interp_taint_branch_ends_where_paths_join),
+      cmocka_unit_test(test_interp_taint_one_side_free_of_data),
       cmocka_unit_test(test_interp_taint_travels_through_memory),
       cmocka_unit_test(test_interp_taint_written_bytes_are_not_filled),
       cmocka_unit_test(test_interp_taint_given_contents),
