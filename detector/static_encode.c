@@ -351,6 +351,31 @@ static Z3_ast sreg(enc *e, LLVMValueRef v, const char *name) {
   return NULL;
 }
 
+/* A field of the dim3 that the CUDA headers' `operator dim3()` of
+ * threadIdx, blockIdx, blockDim or gridDim returns (what cooperative
+ * groups' thread_rank() and size() read at -O0): that special register.
+ * NULL for any other extractvalue. */
+static Z3_ast builtin_dim3(enc *e, LLVMValueRef v) {
+  static const char *const types[] = {"__cuda_builtin_threadIdx_t",
+                                      "__cuda_builtin_blockIdx_t",
+                                      "__cuda_builtin_blockDim_t",
+                                      "__cuda_builtin_gridDim_t"};
+  static const char *const regs[] = {"tid.", "ctaid.", "ntid.", "nctaid."};
+  LLVMValueRef call = LLVMGetOperand(v, 0);
+  const char *name = LLVMIsACallInst(call) ? st_callee_name(call) : NULL;
+  if (!name || !strstr(name, "cv4dim3Ev") || LLVMGetNumIndices(v) != 1 ||
+      LLVMGetIndices(v)[0] > 2)
+    return NULL;
+  for (int k = 0; k < 4; k++)
+    if (strstr(name, types[k])) {
+      char reg[48];
+      snprintf(reg, sizeof reg, "llvm.nvvm.read.ptx.sreg.%s%c", regs[k],
+               'x' + (int)LLVMGetIndices(v)[0]);
+      return sreg(e, v, reg);
+    }
+  return NULL;
+}
+
 /* What a helper's call returns: the value of its one reachable `ret`, in
  * the call's frame. NULL when the call has no frame (too deep, recursive)
  * or the helper returns in more than one place. */
@@ -948,6 +973,8 @@ static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
     return phi_value(e, f, v);
   case LLVMCall:
     return call_value(e, f, v);
+  case LLVMExtractValue:
+    return builtin_dim3(e, v);
   case LLVMExtractElement: { /* other lanes: fresh (aucs/lanes.h) */
     LLVMValueRef s = aucs_lanes_extracted(v);
     return s ? st_val(e, f, s) : NULL;

@@ -3,7 +3,8 @@
  * -O0 (+sroa) bitcode: a thread's own allocas written through helpers (the
  * dim3 constructor), cg::sync as a one-call helper around the barrier, an
  * extern __shared__ array reached through a helper's result
- * (SharedMemory<T>), and thread_rank() under a launch the user fixed.
+ * (SharedMemory<T>), thread_rank() under a launch the user fixed, and the
+ * dim3 that `operator dim3()` of threadIdx returns.
  */
 #include "support.h"
 
@@ -158,12 +159,42 @@ static void test_static_cg_fixed_block_makes_rank_linear(void **state) {
   assert_int_equal(overlap.cheap, 0);
 }
 
+static void test_static_cg_builtin_dim3_is_the_register(void **state) {
+  (void)state;
+  /* dim3(threadIdx).x, as thread_rank() reads it at -O0: tid.x, so
+   * s[threadIdx.x] is each thread's own (a 1-D block: y is never read) */
+  outcome r = analyze(
+      "%dim3 = type { i32, i32, i32 }\n"
+      "%tidt = type { i8 }\n"
+      "@threadIdx = external addrspace(1) global %tidt\n"
+      "@s = internal addrspace(3) global [1024 x i32] undef\n"
+      "define %dim3 @_ZNK26__cuda_builtin_threadIdx_tcv4dim3Ev(ptr %this) {\n"
+      "  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %a = insertvalue %dim3 poison, i32 %x, 0\n"
+      "  %b = insertvalue %dim3 %a, i32 0, 1\n"
+      "  %c = insertvalue %dim3 %b, i32 0, 2\n"
+      "  ret %dim3 %c\n"
+      "}\n"
+      "define ptx_kernel void @k(ptr %out) {\n"
+      "entry:\n"
+      "  %d = call %dim3 @_ZNK26__cuda_builtin_threadIdx_tcv4dim3Ev(ptr "
+      "addrspacecast (ptr addrspace(1) @threadIdx to ptr))\n"
+      "  %t = extractvalue %dim3 %d, 0\n"
+      "  %p = getelementptr [1024 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+      "  store i32 1, ptr addrspace(3) %p\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      &patient);
+  assert_int_equal(r.proof, AUCS_PROOF_RACE_FREE);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_static_cg_thread_alloca_is_not_shared),
       cmocka_unit_test(test_static_cg_barrier_helper_without_accesses),
       cmocka_unit_test(test_static_cg_shared_array_through_a_helper),
       cmocka_unit_test(test_static_cg_fixed_block_makes_rank_linear),
+      cmocka_unit_test(test_static_cg_builtin_dim3_is_the_register),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
