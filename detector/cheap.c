@@ -565,39 +565,40 @@ static int dimension(cx *c, form *D, Z3_ast r0, Z3_ast r1, int pair,
   return DIM_VAR;
 }
 
-/* The index of D's item that must be nonzero, -1 for none, -2 when the
- * registers cannot differ at all. */
-static int distinct(cx *c, form *D, const int *pair) {
+/* The indices of D's items one of which must be nonzero (into var[]):
+ * their count, 0 for none (a free dimension), -2 when the registers
+ * cannot differ at all. */
+static int distinct(cx *c, form *D, const int *pair, int *var) {
   const aucs_cheap_query *q = c->q;
-  int free_ = 0, vars = 0, var = -1;
+  int free_ = 0, vars = 0;
   for (int d = 0; d < 3; d++) {
     Z3_ast r0 = q->two_blocks ? q->ctaid[0][d] : q->tid[0][d];
     Z3_ast r1 = q->two_blocks ? q->ctaid[1][d] : q->tid[1][d];
     int v = -1, st = dimension(c, D, r0, r1, pair[d], &v);
     free_ += st == DIM_FREE;
     if (st == DIM_VAR)
-      vars++, var = v;
+      var[vars++] = v;
   }
-  return free_ || vars > 1 ? -1 : vars ? var : -2;
+  return free_ ? 0 : vars ? vars : -2;
 }
 
 /* ---- the decision (step 4) ----------------------------------------------*/
 
-/* Drop D's zero items, coefficients modulo 2^64; keep's new index. */
-static int compact(form *D, int keep) {
+/* Drop D's zero items, coefficients modulo 2^64; keep[0..nkeep) get their
+ * new indices (-1: dropped, a zero coefficient). */
+static void compact(form *D, int *keep, int nkeep) {
   size_t n = 0;
-  int moved = -1;
   for (size_t i = 0; i < D->n; i++) {
     D->v[i].c = smod(D->v[i].c, 64);
-    if (!D->v[i].c)
-      continue;
-    if ((int)i == keep)
-      moved = (int)n;
-    D->v[n++] = D->v[i];
+    int kept = D->v[i].c != 0;
+    for (int j = 0; j < nkeep; j++)
+      if (keep[j] == (int)i)
+        keep[j] = kept ? (int)n : -1;
+    if (kept)
+      D->v[n++] = D->v[i];
   }
   D->n = n;
   D->k = smod(D->k, 64);
-  return moved;
 }
 
 typedef struct search {
@@ -675,6 +676,19 @@ static int can_overlap(const form *D, int nonzero, range w) {
   return r;
 }
 
+/* Whether D misses window w whenever one of the nvar items var[] is
+ * nonzero (nvar <= 0: with no item constrained). Several variables (the
+ * threads differ in x or in y: a 2-D thread_rank()) are one search each,
+ * with that one nonzero: their union covers every such assignment. */
+static int fits_nowhere(const form *D, const int *var, int nvar, range w) {
+  if (nvar <= 0)
+    return !can_overlap(D, -1, w);
+  for (int i = 0; i < nvar; i++)
+    if (can_overlap(D, var[i], w)) /* -1: its coefficient was 0 */
+      return 0;
+  return 1;
+}
+
 /* The overlap window of D = addr a - addr b. 0 when sizes are unknown. */
 static int window(cx *c, range *w) {
   i128 n0, n1;
@@ -701,17 +715,17 @@ static aucs_cheap_verdict decide(cx *c, const char **rule) {
   form D = parse(c, c->q->addr[0]), b = parse(c, c->q->addr[1]);
   add_form(&D, &b, -1);
   reduce(&D, 64);
-  int pair[3] = {-1, -1, -1};
+  int pair[3] = {-1, -1, -1}, var[3];
   multiples(c, &D, pair);
-  int nz = distinct(c, &D, pair);
-  if (nz == -2) {
+  int nvar = distinct(c, &D, pair, var);
+  if (nvar == -2) {
     *rule = "one-thread";
     return AUCS_CHEAP_UNSAT;
   }
-  nz = compact(&D, nz);
-  if (D.bad || can_overlap(&D, nz, w))
+  compact(&D, var, nvar > 0 ? nvar : 0);
+  if (D.bad || !fits_nowhere(&D, var, nvar, w))
     return AUCS_CHEAP_OPEN;
-  *rule = nz >= 0 ? "distinct-threads" : "disjoint";
+  *rule = nvar > 0 ? "distinct-threads" : "disjoint";
   return AUCS_CHEAP_UNSAT;
 }
 

@@ -227,6 +227,8 @@ void aucs_static_free(aucs_static *S) {
   aucs_ptrmap_free(&S->warpmap);
   aucs_ptrmap_free(&S->tailmap);
   aucs_ptrmap_free(&S->gbase);
+  aucs_ptrmap_free(&S->opaque);
+  aucs_ptrmap_free(&S->products);
   aucs_smt_free(S->smt);
   aucs_qcache_free(S->own_cache);
   aucs_uniform_free(S->u);

@@ -87,12 +87,40 @@ static int space_of_as(unsigned as) {
   }
 }
 
-/* The object p points into: a global variable or kernel argument; NULL when
- * unknown. Helper arguments are followed to their call sites. */
+static LLVMValueRef root_of(frame *f, LLVMValueRef p);
+static int depth_of(const frame *f, LLVMValueRef fn);
+
+/* The object every `ret` of the defined helper called by `call` (in frame
+ * f) points into, when they all agree (SharedMemory<T>()'s operator that
+ * returns an extern __shared__ array); NULL otherwise. */
+static LLVMValueRef returned_root(frame *f, LLVMValueRef call) {
+  LLVMValueRef fn = st_defined_callee(call), root = NULL;
+  if (!fn || depth_of(f, fn) > MAX_DEPTH)
+    return NULL;
+  frame in = {.fn = fn, .call = call, .parent = f};
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    if (!t || !LLVMIsAReturnInst(t))
+      continue;
+    LLVMValueRef r = LLVMGetNumOperands(t) ? root_of(&in, LLVMGetOperand(t, 0))
+                                           : NULL;
+    if (!r || (root && r != root))
+      return NULL;
+    root = r;
+  }
+  return root;
+}
+
+/* The object p points into: a global variable, kernel argument or alloca
+ * (a thread's own: add_acc skips it); NULL when unknown. Helper arguments
+ * are followed to their call sites, a helper's result into its body. */
 static LLVMValueRef root_of(frame *f, LLVMValueRef p) {
   for (int guard = 0; guard < 64; guard++) {
-    if (LLVMIsAGlobalVariable(p))
+    if (LLVMIsAGlobalVariable(p) || LLVMIsAAllocaInst(p))
       return p;
+    if (LLVMIsACallInst(p))
+      return returned_root(f, p);
     if (LLVMIsAArgument(p)) {
       if (!f->call)
         return p;

@@ -36,12 +36,17 @@ void st_make_symbols(aucs_static *S) {
   static const char xyz[] = "xyz";
   static const uint64_t block_max[3] = {1024, 1024, 64};
   static const uint64_t grid_max[3] = {2147483647u, 65535, 65535};
+  const aucs_launch *l = &S->o.launch;
+  uint32_t g[3] = {l->grid.x, l->grid.y, l->grid.z};
+  uint32_t b[3] = {l->block.x, l->block.y, l->block.z};
   char name[32];
   for (int d = 0; d < 3; d++) {
+    /* a fixed launch is constants: thread_rank()'s products turn linear */
     snprintf(name, sizeof name, "ntid.%c", xyz[d]);
-    S->ntid[d] = sym(S->z, name, 32);
+    S->ntid[d] = S->o.fixed_block ? st_bv(S->z, b[d], 32) : sym(S->z, name, 32);
     snprintf(name, sizeof name, "nctaid.%c", xyz[d]);
-    S->nctaid[d] = sym(S->z, name, 32);
+    S->nctaid[d] =
+        S->o.fixed_grid ? st_bv(S->z, g[d], 32) : sym(S->z, name, 32);
     in_range(S, S->ntid[d], 1, block_max[d]);
     in_range(S, S->nctaid[d], 1, grid_max[d]);
     for (int t = 0; t < 2; t++) {
@@ -343,6 +348,31 @@ static Z3_ast sreg(enc *e, LLVMValueRef v, const char *name) {
                ? resize(e->z, t, Z3_get_bv_sort_size(e->z, s), 0)
                : NULL;
   }
+  return NULL;
+}
+
+/* A field of the dim3 that the CUDA headers' `operator dim3()` of
+ * threadIdx, blockIdx, blockDim or gridDim returns (what cooperative
+ * groups' thread_rank() and size() read at -O0): that special register.
+ * NULL for any other extractvalue. */
+static Z3_ast builtin_dim3(enc *e, LLVMValueRef v) {
+  static const char *const types[] = {"__cuda_builtin_threadIdx_t",
+                                      "__cuda_builtin_blockIdx_t",
+                                      "__cuda_builtin_blockDim_t",
+                                      "__cuda_builtin_gridDim_t"};
+  static const char *const regs[] = {"tid.", "ctaid.", "ntid.", "nctaid."};
+  LLVMValueRef call = LLVMGetOperand(v, 0);
+  const char *name = LLVMIsACallInst(call) ? st_callee_name(call) : NULL;
+  if (!name || !strstr(name, "cv4dim3Ev") || LLVMGetNumIndices(v) != 1 ||
+      LLVMGetIndices(v)[0] > 2)
+    return NULL;
+  for (int k = 0; k < 4; k++)
+    if (strstr(name, types[k])) {
+      char reg[48];
+      snprintf(reg, sizeof reg, "llvm.nvvm.read.ptx.sreg.%s%c", regs[k],
+               'x' + (int)LLVMGetIndices(v)[0]);
+      return sreg(e, v, reg);
+    }
   return NULL;
 }
 
@@ -813,6 +843,42 @@ Z3_ast st_global_base(enc *e, LLVMValueRef g) {
 /* `nsw`/`nuw` arithmetic that wraps is poison, and a poison address or
  * branch condition is undefined behaviour: proofs assume the kernel has
  * none, so a wrapping add, sub or mul in an address or guard is excluded. */
+/* A product of two non-constant terms, one of them opaque (a value the
+ * encoding could not follow, e.g. a dim3 field read back from a helper's
+ * struct at -O0): such a product can be any value of its width as far as
+ * the query knows, so it is one opaque symbol per product (the same
+ * product, the same symbol). Over-approximating keeps UNSAT sound and
+ * spares the solver nonlinear bit-vector arithmetic (cooperative groups'
+ * thread_rank() is tid.z * ntid.y * ntid.x + tid.y * ntid.x + tid.x). */
+static int opaque_factor(enc *e, Z3_ast a, Z3_ast b) {
+  intptr_t got;
+  if (Z3_is_numeral_ast(e->z, a) || Z3_is_numeral_ast(e->z, b))
+    return 0;
+  return aucs_ptrmap_get(&e->S->opaque, a, &got) ||
+         aucs_ptrmap_get(&e->S->opaque, b, &got);
+}
+
+static Z3_ast opaque_product(enc *e, Z3_ast a, Z3_ast b) {
+  Z3_ast key = aucs_smt_mul(e->z, a, b);
+  intptr_t got;
+  if (aucs_ptrmap_get(&e->S->products, key, &got))
+    return (Z3_ast)got;
+  Z3_ast t = Z3_mk_fresh_const(e->z, e->side ? "p2" : "p1",
+                               Z3_get_sort(e->z, key));
+  aucs_ptrmap_put(&e->S->products, key, (intptr_t)t);
+  aucs_ptrmap_put(&e->S->opaque, t, 1);
+  return t;
+}
+
+/* A cast t of an opaque operand counts as opaque (for opaque_factor). */
+static Z3_ast opaque_cast(enc *e, LLVMValueRef operand, frame *f, Z3_ast t) {
+  intptr_t got;
+  Z3_ast x = t ? st_val(e, f, operand) : NULL;
+  if (x && aucs_ptrmap_get(&e->S->opaque, x, &got))
+    aucs_ptrmap_put(&e->S->opaque, t, 1);
+  return t;
+}
+
 static void no_wrap(enc *e, LLVMValueRef v, LLVMOpcode op, Z3_ast a, Z3_ast b) {
   Z3_context z = e->z;
   if ((op != LLVMAdd && op != LLVMSub && op != LLVMMul) || st_is_bool(z, a))
@@ -870,6 +936,8 @@ static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
     Z3_ast b = st_val(e, f, LLVMGetOperand(v, 1));
     if (!a || !b)
       return NULL;
+    if (op == LLVMMul && opaque_factor(e, a, b))
+      return opaque_product(e, a, b);
     if (LLVMIsAInstruction(v))
       no_wrap(e, v, op, a, b);
     Z3_ast r = binop(e->z, op, a, b);
@@ -898,13 +966,15 @@ static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
   case LLVMBitCast:
   case LLVMAddrSpaceCast:
   case LLVMFreeze:
-    return cast(e, f, v, op);
+    return opaque_cast(e, LLVMGetOperand(v, 0), f, cast(e, f, v, op));
   case LLVMGetElementPtr:
     return gep(e, f, v);
   case LLVMPHI:
     return phi_value(e, f, v);
   case LLVMCall:
     return call_value(e, f, v);
+  case LLVMExtractValue:
+    return builtin_dim3(e, v);
   case LLVMExtractElement: { /* other lanes: fresh (aucs/lanes.h) */
     LLVMValueRef s = aucs_lanes_extracted(v);
     return s ? st_val(e, f, s) : NULL;
@@ -948,8 +1018,8 @@ Z3_ast st_val(enc *e, frame *f, LLVMValueRef v) {
   if (aucs_ptrmap_get(&e->memo[f->id], v, &got))
     return (Z3_ast)got;
   Z3_ast t = compute(e, f, v);
-  if (!t)
-    t = fresh(e, LLVMTypeOf(v));
+  if (!t && (t = fresh(e, LLVMTypeOf(v))))
+    aucs_ptrmap_put(&e->S->opaque, t, 1);
   aucs_ptrmap_put(&e->memo[f->id], v, (intptr_t)t);
   return t;
 }

@@ -143,6 +143,8 @@ struct aucs_static {
   Z3_ast *launch;
   size_t nlaunch;
   aucs_ptrmap gbase;              /* global variable -> base symbol */
+  aucs_ptrmap opaque;   /* terms of values the encoding cannot follow */
+  aucs_ptrmap products; /* a product with an opaque factor -> its symbol */
   aucs_qcache *cache, *own_cache; /* own_cache: when no one shares one */
   const char *decided;   /* how the last ask decided without the solver */
   LLVMValueRef *assumes; /* the kernel's preconditions (assume.h) */

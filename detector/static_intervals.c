@@ -31,12 +31,11 @@ static int scan(const aucs_static *S, LLVMValueRef I, const cut *c, stset *mark,
     if (separates(S, I, c))
       return 0;
     intptr_t first;
-    if (!aucs_ptrmap_get(&S->anchors, I, &first))
-      continue;
-    for (int a = (int)first - 1; a >= 0; a = S->accs[a].next)
-      mark[a] |= bit;
+    if (aucs_ptrmap_get(&S->anchors, I, &first))
+      for (int a = (int)first - 1; a >= 0; a = S->accs[a].next)
+        mark[a] |= bit;
     if (aucs_ptrmap_get(&S->tailmap, I, &first))
-      return 0; /* the helper's barrier follows its accesses */
+      return 0; /* the helper's barrier follows its accesses (if any) */
   }
   return 1;
 }

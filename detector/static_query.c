@@ -420,12 +420,35 @@ static void solve(aucs_static *S, query *q) {
   free(vals);
 }
 
-/* Ask every query of qs not asked yet, until the budget is spent. */
+/* Whether q's pair (its two instructions, one block or two) has a SAT
+ * query among the first n of qs. */
+static int pair_sat(const aucs_static *S, const qset *qs, size_t n,
+                    const query *q) {
+  LLVMValueRef a = S->accs[q->a].instr, b = S->accs[q->b].instr;
+  for (size_t i = 0; i < n; i++) {
+    const query *p = &S->qs[qs->v[i]];
+    LLVMValueRef x = S->accs[p->a].instr, y = S->accs[p->b].instr;
+    if (p->verdict == AUCS_STATIC_SAT && p->inter == q->inter &&
+        ((x == a && y == b) || (x == b && y == a)))
+      return 1;
+  }
+  return 0;
+}
+
+/* Ask every query of qs not asked yet, until the budget is spent. While
+ * pairs are decided (phase 2), a query of a pair that is SAT already is
+ * not asked: a pair's verdict and witness are its first SAT query's
+ * (static.c's make_pairs), so the answer would change nothing. */
 void st_solve_all(aucs_static *S, const qset *qs) {
   for (size_t i = 0; i < qs->n && !S->cut; i++) {
     query *q = &S->qs[qs->v[i]];
     if (q->asked)
       continue;
+    if (S->phase == 2 && pair_sat(S, qs, i, q)) {
+      q->asked = 1;
+      q->verdict = AUCS_STATIC_SAT;
+      continue;
+    }
     if (aucs_budget_check(S->o.budget)) {
       S->cut = S->phase;
       break;

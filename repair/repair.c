@@ -796,11 +796,17 @@ static void settle(state *s) {
 
 static char *warnings(const aucs_report *rep) {
   aucs_buf b = {0};
-  for (size_t k = 0; k < rep->nkernels; k++)
-    if (rep->kernels[k].status != AUCS_KERNEL_CHECKED)
+  for (size_t k = 0; k < rep->nkernels; k++) {
+    const aucs_report_kernel *K = &rep->kernels[k];
+    if (K->status != AUCS_KERNEL_CHECKED)
       aucs_buf_printf(&b, "aucs: warning: %s (not repaired)\n",
-                      rep->kernels[k].reason ? rep->kernels[k].reason
-                                             : rep->kernels[k].name);
+                      K->reason ? K->reason : K->name);
+    else if (K->budget) /* checked, but not all of it: say so (exit 2) */
+      aucs_buf_printf(&b,
+                      "aucs: warning: fix: the first detection was cut short, "
+                      "so a finding may be missing: %s\n",
+                      K->reason ? K->reason : K->budget);
+  }
   return aucs_buf_take(&b);
 }
 
@@ -960,6 +966,8 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
                     "aucs: note: fix: %s: the repair stopped; %zu finding%s "
                     "not attempted; every edit kept was verified\n",
                     r->budget, r->unattempted, r->unattempted == 1 ? "" : "s");
+  if (!r->nitems && !r->incomplete)
+    aucs_buf_puts(out, "aucs: fix: nothing to repair\n");
   aucs_buf_printf(out,
                   "aucs: fix: %zu finding%s: %zu fixed, %zu unfixable, %zu "
                   "not fixed; %zu edit%s in %u round%s\n",
