@@ -136,12 +136,15 @@ void aucs_pipeline_fix_options_free(aucs_fix_options *o) {
 }
 
 /* As detect's: a finding left (review: an edit) is 1; otherwise 2 when no
- * kernel could be checked or a kernel's run failed, else 0. */
+ * kernel could be checked or a kernel's run failed, else 0. A 2 with some
+ * kernel checked is partial: the module is written all the same. */
 static aucs_exit fix_code(const aucs_fix_options *o,
                           const aucs_repair_result *r) {
   int left = o->review ? r->log.n != 0 : r->fixed != r->nitems;
   if (left)
     return AUCS_EXIT_FINDINGS;
+  if (r->incomplete && !r->none_checked && o->partial)
+    *o->partial = 1;
   return r->incomplete ? AUCS_EXIT_USAGE : AUCS_EXIT_OK;
 }
 

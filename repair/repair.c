@@ -804,12 +804,13 @@ static char *warnings(const aucs_report *rep) {
   return aucs_buf_take(&b);
 }
 
-static int incomplete(const aucs_report *rep) {
+static int incomplete(const aucs_report *rep, int *none_checked) {
   size_t checked = 0, failed = 0;
   for (size_t k = 0; k < rep->nkernels; k++) {
     checked += rep->kernels[k].status == AUCS_KERNEL_CHECKED;
     failed += rep->kernels[k].status == AUCS_KERNEL_ERROR;
   }
+  *none_checked = !checked;
   return failed || !checked || rp_cut_short(rep);
 }
 
@@ -897,7 +898,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   }
   add_items(&s, &s.cur, 0);
   r->warnings = warnings(&s.cur);
-  r->incomplete = incomplete(&s.cur);
+  r->incomplete = incomplete(&s.cur, &r->none_checked);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
   rounds(&s, max);
   if (r->log.n && !aucs_budget_check(&s.budget) && revalidate(&s))

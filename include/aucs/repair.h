@@ -82,6 +82,7 @@ typedef struct aucs_repair_result {
                      "aucs: warning: ..." line each; or NULL */
   int incomplete; /* the first detection checked no kernel, or a kernel's
                      run failed or budget ran out (where detect exits 2) */
+  int none_checked; /* the first detection checked no kernel at all */
   char *budget;   /* what ran out, when the budget stopped the repair: its
                      findings not attempted say so; or NULL */
   size_t unattempted; /* findings left with no trial made */
