@@ -212,6 +212,8 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
     if (rv)
       aucs_review_print_source(rv, m, &r, sp.per_edit, out);
     aucs_repair_print(&r, diag);
+    if (o->detect.stats)
+      aucs_repair_stats_print(&r.stats, diag);
     if (said.len)
       aucs_buf_puts(diag, said.data);
     code = fix_code(o, &r);

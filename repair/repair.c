@@ -338,13 +338,18 @@ int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
   /* The runs decide a trial; the static checker's witnesses (and proofs)
    * come back in the full fresh-seed check before success (revalidate). */
   o.no_static = 1;
+  double t0 = aucs_seconds();
+  int rc = 1;
+  s->r->stats.detections++;
   if (!s->detect.kernel && s->cur.nkernels > 1) {
     o.kernel = s->r->items[t->item].kernel;
-    if (!detect_with(s, t->c, &o, rep))
-      return 0;
+    rc = detect_with(s, t->c, &o, rep);
     o.kernel = NULL;
   }
-  return detect_with(s, t->c, &o, rep);
+  if (rc)
+    rc = detect_with(s, t->c, &o, rep);
+  s->r->stats.trial_seconds += aucs_seconds() - t0;
+  return rc;
 }
 
 /* Replace cur's kernels by those of part (moved out of part). */
@@ -694,6 +699,7 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
                     const aucs_finding *f, int variant) {
   trial t = {.c = LLVMCloneModule(s->m), .next_id = s->next_id, .item = item};
   s->r->items[item].attempted = 1;
+  s->r->stats.trials++;
   const aucs_finding fc = {.kind = f->kind,
                            .a = {.instr = same_in(t.c, f->a.instr)},
                            .b = {.instr = same_in(t.c, f->b.instr)},
@@ -859,7 +865,10 @@ static int revalidate(state *s) {
   o.seed = (o.has_seed ? o.seed : AUCS_SEARCH_SEED) + 1;
   o.has_seed = 1;
   aucs_report full;
-  if (detect_with(s, s->m, &o, &full))
+  double t0 = aucs_seconds();
+  int rc = detect_with(s, s->m, &o, &full);
+  s->r->stats.final_seconds += aucs_seconds() - t0;
+  if (rc)
     return 0;
   int fresh = 0;
   for (size_t k = 0; k < full.nkernels; k++)
@@ -887,10 +896,13 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   s.detect.record = record_run;
   s.detect.record_ctx = &s;
   memset(r, 0, sizeof(*r));
+  double t0 = aucs_seconds();
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
   aucs_qcache *own = o && o->detect && o->detect->cache ? NULL : s.detect.cache;
-  if (detect(&s, m, &s.cur)) {
+  int failed = detect(&s, m, &s.cur);
+  r->stats.first_seconds = aucs_seconds() - t0;
+  if (failed) {
     *err = s.err;
     runs_free(&s);
     aucs_qcache_free(own);
@@ -911,6 +923,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     unfixable(&s, (int)i, &f, &k); /* no trial needed to tell */
   }
   settle(&s);
+  r->stats.seconds = aucs_seconds() - t0;
   aucs_detect_report_free(&s.cur);
   free(s.err);
   rp_proofs_free(&s);
@@ -935,6 +948,18 @@ void aucs_repair_result_free(aucs_repair_result *r) {
 }
 
 /* ---- the text report ----------------------------------------------------*/
+
+void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
+  aucs_buf_printf(out,
+                  "aucs: stats: fix: %.3f s: first detection %.3f s; %u "
+                  "trial%s, %u detection%s %.3f s; %u redundancy proof%s "
+                  "%.3f s; fresh-seed full detection %.3f s\n",
+                  st->seconds, st->first_seconds, st->trials,
+                  st->trials == 1 ? "" : "s", st->detections,
+                  st->detections == 1 ? "" : "s", st->trial_seconds,
+                  st->proofs, st->proofs == 1 ? "" : "s", st->proof_seconds,
+                  st->final_seconds);
+}
 
 static void print_item(const aucs_repair_item *it, aucs_buf *out) {
   char *d = aucs_report_demangle(it->kernel);
