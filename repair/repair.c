@@ -831,6 +831,7 @@ static void setup(state *s, const aucs_repair_options *o,
   *d = o->detect ? *o->detect : defaults;
   if (!d->cache)
     d->cache = aucs_qcache_new();
+  aucs_qcache_keep_sat(d->cache);
   unsigned secs =
       o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_FIX_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
