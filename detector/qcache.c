@@ -180,13 +180,9 @@ static void grow(aucs_qcache *c) {
   free(nvals);
 }
 
-int aucs_qcache_get(aucs_qcache *c, const char *key, uint64_t *vals,
-                    size_t n) {
+int aucs_qcache_get(aucs_qcache *c, const char *key, uint64_t *vals, size_t n) {
   size_t i = slot_of(c, key, fnv1a(key));
-  int got = !c->slots[i]            ? 0
-            : !c->vals[i]           ? 1
-            : c->nvals[i] == n ? 2
-                                    : 0;
+  int got = !c->slots[i] ? 0 : !c->vals[i] ? 1 : c->nvals[i] == n ? 2 : 0;
   if (got == 2)
     memcpy(vals, c->vals[i], n * sizeof *vals);
   if (got)
@@ -229,8 +225,8 @@ void aucs_qcache_put_unsat(aucs_qcache *c, const char *key) {
   put(c, key, NULL, 0);
 }
 
-void aucs_qcache_put_sat(aucs_qcache *c, const char *key,
-                         const uint64_t *vals, size_t n) {
+void aucs_qcache_put_sat(aucs_qcache *c, const char *key, const uint64_t *vals,
+                         size_t n) {
   if (c->keep_sat)
     put(c, key, vals, n);
 }

@@ -957,8 +957,8 @@ void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
                   "%.3f s; fresh-seed full detection %.3f s\n",
                   st->seconds, st->first_seconds, st->trials,
                   st->trials == 1 ? "" : "s", st->detections,
-                  st->detections == 1 ? "" : "s", st->trial_seconds,
-                  st->proofs, st->proofs == 1 ? "" : "s", st->proof_seconds,
+                  st->detections == 1 ? "" : "s", st->trial_seconds, st->proofs,
+                  st->proofs == 1 ? "" : "s", st->proof_seconds,
                   st->final_seconds);
 }
 

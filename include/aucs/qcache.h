@@ -47,12 +47,11 @@ char *aucs_qcache_key_terms(Z3_context z, const Z3_ast *asserts, size_t n,
                             const Z3_ast *terms, size_t nterms);
 /* 0: a miss; 1: key is known UNSAT; 2: key is known SAT, with the n model
  * values kept for it copied to vals (a SAT entry of another n: a miss). */
-int aucs_qcache_get(aucs_qcache *c, const char *key, uint64_t *vals,
-                    size_t n);
+int aucs_qcache_get(aucs_qcache *c, const char *key, uint64_t *vals, size_t n);
 /* Remember that key is SAT with the model values vals[0..n) (copied),
  * when c keeps SAT answers (aucs_qcache_keep_sat); else nothing. */
-void aucs_qcache_put_sat(aucs_qcache *c, const char *key,
-                         const uint64_t *vals, size_t n);
+void aucs_qcache_put_sat(aucs_qcache *c, const char *key, const uint64_t *vals,
+                         size_t n);
 /* Keep SAT answers from now on. A repair's cache does (its final check
  * gets a kernel it did not edit answered); detect's does not, so that its
  * --stats counts are the same for every -j (forked workers do not share a

@@ -74,14 +74,14 @@ typedef struct aucs_repair_item {
 
 /* Where a repair's time went (fix --stats). */
 typedef struct aucs_repair_stats {
-  unsigned trials;         /* trials made (each on a clone) */
-  unsigned detections;     /* trial detections (incremental) */
-  unsigned proofs;         /* redundancy proofs (one barrier each) */
-  double first_seconds;    /* the first detection, in full */
-  double trial_seconds;    /* the trials' detections */
-  double proof_seconds;    /* the redundancy proofs */
-  double final_seconds;    /* the fresh-seed full detection(s) */
-  double seconds;          /* the whole repair */
+  unsigned trials;      /* trials made (each on a clone) */
+  unsigned detections;  /* trial detections (incremental) */
+  unsigned proofs;      /* redundancy proofs (one barrier each) */
+  double first_seconds; /* the first detection, in full */
+  double trial_seconds; /* the trials' detections */
+  double proof_seconds; /* the redundancy proofs */
+  double final_seconds; /* the fresh-seed full detection(s) */
+  double seconds;       /* the whole repair */
 } aucs_repair_stats;
 
 /* One line for fix --stats, appended to out. */
@@ -97,7 +97,7 @@ typedef struct aucs_repair_result {
                      "aucs: warning: ..." line each; or NULL */
   int incomplete; /* the first detection checked no kernel, or a kernel's
                      run failed or budget ran out (where detect exits 2) */
-  int none_checked; /* the first detection checked no kernel at all */
+  int none_checked; /* of those: the first detection checked no kernel */
   char *budget;   /* what ran out, when the budget stopped the repair: its
                      findings not attempted say so; or NULL */
   size_t unattempted; /* findings left with no trial made */
