@@ -5,7 +5,12 @@
  *      declarations, then the formula); every token `name!N` and every
  *      let variable becomes `%K!` with K its order of first appearance.
  *   2. Table: open addressing on the key's FNV-1a hash, doubled at half
- *      load; a slot holds the key itself, compared in full.
+ *      load; a slot holds the key itself, compared in full, and for a SAT
+ *      answer the model's values of the terms the key names (step 3).
+ *   3. SAT answers (aucs_qcache_key_terms): the key also prints the terms
+ *      whose values the caller reads from the model, as trivial equalities
+ *      after the formula, so one key means one formula and one list of
+ *      terms up to renaming: the values of one model answer both.
  *
  * Limitation: two formulas equal up to the order of commutative arguments
  * (Z3 orders some by term id, which differs between contexts) get two keys:
@@ -21,6 +26,9 @@
 struct aucs_qcache {
   char **slots;
   uint64_t *hashes;
+  uint64_t **vals; /* a SAT slot's model values, or NULL (UNSAT) */
+  size_t *nvals;
+  int keep_sat; /* aucs_qcache_keep_sat */
   size_t cap, n;
   aucs_qcache_stats stats;
 };
@@ -30,16 +38,22 @@ aucs_qcache *aucs_qcache_new(void) {
   c->cap = 64;
   c->slots = aucs_xcalloc(c->cap, sizeof *c->slots);
   c->hashes = aucs_xcalloc(c->cap, sizeof *c->hashes);
+  c->vals = aucs_xcalloc(c->cap, sizeof *c->vals);
+  c->nvals = aucs_xcalloc(c->cap, sizeof *c->nvals);
   return c;
 }
 
 void aucs_qcache_free(aucs_qcache *c) {
   if (!c)
     return;
-  for (size_t i = 0; i < c->cap; i++)
+  for (size_t i = 0; i < c->cap; i++) {
     free(c->slots[i]);
+    free(c->vals[i]);
+  }
   free(c->slots);
   free(c->hashes);
+  free(c->vals);
+  free(c->nvals);
   free(c);
 }
 
@@ -114,6 +128,18 @@ char *aucs_qcache_key(Z3_context z, const Z3_ast *asserts, size_t n) {
   return renamed(text ? text : "");
 }
 
+char *aucs_qcache_key_terms(Z3_context z, const Z3_ast *asserts, size_t n,
+                            const Z3_ast *terms, size_t nterms) {
+  Z3_ast *all = aucs_xcalloc(n + nterms + 1, sizeof *all);
+  if (n)
+    memcpy(all, asserts, n * sizeof *all);
+  for (size_t i = 0; i < nterms; i++)
+    all[n + i] = terms[i] ? Z3_mk_eq(z, terms[i], terms[i]) : Z3_mk_true(z);
+  char *key = aucs_qcache_key(z, all, n + nterms);
+  free(all);
+  return key;
+}
+
 /* ---- the table ----------------------------------------------------------*/
 
 static uint64_t fnv1a(const char *s) {
@@ -133,23 +159,42 @@ static size_t slot_of(const aucs_qcache *c, const char *key, uint64_t h) {
 
 static void grow(aucs_qcache *c) {
   char **slots = c->slots;
-  uint64_t *hashes = c->hashes;
-  size_t cap = c->cap;
+  uint64_t *hashes = c->hashes, **vals = c->vals;
+  size_t cap = c->cap, *nvals = c->nvals;
   c->cap *= 2;
   c->slots = aucs_xcalloc(c->cap, sizeof *c->slots);
   c->hashes = aucs_xcalloc(c->cap, sizeof *c->hashes);
+  c->vals = aucs_xcalloc(c->cap, sizeof *c->vals);
+  c->nvals = aucs_xcalloc(c->cap, sizeof *c->nvals);
   for (size_t i = 0; i < cap; i++)
     if (slots[i]) {
       size_t k = slot_of(c, slots[i], hashes[i]);
       c->slots[k] = slots[i];
       c->hashes[k] = hashes[i];
+      c->vals[k] = vals[i];
+      c->nvals[k] = nvals[i];
     }
   free(slots);
   free(hashes);
+  free(vals);
+  free(nvals);
+}
+
+int aucs_qcache_get(aucs_qcache *c, const char *key, uint64_t *vals, size_t n) {
+  size_t i = slot_of(c, key, fnv1a(key));
+  int got = !c->slots[i] ? 0 : !c->vals[i] ? 1 : c->nvals[i] == n ? 2 : 0;
+  if (got == 2)
+    memcpy(vals, c->vals[i], n * sizeof *vals);
+  if (got)
+    c->stats.hits++;
+  else
+    c->stats.misses++;
+  return got;
 }
 
 int aucs_qcache_unsat(aucs_qcache *c, const char *key) {
-  int hit = c->slots[slot_of(c, key, fnv1a(key))] != NULL;
+  size_t i = slot_of(c, key, fnv1a(key));
+  int hit = c->slots[i] != NULL && !c->vals[i];
   if (hit)
     c->stats.hits++;
   else
@@ -157,17 +202,36 @@ int aucs_qcache_unsat(aucs_qcache *c, const char *key) {
   return hit;
 }
 
-void aucs_qcache_put_unsat(aucs_qcache *c, const char *key) {
+/* Keep key (with a copy of vals[0..n) when vals is not NULL: SAT). */
+static void put(aucs_qcache *c, const char *key, const uint64_t *vals,
+                size_t n) {
   uint64_t h = fnv1a(key);
   size_t i = slot_of(c, key, h);
   if (c->slots[i])
     return;
   c->slots[i] = aucs_xstrdup(key);
   c->hashes[i] = h;
+  if (vals) {
+    c->vals[i] = aucs_xcalloc(n + 1, sizeof *vals);
+    memcpy(c->vals[i], vals, n * sizeof *vals);
+    c->nvals[i] = n;
+  }
   c->stats.entries = ++c->n;
   if (2 * c->n >= c->cap)
     grow(c);
 }
+
+void aucs_qcache_put_unsat(aucs_qcache *c, const char *key) {
+  put(c, key, NULL, 0);
+}
+
+void aucs_qcache_put_sat(aucs_qcache *c, const char *key, const uint64_t *vals,
+                         size_t n) {
+  if (c->keep_sat)
+    put(c, key, vals, n);
+}
+
+void aucs_qcache_keep_sat(aucs_qcache *c) { c->keep_sat = 1; }
 
 aucs_qcache_stats aucs_qcache_stats_of(const aucs_qcache *c) {
   return c->stats;

@@ -347,6 +347,11 @@ void aucs_smt_count_decided(aucs_smt *s, int cached) {
   count(s, AUCS_SMT_UNSAT);
 }
 
+void aucs_smt_count_cached(aucs_smt *s, aucs_smt_result r) {
+  s->stats.cached++;
+  count(s, r);
+}
+
 const char *aucs_smt_reason(const aucs_smt *s) { return s->reason; }
 
 const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s) {

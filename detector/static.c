@@ -182,11 +182,14 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   st_interval_queries(S, NULL, &base);
   st_inter_queries(S, &base);
   S->phase = 2;
-  st_solve_all(S, &base);
-  make_pairs(S, &base);
+  if (!S->o.only_barrier) {
+    st_solve_all(S, &base);
+    make_pairs(S, &base);
+  }
   S->phase = 3;
   for (size_t i = 0; !S->o.skip_barriers && !S->cut && i < S->nbar; i++)
-    if (S->bar_sep[i])
+    if (S->bar_sep[i] &&
+        (!S->o.only_barrier || S->bars[i] == S->o.only_barrier))
       barrier_redundancy(S, i, &base);
   free(base.v);
   return S;
@@ -304,7 +307,11 @@ int aucs_static_barrier_redundant(const aucs_static *s, LLVMValueRef barrier) {
 
 int aucs_static_prove_redundant(LLVMValueRef kernel, LLVMValueRef barrier,
                                 const aucs_static_options *o) {
-  aucs_static *s = aucs_static_analyze(kernel, o);
+  aucs_static_options only = {0};
+  if (o)
+    only = *o;
+  only.only_barrier = barrier;
+  aucs_static *s = aucs_static_analyze(kernel, &only);
   int proven = aucs_static_barrier_redundant(s, barrier);
   aucs_static_free(s);
   return proven;

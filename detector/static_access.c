@@ -87,6 +87,31 @@ static int space_of_as(unsigned as) {
   }
 }
 
+/* A `byval` parameter of fn: the callee's (or the kernel's parameter
+ * space's) own copy, private to the thread. */
+static int is_byval(LLVMValueRef fn, unsigned i) {
+  static unsigned kind;
+  if (!kind)
+    kind = LLVMGetEnumAttributeKindForName("byval", 5);
+  return LLVMGetEnumAttributeAtIndex(fn, i + 1, kind) != NULL;
+}
+
+/* Memory no other thread sees: per-thread allocas (the interpreter does
+ * not track them either) and byval copies. */
+static int private_root(LLVMValueRef root) {
+  if (!root)
+    return 0;
+  if (LLVMIsAAllocaInst(root))
+    return 1;
+  if (!LLVMIsAArgument(root))
+    return 0;
+  LLVMValueRef owner = LLVMGetParamParent(root);
+  for (unsigned k = 0, n = LLVMCountParams(owner); k < n; k++)
+    if (LLVMGetParam(owner, k) == root)
+      return is_byval(owner, k);
+  return 0;
+}
+
 static LLVMValueRef root_of(frame *f, LLVMValueRef p);
 static int depth_of(const frame *f, LLVMValueRef fn);
 
@@ -112,12 +137,13 @@ static LLVMValueRef returned_root(frame *f, LLVMValueRef call) {
   return root;
 }
 
-/* The object p points into: a global variable, kernel argument or alloca
- * (a thread's own: add_acc skips it); NULL when unknown. Helper arguments
- * are followed to their call sites, a helper's result into its body. */
+/* The object p points into: a global variable, kernel argument, or a
+ * thread's own memory (an alloca, a byval parameter: add_acc skips it);
+ * NULL when unknown. Helper arguments are followed to their call sites, a
+ * helper's result into its body. */
 static LLVMValueRef root_of(frame *f, LLVMValueRef p) {
   for (int guard = 0; guard < 64; guard++) {
-    if (LLVMIsAGlobalVariable(p) || LLVMIsAAllocaInst(p))
+    if (LLVMIsAGlobalVariable(p) || private_root(p))
       return p;
     if (LLVMIsACallInst(p))
       return returned_root(f, p);
@@ -163,7 +189,7 @@ static void add_acc(aucs_static *S, frame *f, LLVMValueRef I,
     return;
   LLVMValueRef root = root_of(f, ptr);
   int sp = space_of(root, ptr);
-  if (!sp || (root && LLVMIsAAllocaInst(root)))
+  if (!sp || private_root(root))
     return;
   S->accs = aucs_xrealloc(S->accs, (size_t)(S->nacc + 1) * sizeof *S->accs);
   S->accs[S->nacc] = (acc){.instr = I,

@@ -304,17 +304,21 @@ static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
   unsigned left = aucs_budget_cap_ms(S->o.budget, budget_left(S));
   if (!left)
     return AUCS_SMT_UNKNOWN;
-  char *key = aucs_qcache_key(S->z, b->v, b->n);
+  char *key = aucs_qcache_key_terms(S->z, b->v, b->n, terms, nvals);
   aucs_smt_result r = AUCS_SMT_UNSAT;
-  if (aucs_qcache_unsat(S->cache, key)) {
+  int hit = aucs_qcache_get(S->cache, key, vals, nvals);
+  if (hit) {
+    r = hit == 2 ? AUCS_SMT_SAT : AUCS_SMT_UNSAT;
     S->decided = "cached";
-    aucs_smt_count_decided(S->smt, 1);
+    aucs_smt_count_cached(S->smt, r);
   } else {
     aucs_smt_set_timeout(S->smt, left < timeout_ms ? left : timeout_ms);
     aucs_smt_set_linear(S->smt, b->lemmas > 0);
     r = aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
     if (r == AUCS_SMT_UNSAT)
       aucs_qcache_put_unsat(S->cache, key);
+    else if (r == AUCS_SMT_SAT)
+      aucs_qcache_put_sat(S->cache, key, vals, nvals);
   }
   free(key);
   return r;

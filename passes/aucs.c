@@ -355,14 +355,22 @@ static int detect(args *a, LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
 }
 
 /* Repair m; write it to -o or, with -i, over the input, unless the
- * repair failed. */
+ * repair failed (a 2 for a kernel not checked beside repaired ones is
+ * partial: written). */
 static int fix(args *a, LLVMModuleRef m, aucs_buf *out, aucs_buf *diag) {
+  int partial = 0;
+  a->fix.partial = &partial;
   int rc = aucs_pipeline_fix(m, &a->fix, out, diag);
+  a->fix.partial = NULL;
   const char *to = a->in_place ? a->input : a->output;
-  if (rc > AUCS_EXIT_FINDINGS)
+  if (rc > AUCS_EXIT_FINDINGS && !(rc == AUCS_EXIT_USAGE && partial))
     return rc;
   if (to) {
     int w = write_module(m, to);
+    if (!w && partial)
+      aucs_buf_puts(diag, "aucs: note: fix: the module is written with every "
+                          "repair made; exit 2: a kernel was not checked "
+                          "(see the warning above)\n");
     return w ? w : rc;
   }
   if (!a->fix.review && !a->fix.patch)

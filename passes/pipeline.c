@@ -136,12 +136,15 @@ void aucs_pipeline_fix_options_free(aucs_fix_options *o) {
 }
 
 /* As detect's: a finding left (review: an edit) is 1; otherwise 2 when no
- * kernel could be checked or a kernel's run failed, else 0. */
+ * kernel could be checked or a kernel's run failed, else 0. A 2 with some
+ * kernel checked is partial: the module is written all the same. */
 static aucs_exit fix_code(const aucs_fix_options *o,
                           const aucs_repair_result *r) {
   int left = o->review ? r->log.n != 0 : r->fixed != r->nitems;
   if (left)
     return AUCS_EXIT_FINDINGS;
+  if (r->incomplete && !r->none_checked && o->partial)
+    *o->partial = 1;
   return r->incomplete ? AUCS_EXIT_USAGE : AUCS_EXIT_OK;
 }
 
@@ -209,6 +212,8 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
     if (rv)
       aucs_review_print_source(rv, m, &r, sp.per_edit, out);
     aucs_repair_print(&r, diag);
+    if (o->detect.stats)
+      aucs_repair_stats_print(&r.stats, diag);
     if (said.len)
       aucs_buf_puts(diag, said.data);
     code = fix_code(o, &r);

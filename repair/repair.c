@@ -338,13 +338,18 @@ int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
   /* The runs decide a trial; the static checker's witnesses (and proofs)
    * come back in the full fresh-seed check before success (revalidate). */
   o.no_static = 1;
+  double t0 = aucs_seconds();
+  int rc = 1;
+  s->r->stats.detections++;
   if (!s->detect.kernel && s->cur.nkernels > 1) {
     o.kernel = s->r->items[t->item].kernel;
-    if (!detect_with(s, t->c, &o, rep))
-      return 0;
+    rc = detect_with(s, t->c, &o, rep);
     o.kernel = NULL;
   }
-  return detect_with(s, t->c, &o, rep);
+  if (rc)
+    rc = detect_with(s, t->c, &o, rep);
+  s->r->stats.trial_seconds += aucs_seconds() - t0;
+  return rc;
 }
 
 /* Replace cur's kernels by those of part (moved out of part). */
@@ -694,6 +699,7 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
                     const aucs_finding *f, int variant) {
   trial t = {.c = LLVMCloneModule(s->m), .next_id = s->next_id, .item = item};
   s->r->items[item].attempted = 1;
+  s->r->stats.trials++;
   const aucs_finding fc = {.kind = f->kind,
                            .a = {.instr = same_in(t.c, f->a.instr)},
                            .b = {.instr = same_in(t.c, f->b.instr)},
@@ -810,12 +816,13 @@ static char *warnings(const aucs_report *rep) {
   return aucs_buf_take(&b);
 }
 
-static int incomplete(const aucs_report *rep) {
+static int incomplete(const aucs_report *rep, int *none_checked) {
   size_t checked = 0, failed = 0;
   for (size_t k = 0; k < rep->nkernels; k++) {
     checked += rep->kernels[k].status == AUCS_KERNEL_CHECKED;
     failed += rep->kernels[k].status == AUCS_KERNEL_ERROR;
   }
+  *none_checked = !checked;
   return failed || !checked || rp_cut_short(rep);
 }
 
@@ -830,6 +837,7 @@ static void setup(state *s, const aucs_repair_options *o,
   *d = o->detect ? *o->detect : defaults;
   if (!d->cache)
     d->cache = aucs_qcache_new();
+  aucs_qcache_keep_sat(d->cache);
   unsigned secs =
       o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_FIX_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
@@ -864,7 +872,10 @@ static int revalidate(state *s) {
   o.seed = (o.has_seed ? o.seed : AUCS_SEARCH_SEED) + 1;
   o.has_seed = 1;
   aucs_report full;
-  if (detect_with(s, s->m, &o, &full))
+  double t0 = aucs_seconds();
+  int rc = detect_with(s, s->m, &o, &full);
+  s->r->stats.final_seconds += aucs_seconds() - t0;
+  if (rc)
     return 0;
   int fresh = 0;
   for (size_t k = 0; k < full.nkernels; k++)
@@ -892,10 +903,13 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   s.detect.record = record_run;
   s.detect.record_ctx = &s;
   memset(r, 0, sizeof(*r));
+  double t0 = aucs_seconds();
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
   aucs_qcache *own = o && o->detect && o->detect->cache ? NULL : s.detect.cache;
-  if (detect(&s, m, &s.cur)) {
+  int failed = detect(&s, m, &s.cur);
+  r->stats.first_seconds = aucs_seconds() - t0;
+  if (failed) {
     *err = s.err;
     runs_free(&s);
     aucs_qcache_free(own);
@@ -903,7 +917,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   }
   add_items(&s, &s.cur, 0);
   r->warnings = warnings(&s.cur);
-  r->incomplete = incomplete(&s.cur);
+  r->incomplete = incomplete(&s.cur, &r->none_checked);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
   rounds(&s, max);
   if (r->log.n && !aucs_budget_check(&s.budget) && revalidate(&s))
@@ -916,6 +930,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     unfixable(&s, (int)i, &f, &k); /* no trial needed to tell */
   }
   settle(&s);
+  r->stats.seconds = aucs_seconds() - t0;
   aucs_detect_report_free(&s.cur);
   free(s.err);
   rp_proofs_free(&s);
@@ -940,6 +955,18 @@ void aucs_repair_result_free(aucs_repair_result *r) {
 }
 
 /* ---- the text report ----------------------------------------------------*/
+
+void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
+  aucs_buf_printf(out,
+                  "aucs: stats: fix: %.3f s: first detection %.3f s; %u "
+                  "trial%s, %u detection%s %.3f s; %u redundancy proof%s "
+                  "%.3f s; fresh-seed full detection %.3f s\n",
+                  st->seconds, st->first_seconds, st->trials,
+                  st->trials == 1 ? "" : "s", st->detections,
+                  st->detections == 1 ? "" : "s", st->trial_seconds, st->proofs,
+                  st->proofs == 1 ? "" : "s", st->proof_seconds,
+                  st->final_seconds);
+}
 
 static void print_item(const aucs_repair_item *it, aucs_buf *out) {
   char *d = aucs_report_demangle(it->kernel);

@@ -68,7 +68,7 @@ typedef struct state {
   aucs_detect_options detect; /* o->detect's, with a cache for all trials */
   unsigned next_id;
   char *err;
-  struct proof *proofs; /* barrier redundancy per kernel text (proof_of) */
+  struct proof *proofs; /* barrier redundancy per kernel text and barrier */
   size_t nproofs;
   /* The distinct runs that showed a finding (record_run), which trials
    * replay (detect_trial). */
@@ -78,15 +78,14 @@ typedef struct state {
   size_t nruns;
 } state;
 
-/* The static checker's redundancy verdict for every barrier of one kernel,
- * as its IR text was when analysed: one analysis answers every barrier
- * item of that kernel state, in this round and the next. */
+/* The static checker's redundancy verdict for one barrier of one kernel,
+ * as the kernel's IR text was when analysed (only the queries the barrier
+ * separates were asked): it answers the barrier's items in this round and
+ * the next. */
 typedef struct proof {
   char *ir;
-  unsigned *ids; /* repair ids of the kernel's barriers */
-  unsigned char *proven;
-  size_t n;
-  int full; /* analysed with the whole solver budget */
+  unsigned id; /* the barrier's repair id */
+  int proven;
 } proof;
 
 typedef struct trial {

@@ -549,77 +549,56 @@ static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
 
 /* ---- redundant barriers -------------------------------------------------*/
 
-/* The redundancy verdicts of every barrier of kernel as it is now, under
- * the detect options' solver limits and aliasing rule, with the solver
- * budget capped at cap ms (0: none). */
-static void analyse(state *s, LLVMValueRef kernel, unsigned cap, proof *p) {
+/* Whether bar is redundant in kernel as it is now, under the detect
+ * options' solver limits, aliasing rule and fixed launch: only the queries
+ * bar separates are asked (aucs_static_options.only_barrier). */
+static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
   const aucs_detect_options *d = s->o->detect;
-  aucs_static_options so = {.cache = s->detect.cache};
-  if (d)
-    so = (aucs_static_options){.timeout_ms = d->smt_timeout,
-                               .budget_ms = d->static_budget,
-                               .may_alias = d->may_alias,
-                               .cache = s->detect.cache,
-                               .budget = d->within};
-  unsigned full = so.budget_ms ? so.budget_ms : AUCS_STATIC_BUDGET_MS;
-  p->full = !cap || cap >= full;
-  so.budget_ms = p->full ? full : cap;
+  aucs_static_options so = {.cache = s->detect.cache,
+                            .budget = s->detect.within,
+                            .only_barrier = bar};
+  if (d) {
+    so.timeout_ms = d->smt_timeout;
+    so.budget_ms = d->static_budget;
+    so.may_alias = d->may_alias;
+    so.fixed_grid = d->has_grid;
+    so.fixed_block = d->has_block;
+    so.launch = (aucs_launch){d->grid, d->block};
+  }
   double t0 = aucs_seconds();
   aucs_static *st = aucs_static_analyze(kernel, &so);
-  free(p->ids);
-  free(p->proven);
-  p->n = aucs_static_nbarriers(st);
-  p->ids = aucs_xcalloc(p->n + 1, sizeof *p->ids);
-  p->proven = aucs_xcalloc(p->n + 1, 1);
-  for (size_t i = 0; i < p->n; i++) {
-    LLVMValueRef bar = aucs_static_barrier(st, i);
-    p->ids[i] = aucs_repair_id(bar);
-    p->proven[i] = (unsigned char)aucs_static_barrier_redundant(st, bar);
-  }
+  int proven = aucs_static_barrier_redundant(st, bar);
   aucs_static_free(st);
+  s->r->stats.proofs++;
+  s->r->stats.proof_seconds += aucs_seconds() - t0;
   if (rp_tracing())
-    fprintf(stderr, "aucs: repair: redundancy proofs (budget %u ms): %.3f s\n",
-            so.budget_ms, aucs_seconds() - t0);
+    fprintf(stderr, "aucs: repair: redundancy proof: %s, %.3f s\n",
+            proven ? "proven" : "not proven", aucs_seconds() - t0);
+  return proven;
 }
 
-static int proof_says(const proof *p, unsigned id) {
-  for (size_t i = 0; id && i < p->n; i++)
-    if (p->ids[i] == id)
-      return p->proven[i];
-  return 0;
-}
-
-/* First budget of a redundancy proof, ms: the kernel's other pairs use the
- * budget up before the barrier's own queries, which the cache and the
- * cheap layer mostly decide; the full budget only when this one fails. */
-enum { QUICK_PROOF_MS = 1000 };
-
-/* Whether bar is proven redundant in kernel. One analysis of a kernel text
- * answers all its barrier items, in this round and the next (s->proofs). */
+/* Whether bar is proven redundant in kernel; each (kernel text, barrier)
+ * is analysed once (s->proofs). */
 static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
   char *ir = LLVMPrintValueToString(kernel);
+  unsigned id = aucs_repair_id(bar);
   proof *p = NULL;
   for (size_t i = 0; i < s->nproofs && !p; i++)
-    if (!strcmp(s->proofs[i].ir, ir))
+    if (s->proofs[i].id == id && !strcmp(s->proofs[i].ir, ir))
       p = &s->proofs[i];
   if (!p) {
     s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof *p);
     p = &s->proofs[s->nproofs++];
-    *p = (proof){.ir = aucs_xstrdup(ir)};
-    analyse(s, kernel, QUICK_PROOF_MS, p);
+    *p = (proof){.ir = aucs_xstrdup(ir), .id = id};
+    p->proven = analyse(s, kernel, bar);
   }
   LLVMDisposeMessage(ir);
-  unsigned id = aucs_repair_id(bar);
-  if (!proof_says(p, id) && !p->full)
-    analyse(s, kernel, 0, p);
-  return proof_says(p, id);
+  return p->proven;
 }
 
 void rp_proofs_free(state *s) {
   for (size_t i = 0; i < s->nproofs; i++) {
     free(s->proofs[i].ir);
-    free(s->proofs[i].ids);
-    free(s->proofs[i].proven);
   }
   free(s->proofs);
 }
@@ -652,7 +631,14 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                           "deletes it on that)");
     return 1;
   }
-  rp_delete(s, t, bar, why);
+  const aucs_detect_options *d = s->o->detect;
+  int fixed = !s->o->trust_dynamic && d && (d->has_grid || d->has_block);
+  char *text = aucs_xasprintf("%s%s", why,
+                              fixed ? "; the proof holds for the launch "
+                                      "given (--grid, --block)"
+                                    : "");
+  rp_delete(s, t, bar, text);
+  free(text);
   return 0;
 }
 

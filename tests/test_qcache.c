@@ -106,11 +106,104 @@ static void test_qcache_shared_by_two_analyses(void **state) {
   support_free(m);
 }
 
+static void test_qcache_sat_keeps_model_values(void **state) {
+  (void)state;
+  aucs_qcache *c = aucs_qcache_new();
+  uint64_t v[3] = {7, 8, 9}, got[3] = {0};
+  aucs_qcache_put_sat(c, "s", v, 3); /* not kept yet */
+  assert_int_equal(aucs_qcache_get(c, "s", got, 3), 0);
+  aucs_qcache_keep_sat(c);
+  aucs_qcache_put_sat(c, "s", v, 3);
+  aucs_qcache_put_unsat(c, "u");
+  assert_int_equal(aucs_qcache_get(c, "s", got, 3), 2);
+  assert_memory_equal(got, v, sizeof v);
+  assert_int_equal(aucs_qcache_get(c, "u", got, 3), 1);
+  assert_int_equal(aucs_qcache_get(c, "s", got, 2), 0); /* other terms */
+  assert_int_equal(aucs_qcache_get(c, "x", got, 3), 0);
+  assert_false(aucs_qcache_unsat(c, "s")); /* SAT is no UNSAT hit */
+  aucs_qcache_free(c);
+}
+
+/* The terms a SAT answer's values belong to are part of its key. */
+static void test_qcache_key_names_terms(void **state) {
+  (void)state;
+  Z3_context z = context();
+  Z3_sort s = Z3_mk_bv_sort(z, 32);
+  Z3_ast t = Z3_mk_const(z, Z3_mk_string_symbol(z, "tid.x!1"), s);
+  Z3_ast u = Z3_mk_const(z, Z3_mk_string_symbol(z, "tid.y!1"), s);
+  Z3_ast as[1] = {Z3_mk_bvult(z, t, u)};
+  char *kt = aucs_qcache_key_terms(z, as, 1, &t, 1);
+  char *ku = aucs_qcache_key_terms(z, as, 1, &u, 1);
+  char *k0 = aucs_qcache_key(z, as, 1);
+  assert_string_not_equal(kt, ku);
+  assert_string_not_equal(kt, k0);
+  free(kt);
+  free(ku);
+  free(k0);
+  Z3_del_context(z);
+}
+
+/* s[t + 1] written, s[t] read: a race, SAT with a witness. */
+static const char *racy_ir =
+    "@s = internal addrspace(3) global [2048 x i32] undef\n"
+    "define ptx_kernel void @k() {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %i = add i32 %t, 1\n"
+    "  %p = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %i\n"
+    "  store i32 1, ptr addrspace(3) %p\n"
+    "  %q = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+    "  %v = load i32, ptr addrspace(3) %q\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
+
+/* A second analysis of an unedited kernel (a repair's final check) takes
+ * its SAT answers from the cache too, with the same witness. */
+static void test_qcache_sat_shared_by_two_analyses(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(racy_ir);
+  aucs_qcache *c = aucs_qcache_new();
+  aucs_qcache_keep_sat(c);
+  aucs_static_options o = {.timeout_ms = 600000, .budget_ms = 3600000,
+                           .cache = c};
+  aucs_static *first = aucs_static_analyze(support_fn(m, "k"), &o);
+  aucs_static *second = aucs_static_analyze(support_fn(m, "k"), &o);
+  const aucs_smt_stats *s1 = aucs_static_stats(first);
+  const aucs_smt_stats *s2 = aucs_static_stats(second);
+  assert_true(s1->sat > 0);
+  assert_int_equal(s2->sat, s1->sat);
+  assert_int_equal(s2->cached, s2->sat + s2->unsat - s2->cheap);
+  assert_int_equal(aucs_static_npairs(second), aucs_static_npairs(first));
+  size_t sat = 0;
+  for (size_t i = 0; i < aucs_static_npairs(first); i++) {
+    const aucs_static_pair *p1 = aucs_static_pair_at(first, i);
+    const aucs_static_pair *p2 = aucs_static_pair_at(second, i);
+    assert_int_equal(p1->verdict, p2->verdict);
+    if (p1->verdict != AUCS_STATIC_SAT)
+      continue;
+    sat++;
+    assert_memory_equal(&p1->witness.launch, &p2->witness.launch,
+                        sizeof p1->witness.launch);
+    assert_memory_equal(p1->witness.thread, p2->witness.thread,
+                        sizeof p1->witness.thread);
+    assert_int_equal(p1->witness.offset, p2->witness.offset);
+  }
+  assert_true(sat > 0);
+  aucs_static_free(first);
+  aucs_static_free(second);
+  aucs_qcache_free(c);
+  support_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_qcache_key_renames_fresh_constants),
       cmocka_unit_test(test_qcache_hits_and_misses),
       cmocka_unit_test(test_qcache_shared_by_two_analyses),
+      cmocka_unit_test(test_qcache_sat_keeps_model_values),
+      cmocka_unit_test(test_qcache_key_names_terms),
+      cmocka_unit_test(test_qcache_sat_shared_by_two_analyses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

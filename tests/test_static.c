@@ -708,6 +708,66 @@ static void test_static_barrier_redundancy(void **state) {
   support_free(m);
 }
 
+/* A repair's proof (only_barrier) asks only the queries the barrier
+ * separates: no pair of the kernel is solved, the other barrier is left
+ * alone, and the verdicts are those of the full analysis. */
+static void test_static_only_barrier_asks_its_own_queries(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(barriers);
+  LLVMValueRef k = support_fn(m, "k");
+  aucs_static *all = aucs_static_analyze(k, &patient);
+  size_t asked_all = 0, asked = 0;
+  aucs_static_stopped(all, &asked_all, NULL);
+  for (size_t b = 0; b < 2; b++) {
+    aucs_static_options o = patient;
+    o.only_barrier = aucs_static_barrier(all, b);
+    aucs_static *s = aucs_static_analyze(k, &o);
+    aucs_static_stopped(s, &asked, NULL);
+    assert_int_equal(aucs_static_npairs(s), 0);
+    assert_true(asked < asked_all);
+    assert_int_equal(aucs_static_barrier_redundant(s, o.only_barrier), b == 1);
+    assert_false(aucs_static_barrier_redundant(s, aucs_static_barrier(s, !b)));
+    aucs_static_free(s);
+  }
+  aucs_static_free(all);
+  support_free(m);
+}
+
+/* Thread-private memory makes no pair: a helper's byval copy, an alloca
+ * passed to a helper, the kernel's byval struct (a struct parameter at
+ * -O0). Followed to the call site, they were unknown pointers that could
+ * be anything, so every write through one paired with every access. */
+static const char *private_memory =
+    "%struct.V = type { float, float }\n"
+    "define void @h(ptr byval(%struct.V) align 4 %v) {\n"
+    "entry:\n"
+    "  store float 1.0, ptr %v\n"
+    "  ret void\n"
+    "}\n"
+    "define void @g(ptr %q) {\n"
+    "entry:\n"
+    "  store float 2.0, ptr %q\n"
+    "  ret void\n"
+    "}\n"
+    "define ptx_kernel void @k(ptr byval(%struct.V) align 4 %p) {\n"
+    "entry:\n"
+    "  %a = alloca %struct.V\n"
+    "  call void @h(ptr byval(%struct.V) align 4 %a)\n"
+    "  call void @g(ptr %a)\n"
+    "  store float 3.0, ptr %p\n"
+    "  %y = load float, ptr %p\n"
+    "  ret void\n"
+    "}\n" DECLS;
+
+static void test_static_private_memory_makes_no_pair(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(private_memory);
+  aucs_static *s = aucs_static_analyze(support_fn(m, "k"), &patient);
+  assert_int_equal(aucs_static_npairs(s), 0);
+  aucs_static_free(s);
+  support_free(m);
+}
+
 static void test_static_witness_replays_as_confirmed_race(void **state) {
   (void)state;
   char *ir = indexed("  %i = add i32 %t, 1\n");
@@ -1067,6 +1127,8 @@ int main(void) {
       cmocka_unit_test(test_static_data_dependent_index_never_proven),
       cmocka_unit_test(test_static_distinct_arguments_overlap_only_if_asked),
       cmocka_unit_test(test_static_barrier_redundancy),
+      cmocka_unit_test(test_static_only_barrier_asks_its_own_queries),
+      cmocka_unit_test(test_static_private_memory_makes_no_pair),
       cmocka_unit_test(test_static_witness_replays_as_confirmed_race),
       cmocka_unit_test(test_static_unconfirmed_witness_is_possible),
       cmocka_unit_test(test_static_one_block_shares_block_index),

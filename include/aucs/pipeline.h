@@ -47,6 +47,11 @@ typedef struct aucs_fix_options {
   const char *patch;
   const struct aucs_load_options *load;
   char *text;        /* owned words of aucs_pipeline_fix_text */
+  /* Out (borrowed, may be NULL): set to 1 when the exit is 2 only because
+   * a kernel beside those checked was not (unsupported, its runs failed,
+   * a budget): the module holds every repair that succeeded and is to be
+   * written like at exit 0 or 1. */
+  int *partial;
 } aucs_fix_options;
 
 /* Parse the fix option at argv[*i] (--review, --trust-dynamic,
@@ -60,8 +65,9 @@ void aucs_pipeline_fix_options_free(aucs_fix_options *o);
  * 0 no finding left, 1 some remain (the module keeps every repair that
  * succeeded); with o->review, 0 no edit, 1 edits proposed; 2 usage error,
  * or (instead of 0) no kernel could be checked or a kernel's run failed, as
- * detect's 2; 3 the repaired module does not verify (it must not be
- * written). */
+ * detect's 2 (when some other kernel was checked, *o->partial says the
+ * module is still to be written); 3 the repaired module does not verify
+ * (it must not be written). */
 aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
                             aucs_buf *out, aucs_buf *diag);
 /* The same with the options as one string, as the pass aucs-fix takes

@@ -10,8 +10,12 @@
  * fresh constants, the threads' registers) and every let variable renamed
  * by order of first appearance: two queries with one key are one formula up to a
  * renaming of its constants, so they are both satisfiable or both not.
- * Keys are compared in full (no hash is trusted). Only UNSAT is kept: it
- * holds whatever the timeout, and needs no witness.
+ * Keys are compared in full (no hash is trusted). UNSAT is kept: it holds
+ * whatever the timeout, and needs no witness. SAT is kept too, with the
+ * model's values of the terms the caller reads, under a key that names
+ * those terms (aucs_qcache_key_terms): it holds whatever the timeout too,
+ * and the values are a model of every query with that key. UNKNOWN is
+ * never kept.
  *
  * Not thread-safe: one cache per thread of work.
  */
@@ -36,6 +40,23 @@ void aucs_qcache_free(aucs_qcache *c);
  * Free with free(). */
 char *aucs_qcache_key(Z3_context z, const Z3_ast *asserts, size_t n);
 
+/* The key of the same conjunction followed by the terms[0..nterms) whose
+ * model values a SAT answer keeps (a NULL term counts as none). Free with
+ * free(). */
+char *aucs_qcache_key_terms(Z3_context z, const Z3_ast *asserts, size_t n,
+                            const Z3_ast *terms, size_t nterms);
+/* 0: a miss; 1: key is known UNSAT; 2: key is known SAT, with the n model
+ * values kept for it copied to vals (a SAT entry of another n: a miss). */
+int aucs_qcache_get(aucs_qcache *c, const char *key, uint64_t *vals, size_t n);
+/* Remember that key is SAT with the model values vals[0..n) (copied),
+ * when c keeps SAT answers (aucs_qcache_keep_sat); else nothing. */
+void aucs_qcache_put_sat(aucs_qcache *c, const char *key, const uint64_t *vals,
+                         size_t n);
+/* Keep SAT answers from now on. A repair's cache does (its final check
+ * gets a kernel it did not edit answered); detect's does not, so that its
+ * --stats counts are the same for every -j (forked workers do not share a
+ * cache, and kernels of one module often share a SAT query). */
+void aucs_qcache_keep_sat(aucs_qcache *c);
 /* 1 when key is known UNSAT (a hit), else 0 (a miss). */
 int aucs_qcache_unsat(aucs_qcache *c, const char *key);
 /* Remember that key is UNSAT (the cache copies it). */

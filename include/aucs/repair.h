@@ -72,6 +72,21 @@ typedef struct aucs_repair_item {
   unsigned ida, idb; /* stable ids of its two sides */
 } aucs_repair_item;
 
+/* Where a repair's time went (fix --stats). */
+typedef struct aucs_repair_stats {
+  unsigned trials;      /* trials made (each on a clone) */
+  unsigned detections;  /* trial detections (incremental) */
+  unsigned proofs;      /* redundancy proofs (one barrier each) */
+  double first_seconds; /* the first detection, in full */
+  double trial_seconds; /* the trials' detections */
+  double proof_seconds; /* the redundancy proofs */
+  double final_seconds; /* the fresh-seed full detection(s) */
+  double seconds;       /* the whole repair */
+} aucs_repair_stats;
+
+/* One line for fix --stats, appended to out. */
+void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out);
+
 typedef struct aucs_repair_result {
   aucs_editlog log;
   aucs_repair_item *items;
@@ -82,9 +97,11 @@ typedef struct aucs_repair_result {
                      "aucs: warning: ..." line each; or NULL */
   int incomplete; /* the first detection checked no kernel, or a kernel's
                      run failed or budget ran out (where detect exits 2) */
+  int none_checked; /* of those: the first detection checked no kernel */
   char *budget;   /* what ran out, when the budget stopped the repair: its
                      findings not attempted say so; or NULL */
   size_t unattempted; /* findings left with no trial made */
+  aucs_repair_stats stats;
 } aucs_repair_result;
 
 /* Give every load, store, atomic, call and terminator of m that has none a

@@ -54,7 +54,8 @@ typedef struct aucs_report_static {
   uint64_t queries, q_sat, q_unsat, q_unknown;
   double seconds;     /* in the solver */
   uint64_t units;     /* Z3 resource units spent (smt.h) */
-  uint64_t q_cheap, q_cached; /* of q_unsat: decided before the solver */
+  uint64_t q_cheap, q_cached; /* decided before the solver: cheap of
+                                 q_unsat, cached of q_unsat or q_sat */
   /* Per finding (parallel to findings): a race's solver witness, which
    * replayed it (NULL: none), and whether a redundant barrier is proven. */
   aucs_report_witness **witness;

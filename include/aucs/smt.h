@@ -53,8 +53,8 @@ typedef struct aucs_smt_stats {
   double seconds; /* wall-clock time inside the solver */
   uint64_t units; /* Z3 resource units spent (deterministic) */
   uint64_t wall_stops; /* tries the wall-clock safety net ended */
-  /* Of the UNSAT answers, those decided before the solver: by cheap.h's
-   * rules, or found in a qcache.h (no time in the solver). */
+  /* Answers decided before the solver: UNSAT by cheap.h's rules (cheap),
+   * UNSAT or SAT found in a qcache.h (cached; no time in the solver). */
   uint64_t cheap, cached;
 } aucs_smt_stats;
 
@@ -87,6 +87,8 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
 /* Count an UNSAT answer the caller decided without the solver: cached (1)
  * or by a cheap rule (0). */
 void aucs_smt_count_decided(aucs_smt *s, int cached);
+/* Count a query the query cache answered, with its answer (SAT too). */
+void aucs_smt_count_cached(aucs_smt *s, aucs_smt_result r);
 /* Why the last query answered UNKNOWN ("resource limit", "timeout
  * (wall-clock safety net)", Z3's message), or "". The
  * string lives until the next query. */

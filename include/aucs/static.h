@@ -74,6 +74,9 @@ typedef struct aucs_static_options {
   const uint64_t *args;
   const unsigned char *fixed_arg;
   int skip_barriers; /* do not ask about barrier redundancy */
+  /* Only the redundancy of this barrier (a repair's proof): the queries it
+   * separates are asked, no other; the pairs stay empty. NULL: all. */
+  LLVMValueRef only_barrier;
   /* 0 (default): distinct pointer arguments point to distinct buffers, as
    * in the interpreter's runs. 1: they may overlap each other (and a
    * __device__ global) unless one is `noalias` (__restrict__). */
@@ -163,7 +166,8 @@ LLVMValueRef aucs_static_barrier(const aucs_static *s, size_t i);
  * block or a helper, or o->skip_barriers was set. */
 int aucs_static_barrier_redundant(const aucs_static *s, LLVMValueRef barrier);
 
-/* One-shot for the repair: analyse kernel and answer for barrier. */
+/* One-shot for the repair: answer for barrier alone (only_barrier: the
+ * queries it separates, none of the kernel's others). */
 int aucs_static_prove_redundant(LLVMValueRef kernel, LLVMValueRef barrier,
                                 const aucs_static_options *o);
 

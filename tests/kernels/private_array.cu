@@ -26,6 +26,6 @@ __global__ void local_table(int *out, const int *in, int n) {
 // AUCS-LAUNCH: --grid 1 --block 64 --arg n=3
 // AUCS-EXPECT: redundant-barrier 21
 // Static (aucs detect --static, same launch): the local arrays are each
-// thread's own (allocas are not shared memory), and the two stores to out
-// are at tid and blockDim.x + tid: proven.
+// thread's own memory (allocas make no pair), and out[tid] never meets
+// out[blockDim.x + tid] of another thread: proven race-free.
 // AUCS-EXPECT-STATIC: proof race-free
