@@ -548,6 +548,29 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
       out->per_edit[i] = edit_hunk(t, p, i);
 }
 
+/* The changes of every exact edit, in order of their lines. */
+static void changes(const text *t, const plan *p, const aucs_repair_result *r,
+                    aucs_patch *out) {
+  pt_hunk **v = aucs_xcalloc(p->n + 1, sizeof(pt_hunk *));
+  size_t k = 0;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->exact[i] && !p->dup[i])
+      v[k++] = &p->hunks[i];
+  qsort(v, k, sizeof *v, hunk_order);
+  out->changes = aucs_xcalloc(k + 1, sizeof(aucs_patch_change));
+  for (size_t i = 0; i < k; i++) {
+    aucs_patch_change *c = &out->changes[out->nchanges++];
+    c->line = v[i]->from;
+    c->offset = t->start[v[i]->from - 1];
+    c->length = v[i]->to >= v[i]->from ? t->start[v[i]->to] - c->offset : 0;
+    c->text = aucs_xstrdup(v[i]->text.data ? v[i]->text.data : "");
+  }
+  free(v);
+  out->nitems = r->nitems;
+  out->addressed = aucs_xcalloc(r->nitems + 1, 1);
+  memcpy(out->addressed, p->addressed, r->nitems);
+}
+
 static int build(const aucs_repair_result *r, const aucs_patch_options *o,
                  const text *t, const plan *p, aucs_patch *out,
                  aucs_buf *report) {
@@ -568,6 +591,7 @@ static int build(const aucs_repair_result *r, const aucs_patch_options *o,
                     count, count == 1 ? "" : "s",
                     count ? " (none new, none the patch answers)" : "");
     out->diff = unified(t, now, o->cu);
+    changes(t, p, r, out);
   }
   free(why);
   free(now);
@@ -605,6 +629,10 @@ void aucs_patch_free(aucs_patch *p) {
     free(p->per_edit[i]);
   free(p->per_edit);
   free(p->diff);
+  for (size_t i = 0; i < p->nchanges; i++)
+    free(p->changes[i].text);
+  free(p->changes);
+  free(p->addressed);
   memset(p, 0, sizeof(*p));
 }
 
