@@ -133,6 +133,36 @@ static LLVMValueRef by_id(LLVMModuleRef m, const char *fn, unsigned id) {
   return NULL;
 }
 
+/* Calls to callee left in m. */
+static size_t calls_to(LLVMModuleRef m, LLVMValueRef callee) {
+  size_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
+         b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef I = LLVMGetFirstInstruction(b); I;
+           I = LLVMGetNextInstruction(I))
+        n += LLVMGetInstructionOpcode(I) == LLVMCall &&
+             LLVMGetCalledValue(I) == callee;
+  return n;
+}
+
+/* An inlined helper call has no source form of its own; the edits made
+ * in the inlined copy are edits of the helper's source when the call was
+ * its only one (none is left in m). */
+static const char *inline_why(const aucs_edit *e, LLVMModuleRef m) {
+  const char *at = e->where ? strstr(e->where, " @") : NULL;
+  const char *paren = at ? strchr(at, '(') : NULL;
+  if (!m || !paren)
+    return "the edit lands in a __device__ helper inlined into the kernel";
+  char *name = aucs_xasprintf("%.*s", (int)(paren - at - 2), at + 2);
+  LLVMValueRef callee = LLVMGetNamedFunction(m, name);
+  free(name);
+  if (callee && calls_to(m, callee))
+    return "the edit lands in a __device__ helper inlined into the kernel, "
+           "and the helper has other calls its source edit would change";
+  return NULL;
+}
+
 static const char *kind_why(aucs_edit_kind k) {
   switch (k) {
   case AUCS_EDIT_FLATTEN_REGION:
@@ -188,6 +218,8 @@ static const char *classify(const aucs_edit *e, const text *t, const char *base,
       return "the barrier is not in this file (a header or a macro)";
     return pt_form_delete(t, line, h);
   }
+  if (e->kind == AUCS_EDIT_INLINE_CALL)
+    return inline_why(e, m);
   if (e->kind == AUCS_EDIT_FLATTEN_EXIT)
     return loc_in(e->source, base)
                ? pt_form_exit(t, loc_line(e->source), names, h)
@@ -201,7 +233,7 @@ typedef struct plan {
   unsigned char *dup;       /* per edit: an earlier edit writes its hunk */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
   const char **why;         /* per edit: why it is IR only (static text) */
-  size_t n, nexact;
+  size_t n, nexact, nchanged; /* edits; exact ones; those with a hunk */
 } plan;
 
 static void plan_free(plan *p) {
@@ -291,6 +323,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
     if (e->finding_index >= 0 && (size_t)e->finding_index < r->nitems)
       p->addressed[e->finding_index] = 1;
     p->nexact++;
+    p->nchanged += p->hunks[i].from != 0;
   }
 }
 
@@ -544,6 +577,10 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
   for (size_t i = 0; i < out->n; i++)
     if (!p->exact[i])
       out->per_edit[i] = aucs_xasprintf("IR only: %s", p->why[i]);
+    else if (!p->hunks[i].from)
+      out->per_edit[i] = aucs_xstrdup(
+          "no change of its own: the helper's only call is inlined, so the "
+          "edits made in the inlined copy edit the helper's source");
     else if (checked)
       out->per_edit[i] = edit_hunk(t, p, i);
 }
@@ -554,7 +591,7 @@ static void changes(const text *t, const plan *p, const aucs_repair_result *r,
   pt_hunk **v = aucs_xcalloc(p->n + 1, sizeof(pt_hunk *));
   size_t k = 0;
   for (size_t i = 0; i < p->n; i++)
-    if (p->exact[i] && !p->dup[i])
+    if (p->exact[i] && !p->dup[i] && p->hunks[i].from)
       v[k++] = &p->hunks[i];
   qsort(v, k, sizeof *v, hunk_order);
   out->changes = aucs_xcalloc(k + 1, sizeof(aucs_patch_change));
@@ -612,7 +649,7 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   plan p = {0};
   plan_make(r, &t, basename(b), o->module, &p, report);
   int ok = 0;
-  if (!p.nexact)
+  if (!p.nchanged)
     aucs_buf_printf(report, "aucs: source patch not written: %s\n",
                     r->log.n ? "no edit has an exact source form" : "no edit");
   else
