@@ -8,11 +8,12 @@
  *      new ones, repair/patch_forms.c), or a reason it has none:
  *      insert-barrier (before a statement line, at the end of a loop
  *      body, or inside a statement split through a temporary),
- *      delete-barrier, and flatten-exit (an early `return` made a flag, or
- *      an `if` split at its barrier). Loops made uniform, flattened
- *      if/else regions, inlined helpers, code in another file and a
- *      template kernel instantiated more than once are "IR only", and so
- *      is every edit answering the same finding as an IR-only edit, a
+ *      delete-barrier, flatten-exit (an early `return` made a flag, or
+ *      an `if` split at its barrier) and a flattened if/else with its
+ *      barrier before the else arm. Loops made uniform, other flattened
+ *      regions, helpers inlined at one of several calls, code in another
+ *      file and a template kernel instantiated more than once are "IR
+ *      only", and so is every edit answering the same finding as an IR-only edit, a
  *      finding an IR-only edit left, or whose lines overlap an earlier
  *      edit's hunk.
  *   3. Apply the hunks to a copy of the text; libgit2's buffer diff
@@ -203,6 +204,22 @@ static const char *classify_insert(const aucs_edit *e, const text *t,
   return e->why ? e->why : "no statement of this file follows the barrier";
 }
 
+/* The insert-barrier edit of log that goes with flatten-region edit i:
+ * the same finding, its barrier before the region's else arm. */
+static long else_barrier(const aucs_editlog *log, size_t i) {
+  long found = -1;
+  for (size_t k = 0; k < log->n; k++) {
+    const aucs_edit *e = &log->v[k];
+    if (k == i || e->finding_index != log->v[i].finding_index)
+      continue;
+    if (e->kind != AUCS_EDIT_INSERT_BARRIER || found >= 0 || !e->where ||
+        strncmp(e->where, "in %guard.if.else,", 18))
+      return -2;
+    found = (long)k;
+  }
+  return found;
+}
+
 /* The hunk of e on t, or NULL with why it has none (static text). */
 static const char *classify(const aucs_edit *e, const text *t, const char *base,
                             LLVMModuleRef m, pt_names *names, pt_hunk *h) {
@@ -231,6 +248,7 @@ typedef struct plan {
   pt_hunk *hunks;           /* per edit; n == 0 && !exact[i]: none */
   unsigned char *exact;     /* per edit */
   unsigned char *dup;       /* per edit: an earlier edit writes its hunk */
+  unsigned char *carried;   /* per edit: another edit's hunk holds it */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
   const char **why;         /* per edit: why it is IR only (static text) */
   size_t n, nexact, nchanged; /* edits; exact ones; those with a hunk */
@@ -242,6 +260,7 @@ static void plan_free(plan *p) {
   free(p->hunks);
   free(p->exact);
   free(p->dup);
+  free(p->carried);
   free(p->addressed);
   free(p->why);
 }
@@ -293,6 +312,27 @@ static void plan_exclude(const aucs_repair_result *r, plan *p) {
         drop(p, i, "it goes with an edit that is IR only");
 }
 
+/* A flattened if/else split at its else arm (pt_form_if_else) carries the
+ * barrier of its insert-barrier edit in its own hunk. */
+static void plan_if_else(const aucs_editlog *log, const text *t,
+                         const char *base, LLVMModuleRef m, pt_names *names,
+                         plan *p) {
+  for (size_t i = 0; i < log->n; i++) {
+    const aucs_edit *e = &log->v[i];
+    long k = e->kind == AUCS_EDIT_FLATTEN_REGION ? else_barrier(log, i) : -1;
+    if (k < 0 || shared_template(e->function, m) || !loc_in(e->source, base))
+      continue;
+    pt_hunk_free(&p->hunks[i]);
+    p->why[i] = pt_form_if_else(t, loc_line(e->source), names, &p->hunks[i]);
+    p->exact[i] = !p->why[i];
+    if (!p->exact[i])
+      continue;
+    pt_hunk_free(&p->hunks[k]);
+    p->exact[k] = p->carried[k] = 1;
+    p->why[k] = NULL;
+  }
+}
+
 static void plan_make(const aucs_repair_result *r, const text *t,
                       const char *base, LLVMModuleRef m, plan *p,
                       aucs_buf *report) {
@@ -301,6 +341,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   p->hunks = aucs_xcalloc(log->n + 1, sizeof(pt_hunk));
   p->exact = aucs_xcalloc(log->n + 1, 1);
   p->dup = aucs_xcalloc(log->n + 1, 1);
+  p->carried = aucs_xcalloc(log->n + 1, 1);
   p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   pt_names names = {.t = t};
   for (size_t i = 0; i < log->n; i++) {
@@ -309,6 +350,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
     if (!p->exact[i])
       pt_hunk_free(&p->hunks[i]);
   }
+  plan_if_else(log, t, base, m, &names, p);
   aucs_buf_free(&names.used);
   plan_exclude(r, p);
   p->addressed = aucs_xcalloc(r->nitems + 1, 1);
@@ -577,6 +619,10 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
   for (size_t i = 0; i < out->n; i++)
     if (!p->exact[i])
       out->per_edit[i] = aucs_xasprintf("IR only: %s", p->why[i]);
+    else if (p->carried[i])
+      out->per_edit[i] = aucs_xstrdup(
+          "in the hunk of the flattened if/else (its `__syncthreads();` "
+          "between the arms)");
     else if (!p->hunks[i].from)
       out->per_edit[i] = aucs_xstrdup(
           "no change of its own: the helper's only call is inlined, so the "

@@ -26,11 +26,15 @@
  *              if (cond) { B; }
  *            declarations of A that later code uses are hoisted above the
  *            first guard (`T x = e;` -> `T x;` above, `x = e;` in place).
+ *   if/else  a flattened `if (C) A; else B;` whose barrier the repair put
+ *            before the else arm (one-line or braced arms):
+ *              bool cond = C;  if (cond) A;  __syncthreads();
+ *              if (!cond) B;
  *
  * Limitation: statements must begin and end on the lines the debug info
  * names, one statement a line, with no side effects inside a split
- * statement; loops made uniform and flattened if/else regions have no
- * source form here (their rewrite touches every exit and both arms).
+ * statement; loops made uniform and other flattened regions (chains,
+ * arms with jumps) have no source form here.
  */
 #include "patch_impl.h"
 
@@ -824,4 +828,103 @@ const char *pt_form_exit(const pt_text *t, unsigned l, pt_names *names,
            "file";
   size_t r = early_return(t, l, &hd);
   return r ? exit_return(t, l, r, &hd, names, h) : exit_if(t, l, &hd, names, h);
+}
+
+/* ---- if/else: a flattened region split at its else arm
+ * ---------------------*/
+
+/* The if/else whose header is line h and whose arms hold line l: the lines
+ * closing its then arm (te: `else` or `} else {`) and its else arm (ee). */
+static int if_else_at(const pt_text *t, size_t h, size_t l, size_t *te,
+                      size_t *ee) {
+  header hd;
+  if (!parse_header(t, h, if_kw, &hd) || has_comment(t, h))
+    return 0;
+  size_t then = below(t, h);
+  if (!hd.rest_len) {
+    *te = then ? below(t, then) : 0;
+    *ee = *te ? below(t, *te) : 0;
+    if (!*ee || !one_line_statement(t, then) || !pt_line_is(t, *te, "else") ||
+        !one_line_statement(t, *ee))
+      return 0;
+  } else {
+    if (hd.rest_len != 1 || *hd.rest != '{')
+      return 0;
+    int d = t->depth[h];
+    *te = 0;
+    for (size_t e = h + 1; e <= t->n && !*te; e++)
+      if (t->shut[e] <= d)
+        *te = t->shut[e] == d ? e : (size_t)-1;
+    if (!*te || *te == (size_t)-1 || !pt_line_is(t, *te, "} else {"))
+      return 0;
+    *ee = 0;
+    for (size_t e = *te + 1; e <= t->n && !*ee; e++)
+      if (t->shut[e] <= d)
+        *ee = t->shut[e] == d && t->depth[e + 1] == d && pt_line_is(t, e, "}")
+                  ? e
+                  : (size_t)-1;
+    if (!*ee || *ee == (size_t)-1)
+      return 0;
+  }
+  return l > h && l <= *ee;
+}
+
+/* No jump, barrier or directive in lines from..to. */
+static int jump_free(const pt_text *t, size_t from, size_t to) {
+  static const char *const bad[] = {"return", "break",         "continue",
+                                    "goto",   "__syncthreads", "case",
+                                    "default"};
+  for (size_t l = from; l <= to; l++) {
+    size_t n;
+    const char *s = pt_trimmed(t, l, &n);
+    if (n && *s == '#')
+      return 0;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+      if (has_word(s, n, bad[i]))
+        return 0;
+  }
+  return 1;
+}
+
+static void copy_lines(pt_hunk *h, const pt_text *t, size_t from, size_t to) {
+  for (size_t l = from; l <= to; l++)
+    pt_hunk_copy(h, t, (unsigned)l, "");
+}
+
+const char *pt_form_if_else(const pt_text *t, unsigned l, pt_names *names,
+                            pt_hunk *h) {
+  size_t te = 0, ee = 0, at = 0;
+  for (size_t c = l; c > 1 && c + 64 > l && !at; c--)
+    if (if_else_at(t, c - 1, l, &te, &ee))
+      at = c - 1;
+  if (!at)
+    return "the flattened region is not one if/else of this file with "
+           "one-line or braced arms";
+  header hd;
+  parse_header(t, at, if_kw, &hd);
+  size_t n;
+  const char *after = pt_trimmed(t, below(t, te), &n);
+  if (starts(after, n, "if") || !jump_free(t, at + 1, ee))
+    return "the if/else is a chain, or its arms hold a barrier or a jump";
+  size_t in;
+  const char *ind = pt_indent(t, at, &in);
+  char *cond = pt_fresh(names, "cond");
+  h->from = (unsigned)at;
+  h->to = (unsigned)ee;
+  int braced = hd.rest_len != 0;
+  pt_hunk_line(h, (unsigned)at, "%.*sbool %s = %.*s;", (int)in, ind, cond,
+               (int)hd.cond_len, hd.cond);
+  pt_hunk_line(h, (unsigned)at, "%.*sif (%s)%s", (int)in, ind, cond,
+               braced ? " {" : "");
+  copy_lines(h, t, at + 1, te - 1);
+  if (braced)
+    pt_hunk_line(h, (unsigned)te, "%.*s}", (int)in, ind);
+  pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
+  pt_hunk_line(h, (unsigned)te, "%.*sif (!%s)%s", (int)in, ind, cond,
+               braced ? " {" : "");
+  copy_lines(h, t, te + 1, braced ? ee - 1 : ee);
+  if (braced)
+    pt_hunk_line(h, (unsigned)ee, "%.*s}", (int)in, ind);
+  free(cond);
+  return NULL;
 }

@@ -69,5 +69,10 @@ const char *pt_form_split(const pt_text *t, unsigned line, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h);
 const char *pt_form_exit(const pt_text *t, unsigned line, pt_names *names,
                          pt_hunk *h);
+/* A flattened if/else holding line `line`, with the barrier the repair put
+ * before its else arm: `bool cond = C; if (cond) A; __syncthreads();
+ * if (!cond) B;`. */
+const char *pt_form_if_else(const pt_text *t, unsigned line, pt_names *names,
+                            pt_hunk *h);
 
 #endif
