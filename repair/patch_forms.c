@@ -12,7 +12,8 @@
  *   after    a barrier at the end of a loop body (after line P, before the
  *              loop's increment at the header line N): before the body's
  *              `}`, or the braceless one-line body gets braces.
- *   delete   a `__syncthreads();` alone on its line: the line goes.
+ *   delete   a `__syncthreads();` (`cg::sync(g);`, `g.sync();`) alone on its
+ *            line: the line goes.
  *   split    a barrier inside `LHS op= RHS;`, `LHS = RHS;`, `LHS++;`
  *            after every read and before the write (checked on the IR):
  *              auto &ref = LHS;  auto val = ref op (RHS);
@@ -415,9 +416,29 @@ const char *pt_form_after(const pt_text *t, unsigned p, unsigned next,
   return NULL;
 }
 
+/* `__syncthreads();`, `cg::sync(g);` or `g.sync();` alone on line l (the
+ * IR barrier of that line is the thread block's, so is `g`). */
+static int barrier_line(const pt_text *t, size_t l) {
+  size_t n, i = 0;
+  const char *s = l >= 1 && l <= t->n ? pt_trimmed(t, l, &n) : NULL;
+  if (!s || pt_line_is(t, l, "__syncthreads();"))
+    return s != NULL;
+  int cg = n > 9 && !strncmp(s, "cg::sync(", 9);
+  if (cg)
+    i = 9;
+  size_t w = i;
+  while (i < n && word_char(s[i]))
+    i++;
+  if (i == w)
+    return 0;
+  const char *rest = cg ? ");" : ".sync();";
+  return n - i == strlen(rest) && !strncmp(s + i, rest, n - i);
+}
+
 const char *pt_form_delete(const pt_text *t, unsigned l, pt_hunk *h) {
-  if (!pt_line_is(t, l, "__syncthreads();"))
-    return "the barrier is not a `__syncthreads();` alone on its line";
+  if (!barrier_line(t, l))
+    return "the barrier is not a `__syncthreads();`, `cg::sync(g);` or "
+           "`g.sync();` alone on its line";
   h->from = h->to = l;
   return NULL;
 }
