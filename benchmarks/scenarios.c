@@ -4,7 +4,13 @@
  * what became of the scenario's own findings (fixed, unfixable, not
  * fixed), the edits, the findings left in the repaired module, whether the
  * repaired module verifies and re-detects as the repair said on another
- * seed, and the time of one detection and of the whole repair.
+ * seed, and the time of one detection and of the whole repair; then the
+ * checked source patch (patch.h): how many edits have an exact source
+ * form (of all, and of the barrier insertions, deletions and early-exit
+ * flags, which should all have one), and whether the patch was written
+ * (recompiled and detected clean) and `git apply --check` takes it. Run
+ * from the repository root with relative paths, so the patch's paths are
+ * the repository's.
  *
  *   scenarios file.cu...
  *
@@ -12,12 +18,13 @@
  * unfixable | not-fixed` and `LAUNCH: <fix options>`. A benchmark prints
  * numbers; it asserts nothing. `scripts/bench scenarios` runs it.
  */
-#include "aucs/util.h"
 #include "aucs/detect.h"
 #include "aucs/kernel.h"
 #include "aucs/module.h"
+#include "aucs/patch.h"
 #include "aucs/pipeline.h"
 #include "aucs/repair.h"
+#include "aucs/util.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -25,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *base(const char *path) {
   const char *s = strrchr(path, '/');
@@ -99,6 +107,59 @@ static const char *outcome(const aucs_repair_result *r) {
   return remains ? "not-fixed" : unfixable ? "unfixable" : "fixed";
 }
 
+/* Totals over the scenarios: exact / all edits, exact / barrier edits. */
+static size_t all_exact, all_edits, bar_exact, bar_edits;
+
+static int barrier_edit(aucs_edit_kind k) {
+  return k == AUCS_EDIT_INSERT_BARRIER || k == AUCS_EDIT_DELETE_BARRIER ||
+         k == AUCS_EDIT_FLATTEN_EXIT;
+}
+
+/* Whether `git apply --check` takes the diff. */
+static int applies(const char *diff) {
+  char tmp[] = "/tmp/aucs-scenario-XXXXXX";
+  int fd = mkstemp(tmp);
+  if (fd < 0)
+    return 0;
+  size_t n = strlen(diff);
+  int ok = write(fd, diff, n) == (ssize_t)n;
+  close(fd);
+  char *cmd = aucs_xasprintf("git apply --check %s 2>/dev/null", tmp);
+  ok = ok && system(cmd) == 0;
+  free(cmd);
+  unlink(tmp);
+  return ok;
+}
+
+/* "| exact | barrier edits exact | patch |" cells of one scenario. */
+static void patch_cells(LLVMModuleRef m, const char *path,
+                        aucs_load_options *lo, aucs_fix_options *o,
+                        const aucs_repair_result *r, char *cells, size_t n) {
+  aucs_patch p;
+  aucs_buf said = {0};
+  aucs_patch_options po = {
+      .cu = path, .load = lo, .detect = &o->detect, .module = m};
+  aucs_patch_make(r, &po, &p, &said);
+  size_t exact = 0, bars = 0, bars_exact = 0;
+  for (size_t i = 0; i < r->log.n; i++) {
+    int ok = p.per_edit[i] && strncmp(p.per_edit[i], "IR only", 7);
+    exact += ok;
+    bars += barrier_edit(r->log.v[i].kind);
+    bars_exact += ok && barrier_edit(r->log.v[i].kind);
+  }
+  all_exact += exact, all_edits += r->log.n;
+  bar_exact += bars_exact, bar_edits += bars;
+  const char *verdict = !r->log.n                   ? "no edit"
+                        : p.diff && applies(p.diff) ? "checked, applies"
+                        : p.diff                    ? "checked, does not apply"
+                        : exact                     ? "check failed"
+                                                    : "IR only";
+  snprintf(cells, n, "%zu/%zu | %zu/%zu | %s", exact, r->log.n, bars_exact,
+           bars, verdict);
+  aucs_patch_free(&p);
+  aucs_buf_free(&said);
+}
+
 static void scenario(const char *path) {
   char bug[256], expect[64], launch[256];
   header(path, "BUG", bug, sizeof bug);
@@ -123,6 +184,9 @@ static void scenario(const char *path) {
   aucs_repair_result r;
   int failed = aucs_repair_run(m, &ro, &r, &err);
   double t2 = aucs_seconds();
+  char cells[128] = "- | - | -";
+  if (!failed)
+    patch_cells(m, path, &lo, &o, &r, cells, sizeof cells);
   aucs_repair_ids_strip(m);
   char *msg = NULL;
   int bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
@@ -131,10 +195,11 @@ static void scenario(const char *path) {
   o.detect.has_seed = 1;
   size_t left = failed ? 0 : detect(m, &o.detect);
   const char *got = failed ? "error" : outcome(&r);
-  printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.0f | %.0f | %.1f |\n",
+  printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.0f | %.0f | %.1f | "
+         "%s |\n",
          base(path), bug, found, got, strcmp(got, expect) ? "no" : "yes",
          failed ? 0 : r.log.n, left, bad ? "no" : "yes", (t1 - t0) * 1e3,
-         (t2 - t1) * 1e3, t1 > t0 ? (t2 - t1) / (t1 - t0) : 0.0);
+         (t2 - t1) * 1e3, t1 > t0 ? (t2 - t1) / (t1 - t0) : 0.0, cells);
   fflush(stdout);
   if (!failed)
     aucs_repair_result_free(&r);
@@ -149,9 +214,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   puts("| scenario | bug | detected | outcome | as expected | edits | left "
-       "(seed 12345) | verifies | detect ms | repair ms | repair/detect |");
-  puts("|---|---|---|---|---|---|---|---|---|---|---|");
+       "(seed 12345) | verifies | detect ms | repair ms | repair/detect | "
+       "source-exact edits | exact insert/delete/exit edits | source patch |");
+  puts("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (int i = 1; i < argc; i++)
     scenario(argv[i]);
+  printf("\nsource-exact edits: %zu/%zu (%.0f%%); insert-barrier, "
+         "delete-barrier and flatten-exit edits: %zu/%zu (%.0f%%)\n",
+         all_exact, all_edits, all_edits ? 100.0 * all_exact / all_edits : 0.0,
+         bar_exact, bar_edits, bar_edits ? 100.0 * bar_exact / bar_edits : 0.0);
   return 0;
 }

@@ -86,6 +86,10 @@ static json_t *artifact(const char *s, size_t n) {
   return j;
 }
 
+json_t *aucs_sarif_artifact(const char *path) {
+  return artifact(path, strlen(path));
+}
+
 /* A file named in debug info: a relative name is in directory dir. */
 static json_t *physical(const char *dir, size_t dn, const char *file, size_t n,
                         unsigned line, unsigned col) {

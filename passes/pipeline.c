@@ -175,6 +175,40 @@ static void source_patch(LLVMModuleRef m, const aucs_fix_options *o,
   aucs_patch_make(r, &po, sp, said);
 }
 
+/* `fix --format=sarif`: the results of the first detection, before any
+ * edit (the repair's own first detection runs on the same seed). */
+static int sarif_first(LLVMModuleRef m, const aucs_fix_options *o,
+                       aucs_sarif *s, char **version, aucs_buf *diag) {
+  LLVMValueRef *ks;
+  size_t n = aucs_kernel_list(m, &ks);
+  aucs_report rep;
+  char *err = NULL;
+  int bad = aucs_detect_run(m, ks, n, &o->detect, &rep, &err);
+  free(ks);
+  if (bad) {
+    aucs_buf_printf(diag, "aucs: error: %s\n", err);
+    free(err);
+    return 1;
+  }
+  aucs_sarif_begin(s);
+  aucs_sarif_add_report(s, &rep);
+  *version = aucs_xstrdup(rep.version ? rep.version : "?");
+  aucs_detect_report_free(&rep);
+  return 0;
+}
+
+/* Why the output options of fix clash, or NULL. */
+static const char *fix_format_clash(const aucs_fix_options *o) {
+  if (o->detect.json)
+    return "fix: --format=json is not supported (the fix report is text; "
+           "--format=sarif gives results with fixes)";
+  if (o->detect.sarif && o->review)
+    return "fix: --format=sarif and --review both write stdout";
+  if (o->detect.sarif && o->patch && !strcmp(o->patch, "-"))
+    return "fix: --format=sarif and --patch - both write stdout";
+  return NULL;
+}
+
 aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
                             aucs_buf *out, aucs_buf *diag) {
   static const aucs_fix_options none = {0};
@@ -184,11 +218,9 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
   free(ks);
   if (!n)
     return AUCS_EXIT_USAGE;
-  if (o->detect.json || o->detect.sarif) {
-    aucs_buf_printf(diag,
-                    "aucs: error: fix: --format=%s is not supported (the "
-                    "fix report is text)\n",
-                    o->detect.sarif ? "sarif" : "json");
+  const char *clash = fix_format_clash(o);
+  if (clash) {
+    aucs_buf_printf(diag, "aucs: error: %s\n", clash);
     return AUCS_EXIT_USAGE;
   }
   aucs_repair_options ro = {.detect = &o->detect,
@@ -197,6 +229,10 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
                             .time_budget = o->detect.time_budget,
                             .memory_limit = o->detect.memory_limit};
   aucs_repair_ids_assign(m);
+  aucs_sarif sarif = {0};
+  char *version = NULL;
+  if (o->detect.sarif && sarif_first(m, o, &sarif, &version, diag))
+    return AUCS_EXIT_USAGE;
   aucs_review *rv = o->review ? aucs_review_begin(m) : NULL;
   aucs_repair_result r;
   char *err = NULL;
@@ -207,8 +243,10 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
   } else {
     aucs_patch sp = {0};
     aucs_buf said = {0};
-    if (o->patch || (rv && is_cu(o->detect.input)))
+    if (o->patch || ((rv || version) && is_cu(o->detect.input)))
       source_patch(m, o, &r, &sp, &said);
+    if (version)
+      aucs_patch_sarif(&sp, &r, o->detect.input, sarif.results);
     if (rv)
       aucs_review_print_source(rv, m, &r, sp.per_edit, out);
     aucs_repair_print(&r, diag);
@@ -224,6 +262,14 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
     aucs_repair_result_free(&r);
   }
   aucs_review_free(rv);
+  if (version) {
+    aucs_buf log = {0};
+    aucs_sarif_end(&sarif, version, &log);
+    if (code != AUCS_EXIT_USAGE)
+      aucs_buf_puts(out, log.data);
+    aucs_buf_free(&log);
+    free(version);
+  }
   aucs_repair_ids_strip(m);
   return verify_fixed(m, diag) ? AUCS_EXIT_INTERNAL : code;
 }

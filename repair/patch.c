@@ -4,20 +4,19 @@
  *
  * Steps:
  *   1. Read the .cu; split it into lines.
- *   2. Each edit of the log gets a source form, or a reason it has none:
- *      - insert-barrier whose source edit is "insert __syncthreads(); before
- *        k.cu:L" (place.c: no memory access of line L precedes the barrier)
- *        is exact when L is in this file and begins a statement: the line
- *        above ends a statement or opens a block (`;`, `{`, `}`), and L does
- *        not start with `}`, `{`, `else`, `case`, `default` or `#`. The new
- *        line is indented like L.
- *      - delete-barrier is exact when `__syncthreads();` is alone on its
- *        line: the line goes.
- *      - anything else (flattening, loops, splits, inlined helpers, code in
- *        another file, a template kernel instantiated more than once) is
- *        "IR only", and so is every edit answering the same finding as an
- *        IR-only edit, or a finding an IR-only edit left.
- *   3. Apply the exact edits to a copy of the text; libgit2's buffer diff
+ *   2. Each edit of the log gets a source form (a hunk: lines replaced by
+ *      new ones, repair/patch_forms.c), or a reason it has none:
+ *      insert-barrier (before a statement line, at the end of a loop
+ *      body, or inside a statement split through a temporary),
+ *      delete-barrier, flatten-exit (an early `return` made a flag, or
+ *      an `if` split at its barrier) and a flattened if/else with its
+ *      barrier before the else arm. Loops made uniform, other flattened
+ *      regions, helpers inlined at one of several calls, code in another
+ *      file and a template kernel instantiated more than once are "IR
+ *      only", and so is every edit answering the same finding as an IR-only edit, a
+ *      finding an IR-only edit left, or whose lines overlap an earlier
+ *      edit's hunk.
+ *   3. Apply the hunks to a copy of the text; libgit2's buffer diff
  *      gives the unified diff (`--- a/k.cu`, paths relative to the current
  *      directory, so `git apply` and `patch -p1` take it).
  *   4. Check it: write the copy under the same basename in a temporary
@@ -32,8 +31,10 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/patch.h"
+#include "patch_impl.h"
 
 #include "aucs/kernel.h"
+#include "aucs/repair.h"
 #include "aucs/report.h"
 #include "aucs/srcloc.h"
 
@@ -47,67 +48,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- the source text ----------------------------------------------------*/
-
-typedef struct text {
-  char *data;
-  size_t len;
-  size_t *start; /* start[i]: offset of line i + 1 (1-based lines) */
-  size_t n;      /* lines */
-} text;
-
-static int text_read(text *t, const char *path) {
-  memset(t, 0, sizeof(*t));
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return 1;
-  aucs_buf b = {0};
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)))
-    aucs_buf_printf(&b, "%.*s", (int)got, chunk);
-  fclose(f);
-  t->len = b.len;
-  t->data = b.data ? aucs_buf_take(&b) : aucs_xstrdup("");
-  t->start = aucs_xcalloc(t->len + 2, sizeof(size_t));
-  for (size_t i = 0; i < t->len; i++)
-    if (i == 0 || t->data[i - 1] == '\n')
-      t->start[t->n++] = i;
-  t->start[t->n] = t->len;
-  return 0;
-}
-
-static void text_free(text *t) {
-  free(t->data);
-  free(t->start);
-}
-
-/* Line l (1-based) without its indentation and line end, in *len. */
-static const char *trimmed(const text *t, size_t l, size_t *len) {
-  const char *s = t->data + t->start[l - 1], *e = t->data + t->start[l];
-  while (s < e && (*s == ' ' || *s == '\t'))
-    s++;
-  while (e > s && isspace((unsigned char)e[-1]))
-    e--;
-  const char *cmt = NULL;
-  for (const char *p = s; p + 1 < e && !cmt; p++)
-    if (p[0] == '/' && p[1] == '/')
-      cmt = p;
-  if (cmt)
-    for (e = cmt; e > s && isspace((unsigned char)e[-1]);)
-      e--;
-  *len = (size_t)(e - s);
-  return s;
-}
-
-static int starts(const char *s, size_t len, const char *word) {
-  size_t w = strlen(word);
-  return len >= w && !strncmp(s, word, w);
-}
+typedef pt_text text;
 
 /* ---- step 2: the source form of each edit -------------------------------*/
-
-typedef enum { ACT_NONE, ACT_INSERT, ACT_DELETE } act;
 
 /* "PREFIX FILE:LINE": FILE's basename must be base's; returns LINE or 0. */
 static unsigned parse_at(const char *edit, const char *prefix,
@@ -119,7 +62,7 @@ static unsigned parse_at(const char *edit, const char *prefix,
     return 0;
   char *end;
   unsigned long line = strtoul(colon + 1, &end, 10);
-  if (*end)
+  if (*end && strncmp(end, " (", 2))
     return 0;
   const char *slash = file;
   for (const char *p = file; p < colon; p++)
@@ -138,6 +81,17 @@ static unsigned loc_line(const char *loc) {
   while (s && s > loc && s[-1] != ':')
     s--;
   return s && s > loc ? (unsigned)strtoul(s, NULL, 10) : 0;
+}
+
+/* Whether "k.cu:12:5" names a file whose basename is base's. */
+static int loc_in(const char *loc, const char *base) {
+  char *at = loc ? aucs_xasprintf("at %s", loc) : NULL;
+  char *colon = at ? strrchr(at, ':') : NULL;
+  if (colon)
+    *colon = '\0';
+  int in = colon && parse_at(at, "at ", base) != 0;
+  free(at);
+  return in;
 }
 
 /* The length of "_Z<len><name>I" when mangled names a template instance,
@@ -168,44 +122,60 @@ static int shared_template(const char *mangled, LLVMModuleRef m) {
   return count > 1;
 }
 
-static const char *insert_why(const text *t, unsigned l) {
-  if (!l || l > t->n)
-    return "the barrier does not precede a statement of this file";
-  size_t n;
-  const char *s = trimmed(t, l, &n);
-  static const char *const bad[] = {"}", "{", "else", "case", "default", "#"};
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-    if (!n || starts(s, n, bad[i]))
-      return "the line the barrier precedes does not begin a statement";
-  size_t p = l - 1;
-  const char *above = NULL;
-  while (p > 0 && !(above = trimmed(t, p, &n), n))
-    p--;
-  if (!above || !n)
-    return NULL;
-  char last = above[n - 1];
-  if (last != ';' && last != '{' && last != '}')
-    return "the line the barrier precedes continues the statement above it";
+/* The instruction of function fn in m whose !aucs.id is id, or NULL. */
+static LLVMValueRef by_id(LLVMModuleRef m, const char *fn, unsigned id) {
+  LLVMValueRef f = m && fn && id ? LLVMGetNamedFunction(m, fn) : NULL;
+  for (LLVMBasicBlockRef b = f ? LLVMGetFirstBasicBlock(f) : NULL; b;
+       b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(b); I;
+         I = LLVMGetNextInstruction(I))
+      if (aucs_repair_id(I) == id)
+        return I;
   return NULL;
 }
 
-static const char *delete_why(const text *t, unsigned l) {
-  size_t n;
-  const char *s = l && l <= t->n ? trimmed(t, l, &n) : NULL;
-  if (!s || n != strlen("__syncthreads();") ||
-      strncmp(s, "__syncthreads();", n))
-    return "the barrier is not a `__syncthreads();` alone on its line";
+/* Calls to callee left in m. */
+static size_t calls_to(LLVMModuleRef m, LLVMValueRef callee) {
+  size_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
+         b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef I = LLVMGetFirstInstruction(b); I;
+           I = LLVMGetNextInstruction(I))
+        n += LLVMGetInstructionOpcode(I) == LLVMCall &&
+             LLVMGetCalledValue(I) == callee;
+  return n;
+}
+
+/* An inlined helper call has no source form of its own; the edits made
+ * in the inlined copy are edits of the helper's source when the call was
+ * its only one (none is left in m). */
+static const char *inline_why(const aucs_edit *e, LLVMModuleRef m) {
+  const char *at = e->where ? strstr(e->where, " @") : NULL;
+  const char *paren = at ? strchr(at, '(') : NULL;
+  if (!m || !paren)
+    return "the edit lands in a __device__ helper inlined into the kernel";
+  char *name = aucs_xasprintf("%.*s", (int)(paren - at - 2), at + 2);
+  LLVMValueRef callee = LLVMGetNamedFunction(m, name);
+  free(name);
+  if (callee && calls_to(m, callee))
+    return "the edit lands in a __device__ helper inlined into the kernel, "
+           "and the helper has other calls its source edit would change";
   return NULL;
 }
 
 static const char *kind_why(aucs_edit_kind k) {
   switch (k) {
   case AUCS_EDIT_FLATTEN_REGION:
-    return "flattening a divergent region has no exact source form here";
+    return "flattening a divergent if/else region has no exact source form "
+           "here (both arms would be rewritten under held conditions)";
   case AUCS_EDIT_UNIFORMIZE_LOOP:
-    return "a loop made uniform has no exact source form here";
+    return "a loop made uniform has no exact source form here (the "
+           "`while (__syncthreads_or(active))` rewrite would have to redo "
+           "every exit and the header's side effects)";
   case AUCS_EDIT_SPLIT_BLOCK:
-    return "the barrier splits a statement";
+    return "the block split for a flattened region has no source form of "
+           "its own";
   case AUCS_EDIT_INLINE_CALL:
     return "the edit lands in a __device__ helper inlined into the kernel";
   default:
@@ -213,53 +183,84 @@ static const char *kind_why(aucs_edit_kind k) {
   }
 }
 
-/* The action of e on t (line in *line), or ACT_NONE with *why. */
-static act classify(const aucs_edit *e, const text *t, const char *base,
-                    LLVMModuleRef m, unsigned *line, const char **why) {
-  *why = NULL;
+static const char *classify_insert(const aucs_edit *e, const text *t,
+                                   const char *base, LLVMModuleRef m,
+                                   pt_names *names, pt_hunk *h) {
+  unsigned line =
+      parse_at(e->source_edit, "insert __syncthreads(); before ", base);
+  unsigned after =
+      parse_at(e->source_edit, "insert __syncthreads(); after ", base);
+  if (line && loc_line(e->source) != line)
+    return "the barrier sits in code inlined into the statement (a helper "
+           "or a macro), not before it";
+  if (line)
+    return pt_form_insert(t, line, h);
+  if (after && loc_in(e->source, base))
+    return pt_form_after(t, after, loc_line(e->source), h);
+  if (e->why && strstr(e->why, "falls inside the statement") &&
+      loc_in(e->source, base))
+    return pt_form_split(t, loc_line(e->source), by_id(m, e->function, e->id),
+                         names, h);
+  return e->why ? e->why : "no statement of this file follows the barrier";
+}
+
+/* The insert-barrier edit of log that goes with flatten-region edit i:
+ * the same finding, its barrier before the region's else arm. */
+static long else_barrier(const aucs_editlog *log, size_t i) {
+  long found = -1;
+  for (size_t k = 0; k < log->n; k++) {
+    const aucs_edit *e = &log->v[k];
+    if (k == i || e->finding_index != log->v[i].finding_index)
+      continue;
+    if (e->kind != AUCS_EDIT_INSERT_BARRIER || found >= 0 || !e->where ||
+        strncmp(e->where, "in %guard.if.else,", 18))
+      return -2;
+    found = (long)k;
+  }
+  return found;
+}
+
+/* The hunk of e on t, or NULL with why it has none (static text). */
+static const char *classify(const aucs_edit *e, const text *t, const char *base,
+                            LLVMModuleRef m, pt_names *names, pt_hunk *h) {
   if (shared_template(e->function, m))
-    return *why = "a template kernel instantiated more than once: the "
-                  "source edit would change every instantiation",
-           ACT_NONE;
-  if (e->kind == AUCS_EDIT_INSERT_BARRIER) {
-    *line = parse_at(e->source_edit, "insert __syncthreads(); before ", base);
-    if (*line && loc_line(e->source) != *line)
-      return *why = "the barrier sits in code inlined into the statement "
-                    "(a helper or a macro), not before it",
-             ACT_NONE;
-    *why = *line ? insert_why(t, *line)
-                 : (e->why ? e->why
-                           : "no statement of this file follows "
-                             "the barrier");
-    return *why ? ACT_NONE : ACT_INSERT;
-  }
+    return "a template kernel instantiated more than once: the source edit "
+           "would change every instantiation";
+  if (e->kind == AUCS_EDIT_INSERT_BARRIER)
+    return classify_insert(e, t, base, m, names, h);
   if (e->kind == AUCS_EDIT_DELETE_BARRIER) {
-    *line = parse_at(e->source_edit, "delete the __syncthreads(); at ", base);
-    if (*line && loc_line(e->source) != *line)
-      *line = 0;
-    *why = *line ? delete_why(t, *line)
-                 : "the barrier is not in this file (a header or a macro)";
-    return *why ? ACT_NONE : ACT_DELETE;
+    unsigned line =
+        parse_at(e->source_edit, "delete the __syncthreads(); at ", base);
+    if (!line || loc_line(e->source) != line)
+      return "the barrier is not in this file (a header or a macro)";
+    return pt_form_delete(t, line, h);
   }
-  *why = kind_why(e->kind);
-  return ACT_NONE;
+  if (e->kind == AUCS_EDIT_INLINE_CALL)
+    return inline_why(e, m);
+  if (e->kind == AUCS_EDIT_FLATTEN_EXIT)
+    return loc_in(e->source, base)
+               ? pt_form_exit(t, loc_line(e->source), names, h)
+               : "the region made uniform does not begin in this file";
+  return kind_why(e->kind);
 }
 
 typedef struct plan {
-  act *acts;                /* per edit */
-  unsigned *at;             /* per edit: its source line */
-  char *ins;                /* per line (1-based): insert before it */
-  char *del;                /* per line: delete it */
+  pt_hunk *hunks;           /* per edit; n == 0 && !exact[i]: none */
+  unsigned char *exact;     /* per edit */
+  unsigned char *dup;       /* per edit: an earlier edit writes its hunk */
+  unsigned char *carried;   /* per edit: another edit's hunk holds it */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
   const char **why;         /* per edit: why it is IR only (static text) */
-  size_t exact;
+  size_t n, nexact, nchanged; /* edits; exact ones; those with a hunk */
 } plan;
 
 static void plan_free(plan *p) {
-  free(p->acts);
-  free(p->at);
-  free(p->ins);
-  free(p->del);
+  for (size_t i = 0; i < p->n; i++)
+    pt_hunk_free(&p->hunks[i]);
+  free(p->hunks);
+  free(p->exact);
+  free(p->dup);
+  free(p->carried);
   free(p->addressed);
   free(p->why);
 }
@@ -269,72 +270,158 @@ static int left_by_edit(const aucs_repair_result *r, const aucs_edit *e) {
          r->items[e->finding_index].introduced;
 }
 
+static int same_hunk(const pt_hunk *a, const pt_hunk *b) {
+  return a->from == b->from && a->to == b->to && a->text.len == b->text.len &&
+         (!a->text.len || !strcmp(a->text.data, b->text.data));
+}
+
+/* Whether the lines hunks a and b replace overlap (two insertions before
+ * one line, or an insertion inside a replaced range, too). */
+static int overlap(const pt_hunk *a, const pt_hunk *b) {
+  unsigned alo = a->from, ahi = a->to < a->from ? a->from : a->to;
+  unsigned blo = b->from, bhi = b->to < b->from ? b->from : b->to;
+  return alo <= bhi && blo <= ahi;
+}
+
+/* Edit i is not exact: why. */
+static void drop(plan *p, size_t i, const char *why) {
+  p->exact[i] = 0;
+  p->why[i] = why;
+  pt_hunk_free(&p->hunks[i]);
+}
+
+static void plan_exclude(const aucs_repair_result *r, plan *p) {
+  const aucs_editlog *log = &r->log;
+  for (size_t i = 0; i < log->n; i++)
+    for (size_t k = 0; k < i && p->exact[i]; k++)
+      if (p->exact[k] && !p->dup[k] && same_hunk(&p->hunks[k], &p->hunks[i]))
+        p->dup[i] = 1;
+      else if (p->exact[k] && !p->dup[k] && !p->dup[i] &&
+               overlap(&p->hunks[k], &p->hunks[i]))
+        drop(p, i, "its source lines overlap those of an earlier edit");
+  /* An edit is exact only when every edit of its finding is, and, when
+   * its finding was left by earlier edits, when those were. */
+  for (size_t i = 0; i < log->n; i++)
+    for (size_t k = 0; k < i && p->exact[i] && left_by_edit(r, &log->v[i]); k++)
+      if (!p->exact[k])
+        drop(p, i, "it answers a finding left by an edit that is IR only");
+  for (size_t i = 0; i < log->n; i++)
+    for (size_t k = 0; k < log->n && p->exact[i]; k++)
+      if (!p->exact[k] && log->v[k].finding_index == log->v[i].finding_index &&
+          log->v[i].finding_index >= 0)
+        drop(p, i, "it goes with an edit that is IR only");
+}
+
+/* A flattened if/else split at its else arm (pt_form_if_else) carries the
+ * barrier of its insert-barrier edit in its own hunk. */
+static void plan_if_else(const aucs_editlog *log, const text *t,
+                         const char *base, LLVMModuleRef m, pt_names *names,
+                         plan *p) {
+  for (size_t i = 0; i < log->n; i++) {
+    const aucs_edit *e = &log->v[i];
+    long k = e->kind == AUCS_EDIT_FLATTEN_REGION ? else_barrier(log, i) : -1;
+    if (k < 0 || shared_template(e->function, m) || !loc_in(e->source, base))
+      continue;
+    pt_hunk_free(&p->hunks[i]);
+    p->why[i] = pt_form_if_else(t, loc_line(e->source), names, &p->hunks[i]);
+    p->exact[i] = !p->why[i];
+    if (!p->exact[i])
+      continue;
+    pt_hunk_free(&p->hunks[k]);
+    p->exact[k] = p->carried[k] = 1;
+    p->why[k] = NULL;
+  }
+}
+
 static void plan_make(const aucs_repair_result *r, const text *t,
                       const char *base, LLVMModuleRef m, plan *p,
                       aucs_buf *report) {
   const aucs_editlog *log = &r->log;
-  p->acts = aucs_xcalloc(log->n + 1, sizeof(act));
-  p->at = aucs_xcalloc(log->n + 1, sizeof(unsigned));
-  const char **why = p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
-  for (size_t i = 0; i < log->n; i++)
-    p->acts[i] = classify(&log->v[i], t, base, m, &p->at[i], &why[i]);
-  /* An edit is exact only when every edit of its finding is, and, when
-   * its finding was left by earlier edits, when those were. */
-  for (size_t i = 0; i < log->n; i++)
-    for (size_t k = 0; k < i && p->acts[i] && left_by_edit(r, &log->v[i]);
-         k++)
-      if (!p->acts[k]) {
-        p->acts[i] = ACT_NONE;
-        why[i] = "it answers a finding left by an edit that is IR only";
-      }
-  for (size_t i = 0; i < log->n; i++)
-    for (size_t k = 0; k < log->n && p->acts[i]; k++)
-      if (!p->acts[k] && log->v[k].finding_index == log->v[i].finding_index &&
-          log->v[i].finding_index >= 0) {
-        p->acts[i] = ACT_NONE;
-        why[i] = "it goes with an edit that is IR only";
-      }
-  p->ins = aucs_xcalloc(t->n + 2, 1);
-  p->del = aucs_xcalloc(t->n + 2, 1);
+  p->n = log->n;
+  p->hunks = aucs_xcalloc(log->n + 1, sizeof(pt_hunk));
+  p->exact = aucs_xcalloc(log->n + 1, 1);
+  p->dup = aucs_xcalloc(log->n + 1, 1);
+  p->carried = aucs_xcalloc(log->n + 1, 1);
+  p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
+  pt_names names = {.t = t};
+  for (size_t i = 0; i < log->n; i++) {
+    p->why[i] = classify(&log->v[i], t, base, m, &names, &p->hunks[i]);
+    p->exact[i] = !p->why[i];
+    if (!p->exact[i])
+      pt_hunk_free(&p->hunks[i]);
+  }
+  plan_if_else(log, t, base, m, &names, p);
+  aucs_buf_free(&names.used);
+  plan_exclude(r, p);
   p->addressed = aucs_xcalloc(r->nitems + 1, 1);
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
-    if (!p->acts[i]) {
+    if (!p->exact[i]) {
       aucs_buf_printf(report,
                       "aucs: source patch: edit %zu (%s): IR only: %s\n", i + 1,
-                      aucs_editlog_kind_name(e->kind), why[i]);
+                      aucs_editlog_kind_name(e->kind), p->why[i]);
       continue;
     }
-    (p->acts[i] == ACT_INSERT ? p->ins : p->del)[p->at[i]] = 1;
     if (e->finding_index >= 0 && (size_t)e->finding_index < r->nitems)
       p->addressed[e->finding_index] = 1;
-    p->exact++;
+    p->nexact++;
+    p->nchanged += p->hunks[i].from != 0;
   }
 }
 
 /* ---- step 3: the patched text and its diff -----------------------------*/
 
-/* The patched text; map[new line] = old line (0 for an inserted one). */
-static char *patched(const text *t, const plan *p, unsigned **map) {
+static int hunk_order(const void *x, const void *y) {
+  const pt_hunk *a = *(const pt_hunk *const *)x,
+                *b = *(const pt_hunk *const *)y;
+  if (a->from != b->from)
+    return a->from < b->from ? -1 : 1;
+  return (a->to >= a->from) - (b->to >= b->from);
+}
+
+/* The text with hunks[0..n) applied (those with from == 0 skipped);
+ * map[new line] = old line (0 for a line of a hunk's own), its size in
+ * *nmap. */
+static char *apply(const text *t, pt_hunk *const *hunks, size_t n,
+                   unsigned **map, size_t *nmap) {
+  pt_hunk **v = aucs_xcalloc(n + 1, sizeof(pt_hunk *));
+  size_t k = 0, lines = t->n;
+  for (size_t i = 0; i < n; i++)
+    if (hunks[i] && hunks[i]->from)
+      v[k++] = hunks[i], lines += hunks[i]->n;
+  qsort(v, k, sizeof *v, hunk_order);
   aucs_buf b = {0};
-  *map = aucs_xcalloc(2 * t->n + 2, sizeof(unsigned));
-  unsigned nl = 0;
-  for (size_t l = 1; l <= t->n; l++) {
-    const char *s = t->data + t->start[l - 1];
-    size_t len = t->start[l] - t->start[l - 1];
-    if (p->ins[l]) {
-      size_t ind = 0;
-      while (ind < len && (s[ind] == ' ' || s[ind] == '\t'))
-        ind++;
-      aucs_buf_printf(&b, "%.*s__syncthreads();\n", (int)ind, s);
-      (*map)[++nl] = 0;
+  *map = aucs_xcalloc(lines + 2, sizeof(unsigned));
+  unsigned nl = 0, pos = 1;
+  for (size_t i = 0; i <= k; i++) {
+    unsigned upto = i < k ? v[i]->from : (unsigned)t->n + 1;
+    for (; pos < upto; pos++) {
+      aucs_buf_printf(&b, "%.*s", (int)(t->start[pos] - t->start[pos - 1]),
+                      t->data + t->start[pos - 1]);
+      (*map)[++nl] = pos;
     }
-    if (p->del[l])
-      continue;
-    aucs_buf_printf(&b, "%.*s", (int)len, s);
-    (*map)[++nl] = (unsigned)l;
+    if (i == k)
+      break;
+    aucs_buf_puts(&b, v[i]->text.data ? v[i]->text.data : "");
+    for (size_t j = 0; j < v[i]->n; j++)
+      (*map)[++nl] = v[i]->origin[j];
+    if (v[i]->to + 1 > pos)
+      pos = v[i]->to + 1;
   }
+  free(v);
+  *nmap = nl;
   return b.data ? aucs_buf_take(&b) : aucs_xstrdup("");
+}
+
+/* The patched text of every exact edit of p. */
+static char *patched(const text *t, const plan *p, unsigned **map,
+                     size_t *nmap) {
+  pt_hunk **v = aucs_xcalloc(p->n + 1, sizeof(pt_hunk *));
+  for (size_t i = 0; i < p->n; i++)
+    v[i] = p->exact[i] && !p->dup[i] ? &p->hunks[i] : NULL;
+  char *now = apply(t, v, p->n, map, nmap);
+  free(v);
+  return now;
 }
 
 static int on_hunk(const git_diff_delta *d, const git_diff_hunk *h,
@@ -402,12 +489,16 @@ static char *judge(const aucs_finding *f, const aucs_repair_result *r,
                    const plan *p, const unsigned *map, unsigned nlines) {
   unsigned now = f->a.instr ? aucs_srcloc_of(f->a.instr).line : 0;
   unsigned was = now && now <= nlines ? map[now] : 0;
+  int matched = 0;
   for (size_t i = 0; i < r->nitems; i++)
-    if (r->items[i].kind == f->kind && was && item_line(&r->items[i]) == was)
-      return p->addressed[i]
-                 ? aucs_xasprintf("%s at line %u is still there",
-                                  aucs_finding_kind_name(f->kind), was)
-                 : NULL;
+    if (r->items[i].kind == f->kind && was && item_line(&r->items[i]) == was) {
+      if (!p->addressed[i])
+        return NULL; /* one the patch leaves, as the repair did */
+      matched = 1;
+    }
+  if (matched)
+    return aucs_xasprintf("%s at line %u is still there",
+                          aucs_finding_kind_name(f->kind), was);
   return is_order_bug(f->kind)
              ? aucs_xasprintf("a new %s at line %u of the patched file",
                               aucs_finding_kind_name(f->kind), now)
@@ -504,12 +595,10 @@ static char *check(const aucs_patch_options *o, const char *now,
 
 /* The hunk of edit i alone (no file header), one line of context. */
 static char *edit_hunk(const text *t, const plan *p, size_t i) {
-  plan one = *p;
-  one.ins = aucs_xcalloc(t->n + 2, 1);
-  one.del = aucs_xcalloc(t->n + 2, 1);
-  (p->acts[i] == ACT_INSERT ? one.ins : one.del)[p->at[i]] = 1;
+  pt_hunk *one = &p->hunks[i];
   unsigned *map;
-  char *now = patched(t, &one, &map);
+  size_t nmap;
+  char *now = apply(t, &one, 1, &map, &nmap);
   aucs_buf b = {0};
   git_diff_options o;
   git_libgit2_init();
@@ -518,7 +607,7 @@ static char *edit_hunk(const text *t, const plan *p, size_t i) {
   git_diff_buffers(t->data, t->len, "a", now, strlen(now), "b", &o, NULL, NULL,
                    on_hunk, on_line, &b);
   git_libgit2_shutdown();
-  free(one.ins), free(one.del), free(map), free(now);
+  free(map), free(now);
   return b.data ? aucs_buf_take(&b) : NULL;
 }
 
@@ -528,19 +617,51 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
   out->n = r->log.n;
   out->per_edit = aucs_xcalloc(out->n + 1, sizeof(char *));
   for (size_t i = 0; i < out->n; i++)
-    if (!p->acts[i])
+    if (!p->exact[i])
       out->per_edit[i] = aucs_xasprintf("IR only: %s", p->why[i]);
+    else if (p->carried[i])
+      out->per_edit[i] = aucs_xstrdup(
+          "in the hunk of the flattened if/else (its `__syncthreads();` "
+          "between the arms)");
+    else if (!p->hunks[i].from)
+      out->per_edit[i] = aucs_xstrdup(
+          "no change of its own: the helper's only call is inlined, so the "
+          "edits made in the inlined copy edit the helper's source");
     else if (checked)
       out->per_edit[i] = edit_hunk(t, p, i);
+}
+
+/* The changes of every exact edit, in order of their lines. */
+static void changes(const text *t, const plan *p, const aucs_repair_result *r,
+                    aucs_patch *out) {
+  pt_hunk **v = aucs_xcalloc(p->n + 1, sizeof(pt_hunk *));
+  size_t k = 0;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->exact[i] && !p->dup[i] && p->hunks[i].from)
+      v[k++] = &p->hunks[i];
+  qsort(v, k, sizeof *v, hunk_order);
+  out->changes = aucs_xcalloc(k + 1, sizeof(aucs_patch_change));
+  for (size_t i = 0; i < k; i++) {
+    aucs_patch_change *c = &out->changes[out->nchanges++];
+    c->line = v[i]->from;
+    c->offset = t->start[v[i]->from - 1];
+    c->length = v[i]->to >= v[i]->from ? t->start[v[i]->to] - c->offset : 0;
+    c->text = aucs_xstrdup(v[i]->text.data ? v[i]->text.data : "");
+  }
+  free(v);
+  out->nitems = r->nitems;
+  out->addressed = aucs_xcalloc(r->nitems + 1, 1);
+  memcpy(out->addressed, p->addressed, r->nitems);
 }
 
 static int build(const aucs_repair_result *r, const aucs_patch_options *o,
                  const text *t, const plan *p, aucs_patch *out,
                  aucs_buf *report) {
   unsigned *map;
-  char *now = patched(t, p, &map);
+  size_t nmap;
+  char *now = patched(t, p, &map, &nmap);
   size_t count = 0;
-  char *why = check(o, now, r, p, map, (unsigned)(2 * t->n + 1), &count);
+  char *why = check(o, now, r, p, map, (unsigned)nmap, &count);
   if (why)
     aucs_buf_printf(report,
                     "aucs: source patch not written: its check "
@@ -553,6 +674,7 @@ static int build(const aucs_repair_result *r, const aucs_patch_options *o,
                     count, count == 1 ? "" : "s",
                     count ? " (none new, none the patch answers)" : "");
     out->diff = unified(t, now, o->cu);
+    changes(t, p, r, out);
   }
   free(why);
   free(now);
@@ -564,7 +686,7 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
                     aucs_patch *out, aucs_buf *report) {
   memset(out, 0, sizeof(*out));
   text t;
-  if (text_read(&t, o->cu)) {
+  if (pt_text_read(&t, o->cu)) {
     aucs_buf_printf(report, "aucs: source patch not written: cannot read %s\n",
                     o->cu);
     return 0;
@@ -573,7 +695,7 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   plan p = {0};
   plan_make(r, &t, basename(b), o->module, &p, report);
   int ok = 0;
-  if (!p.exact)
+  if (!p.nchanged)
     aucs_buf_printf(report, "aucs: source patch not written: %s\n",
                     r->log.n ? "no edit has an exact source form" : "no edit");
   else
@@ -581,7 +703,7 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   per_edit(r, &t, &p, ok, out);
   plan_free(&p);
   free(b);
-  text_free(&t);
+  pt_text_free(&t);
   return ok;
 }
 
@@ -590,6 +712,10 @@ void aucs_patch_free(aucs_patch *p) {
     free(p->per_edit[i]);
   free(p->per_edit);
   free(p->diff);
+  for (size_t i = 0; i < p->nchanges; i++)
+    free(p->changes[i].text);
+  free(p->changes);
+  free(p->addressed);
   memset(p, 0, sizeof(*p));
 }
 

@@ -17,6 +17,7 @@
 #include "aucs/module.h"
 #include "aucs/repair.h"
 #include "aucs/util.h"
+#include <jansson.h>
 #include <llvm-c/Types.h>
 
 typedef struct aucs_patch_options {
@@ -27,6 +28,14 @@ typedef struct aucs_patch_options {
                            a template kernel; NULL: any template is IR only */
 } aucs_patch_options;
 
+/* One change of the patch: bytes [offset, offset + length) of the
+ * original text (from line `line` on) replaced by text. */
+typedef struct aucs_patch_change {
+  size_t offset, length;
+  unsigned line;
+  char *text;
+} aucs_patch_change;
+
 /* The source patch of a repair. Free with aucs_patch_free. */
 typedef struct aucs_patch {
   char *diff; /* the unified diff, checked; NULL when none may be written */
@@ -35,6 +44,13 @@ typedef struct aucs_patch {
    * edit of a patch that failed its check). */
   char **per_edit;
   size_t n;
+  /* When diff is set: its changes to the original text, in order (for
+   * SARIF `fixes`), and per repair item (nitems of them) whether an edit
+   * of the patch answers it. */
+  aucs_patch_change *changes;
+  size_t nchanges;
+  unsigned char *addressed;
+  size_t nitems;
 } aucs_patch;
 
 /* Build and check the source patch of r into *p. One line per edit that
@@ -47,5 +63,14 @@ void aucs_patch_free(aucs_patch *p);
  * there is none. 0, or nonzero with a line on diag when it cannot. */
 int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
                      aucs_buf *diag);
+
+/* `fix --format=sarif` (repair/patch_sarif.c): to each result of results
+ * (a SARIF results array built from the repair's first detection) that
+ * matches a repair item of r (rule and first location), add
+ * properties.repair (outcome, how, suggestion) and, when p->diff is set
+ * and an edit of it answers the item, the checked source patch of cu as a
+ * `fixes` entry (artifactChanges with one replacement per change). */
+void aucs_patch_sarif(const aucs_patch *p, const aucs_repair_result *r,
+                      const char *cu, json_t *results);
 
 #endif

@@ -53,6 +53,10 @@ json_t *aucs_sarif_partial(aucs_sarif *s);
  * Consumes s. */
 void aucs_sarif_end(aucs_sarif *s, const char *version, aucs_buf *out);
 
+/* {"uri", "uriBaseId"} of a file path, as the locations of results give
+ * it (relative to the working directory when it can be). New reference. */
+json_t *aucs_sarif_artifact(const char *path);
+
 /* The whole SARIF log of one detect report. */
 void aucs_sarif_report(const aucs_report *r, aucs_buf *out);
 

@@ -1,0 +1,78 @@
+/*
+ * patch_impl: what repair/patch.c (the checked source patch) and
+ * repair/patch_forms.c (the source form of each kind of edit) share: the
+ * source text split into lines with its brace depths, and a hunk (lines
+ * replaced by new ones, each new line remembering the line it copies).
+ * Private to repair/patch*.c; the prefix is `pt_`.
+ */
+#ifndef AUCS_PATCH_IMPL_H
+#define AUCS_PATCH_IMPL_H
+
+#include "aucs/editlog.h"
+#include "aucs/util.h"
+#include <llvm-c/Types.h>
+#include <stddef.h>
+
+typedef struct pt_text {
+  char *data;
+  size_t len;
+  size_t *start; /* start[i]: offset of line i + 1 (1-based lines) */
+  size_t n;      /* lines */
+  int *depth;    /* depth[l]: braces open at the start of line l */
+  int *shut;     /* shut[l]: the least depth reached inside line l */
+  char *code;    /* data with its comments blanked out */
+} pt_text;
+
+int pt_text_read(pt_text *t, const char *path);
+void pt_text_free(pt_text *t);
+/* Line l (1-based) without its indentation, line end or `//` comment. */
+const char *pt_trimmed(const pt_text *t, size_t l, size_t *len);
+/* The indentation of line l, in *len. */
+const char *pt_indent(const pt_text *t, size_t l, size_t *len);
+/* Whether trimmed line l is exactly `s`. */
+int pt_line_is(const pt_text *t, size_t l, const char *s);
+
+/* Lines from..to (1-based, inclusive; to == from - 1: none, an insertion
+ * before `from`) replaced by n new lines. origin[i]: the line new line i
+ * copies (findings of the recompiled patch on it map back there), 0 for a
+ * line of its own. */
+typedef struct pt_hunk {
+  unsigned from, to;
+  aucs_buf text; /* the new lines, each ending in '\n' */
+  unsigned *origin;
+  size_t n, cap;
+} pt_hunk;
+
+void pt_hunk_line(pt_hunk *h, unsigned origin, const char *fmt, ...)
+    AUCS_PRINTF(3, 4);
+/* Copy line l of t as it is, with `extra` before it when not blank. */
+void pt_hunk_copy(pt_hunk *h, const pt_text *t, unsigned l, const char *extra);
+void pt_hunk_free(pt_hunk *h);
+
+/* Names the patch declares, so two forms never declare the same one and
+ * none shadows a word of the file. */
+typedef struct pt_names {
+  const pt_text *t;
+  aucs_buf used; /* " name name " */
+} pt_names;
+/* A fresh identifier starting with base. Free with free(). */
+char *pt_fresh(pt_names *names, const char *base);
+
+/* The source form of edit e (its source line in `line`, the line of the
+ * IR instruction after it in `next`, its barrier `bar` in the repaired
+ * module or NULL) into *h: NULL, or why it has none (static text). */
+const char *pt_form_insert(const pt_text *t, unsigned line, pt_hunk *h);
+const char *pt_form_after(const pt_text *t, unsigned line, unsigned next,
+                          pt_hunk *h);
+const char *pt_form_delete(const pt_text *t, unsigned line, pt_hunk *h);
+const char *pt_form_split(const pt_text *t, unsigned line, LLVMValueRef bar,
+                          pt_names *names, pt_hunk *h);
+const char *pt_form_exit(const pt_text *t, unsigned line, pt_names *names,
+                         pt_hunk *h);
+/* A flattened if/else holding line `line`, with the barrier the repair put
+ * before its else arm: `bool cond = C; if (cond) A; __syncthreads();
+ * if (!cond) B;`. */
+const char *pt_form_if_else(const pt_text *t, unsigned line, pt_names *names,
+                            pt_hunk *h);
+
+#endif
