@@ -13,8 +13,9 @@
  *   2. The key: a hash of the clang command (without output and input),
  *      the working directory (relative -I) and the prologue.
  *   3. <cache>/pch-<key>.pch, built on first use from <cache>/pch-<key>.cu
- *      (the prologue) with the same command and `-Xclang -emit-pch`, into
- *      a temp file renamed in place (so concurrent builds are harmless).
+ *      (the prologue, written once) with the same command and `-Xclang
+ *      -emit-pch`, into a temp file renamed in place (so concurrent builds
+ *      are harmless).
  *   4. The compile gets `-Xclang -include-pch -Xclang <pch>`: the wrapper
  *      and the prologue's headers come from the PCH; their include guards
  *      make the source's own #include lines no-ops. The IR is the same.
@@ -165,17 +166,18 @@ static uint64_t key_of(const char *const *argv, size_t argc,
   return fnv(h, prologue, strlen(prologue));
 }
 
-static int write_file(const char *path, const char *text) {
+/* Create path with text unless it exists: a prelude built from it stays
+ * valid (clang checks the time of its input files), whoever wrote it. */
+static int write_once(const char *path, const char *text) {
   char *tmp = aucs_xasprintf("%s.XXXXXX", path);
   int fd = mkstemp(tmp), rc = fd < 0;
   if (!rc) {
     size_t n = strlen(text);
     rc = write(fd, text, n) != (ssize_t)n;
-    rc |= close(fd);
-    rc = rc || rename(tmp, path);
-  }
-  if (rc && fd >= 0)
+    rc |= fchmod(fd, 0644) | close(fd);
+    rc = rc || (link(tmp, path) && errno != EEXIST);
     unlink(tmp);
+  }
   free(tmp);
   return rc;
 }
@@ -244,8 +246,8 @@ char *aucs_pch_get(const char *const *argv, size_t argc, const char *src) {
   unsigned long long key = key_of(argv, argc, prologue);
   char *pch = aucs_xasprintf("%s/pch-%016llx.pch", dir, key);
   char *cu = aucs_xasprintf("%s/pch-%016llx.cu", dir, key);
-  if (access(pch, R_OK) && ((access(cu, R_OK) && write_file(cu, prologue)) ||
-                            build(argv, argc, cu, pch))) {
+  if (access(pch, R_OK) &&
+      (write_once(cu, prologue) || build(argv, argc, cu, pch))) {
     free(pch);
     pch = NULL;
   }
