@@ -24,6 +24,8 @@
  * file; clang's stdout and stderr are captured for the error message. With
  * a CUDA SDK clang uses its own CUDA headers; without one (or with
  * no_cuda_sdk) it gets -nocudainc and the shipped include/cuda/aucs_cuda.h.
+ * With the SDK it also gets the precompiled prelude of aucs/pch.h, and
+ * compiles once more without it when clang refuses the prelude.
  *
  * Writing replaces a regular file atomically (temp file beside it, rename);
  * a device or FIFO is written through and a symbolic link keeps being one,
@@ -35,6 +37,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/module.h"
 
+#include "aucs/pch.h"
 #include "aucs/sandbox.h"
 #include "aucs/util.h"
 
@@ -362,7 +365,8 @@ static void add_sdk_args(args *a, const aucs_load_options *o) {
 }
 
 static void clang_args(args *a, const char *clang, const char *src,
-                       const char *out, const aucs_load_options *o) {
+                       const char *out, const char *pch,
+                       const aucs_load_options *o) {
   int level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
   static const char *const fixed[] = {"-x",
                                       "cuda",
@@ -386,6 +390,12 @@ static void clang_args(args *a, const char *clang, const char *src,
   add_sdk_args(a, o);
   for (int i = 0; i < o->n_extra_args; i++)
     add(a, o->extra_args[i]);
+  if (pch) {
+    add(a, "-Xclang");
+    add(a, "-include-pch");
+    add(a, "-Xclang");
+    add(a, pch);
+  }
   add(a, "-o");
   add(a, out);
   add(a, "--");
@@ -446,11 +456,15 @@ static char *temp_template(void) {
   return aucs_xasprintf("%s/aucs-cu-XXXXXX", dir ? dir : "/tmp");
 }
 
-static int compile(const char *path, const aucs_load_options *o,
-                   const char *out, char **err) {
+static const char *clang_of(const aucs_load_options *o) {
   const char *clang = o->clang ? o->clang : nonempty_env("AUCS_CLANG");
+  return clang ? clang : AUCS_CLANG_PATH;
+}
+
+static int compile_with(const char *path, const aucs_load_options *o,
+                        const char *out, const char *pch, char **err) {
   args a = {0};
-  clang_args(&a, clang ? clang : AUCS_CLANG_PATH, path, out, o);
+  clang_args(&a, clang_of(o), path, out, pch, o);
   aucs_buf output = {0};
   int status = 0, rc = 0;
   int e = executable(a.v[0]);
@@ -468,6 +482,36 @@ static int compile(const char *path, const aucs_load_options *o,
         fail(err, path, "does not compile\n%s", output.data ? output.data : "");
   aucs_buf_free(&output);
   args_free(&a);
+  return rc;
+}
+
+/* With the CUDA SDK, the precompiled prelude for path (aucs/pch.h), or
+ * NULL. Free with free(). */
+static char *prelude(const char *path, const aucs_load_options *o) {
+  if (!cuda_sdk(o))
+    return NULL;
+  args a = {0};
+  clang_args(&a, clang_of(o), path, "-", NULL, o);
+  char *pch = aucs_pch_get(a.v, a.n - 4, path); /* not "-o - -- path" */
+  args_free(&a);
+  return pch;
+}
+
+/* Compile with the prelude when there is one; when clang refuses it (a
+ * header changed since it was built) and the compile without it works,
+ * drop it. A source that does not compile fails as it would without. */
+static int compile(const char *path, const aucs_load_options *o,
+                   const char *out, char **err) {
+  char *pch = prelude(path, o);
+  int rc = compile_with(path, o, out, pch, err);
+  if (rc && pch) {
+    free(*err);
+    *err = NULL;
+    rc = compile_with(path, o, out, NULL, err);
+    if (!rc)
+      aucs_pch_drop(pch);
+  }
+  free(pch);
   return rc;
 }
 
