@@ -296,11 +296,9 @@ static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
   if (store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, nv))
     return 1;
   strong_write(R, T, ptr, I->imm, 1);
-  if (spin && nv == old) { /* atomicAdd(p, 0) polling: no progress */
-    R->writes--;
-    return 2;
-  }
-  return 0;
+  if (nv == old) /* atomicAdd(p, 0) polling: no progress, even between */
+    R->writes--; /* the polls that yield */
+  return spin && nv == old ? 2 : 0;
 }
 
 /* memcpy / memmove / memset through a bounce buffer, chunk by chunk;

@@ -107,7 +107,7 @@ static int starts(const char *s, size_t len, const char *word) {
 
 /* ---- step 2: the source form of each edit -------------------------------*/
 
-typedef enum { ACT_NONE, ACT_INSERT, ACT_DELETE } act;
+typedef enum { ACT_NONE, ACT_INSERT, ACT_DELETE, ACT_FENCE, ACT_WIDEN } act;
 
 /* "PREFIX FILE:LINE": FILE's basename must be base's; returns LINE or 0. */
 static unsigned parse_at(const char *edit, const char *prefix,
@@ -213,9 +213,63 @@ static const char *kind_why(aucs_edit_kind k) {
   }
 }
 
+/* "use atomicCAS (device scope) instead of atomicCAS_block at k.cu:L:C":
+ * the new name (*len bytes), the line and column; NULL when malformed or in
+ * another file. */
+static const char *parse_widen(const char *edit, const char *base, size_t *len,
+                               unsigned *line, unsigned *col) {
+  const char *paren = edit ? strstr(edit, " (device scope) instead of ") : NULL;
+  const char *at = edit ? strstr(edit, "_block at ") : NULL;
+  if (!paren || !at || strncmp(edit, "use ", 4))
+    return NULL;
+  *len = (size_t)(paren - edit - 4);
+  char *file = aucs_xstrdup(at + strlen("_block at "));
+  char *c = strrchr(file, ':');
+  *col = c ? (unsigned)strtoul(c + 1, NULL, 10) : 0;
+  if (c)
+    *c = '\0';
+  *line = c ? parse_at(file, "", base) : 0;
+  free(file);
+  return *line && *col ? edit + 4 : NULL;
+}
+
+/* Why the call at line:col of t is not spelt `<name>_block(`, or NULL. */
+static const char *widen_why(const text *t, unsigned line, unsigned col,
+                             const char *name, size_t len) {
+  if (line > t->n || col > t->start[line] - t->start[line - 1])
+    return "the atomic's location is not in this file";
+  const char *s = t->data + t->start[line - 1] + col - 1;
+  const char *end = t->data + t->start[line];
+  if ((size_t)(end - s) < len + 7 || strncmp(s, name, len) ||
+      strncmp(s + len, "_block", 6) || isalnum((unsigned char)s[len + 6]) ||
+      s[len + 6] == '_')
+    return "the source does not spell the call `atomic*_block` at the "
+           "atomic's column (a macro or a wrapper)";
+  return NULL;
+}
+
+static act classify_sync(const aucs_edit *e, const text *t, const char *base,
+                         unsigned *line, unsigned *col, const char **why) {
+  if (e->kind == AUCS_EDIT_WIDEN_SCOPE) {
+    size_t len = 0;
+    const char *name = parse_widen(e->source_edit, base, &len, line, col);
+    *why = name ? widen_why(t, *line, *col, name, len)
+                : (e->why ? e->why : "the atomic is not in this file");
+    return *why ? ACT_NONE : ACT_WIDEN;
+  }
+  const char *at = e->source_edit ? strstr(e->source_edit, " at ") : NULL;
+  *line = at ? parse_at(at + 4, "", base) : 0;
+  if (*line && loc_line(e->source) != *line)
+    *line = 0;
+  *why = *line ? insert_why(t, *line)
+               : (e->why ? e->why : "no statement of this file follows it");
+  return *why ? ACT_NONE : ACT_FENCE;
+}
+
 /* The action of e on t (line in *line), or ACT_NONE with *why. */
 static act classify(const aucs_edit *e, const text *t, const char *base,
-                    LLVMModuleRef m, unsigned *line, const char **why) {
+                    LLVMModuleRef m, unsigned *line, unsigned *col,
+                    const char **why) {
   *why = NULL;
   if (shared_template(e->function, m))
     return *why = "a template kernel instantiated more than once: the "
@@ -241,6 +295,8 @@ static act classify(const aucs_edit *e, const text *t, const char *base,
                  : "the barrier is not in this file (a header or a macro)";
     return *why ? ACT_NONE : ACT_DELETE;
   }
+  if (e->kind == AUCS_EDIT_WIDEN_SCOPE || e->kind == AUCS_EDIT_INSERT_FENCE)
+    return classify_sync(e, t, base, line, col, why);
   *why = kind_why(e->kind);
   return ACT_NONE;
 }
@@ -248,7 +304,12 @@ static act classify(const aucs_edit *e, const text *t, const char *base,
 typedef struct plan {
   act *acts;                /* per edit */
   unsigned *at;             /* per edit: its source line */
-  char *ins;                /* per line (1-based): insert before it */
+  unsigned *col;            /* per edit: ACT_WIDEN: the call's column */
+  const char **name;        /* per edit: ACT_WIDEN: the new call name */
+  size_t *name_len;
+  size_t nedits;
+  char *ins; /* per line (1-based): insert before it (1: __syncthreads,
+                2: __threadfence, both bits: the fence first) */
   char *del;                /* per line: delete it */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
   const char **why;         /* per edit: why it is IR only (static text) */
@@ -258,6 +319,9 @@ typedef struct plan {
 static void plan_free(plan *p) {
   free(p->acts);
   free(p->at);
+  free(p->col);
+  free(p->name);
+  free(p->name_len);
   free(p->ins);
   free(p->del);
   free(p->addressed);
@@ -269,15 +333,34 @@ static int left_by_edit(const aucs_repair_result *r, const aucs_edit *e) {
          r->items[e->finding_index].introduced;
 }
 
+/* Mark edit i of p in the line tables of q. */
+static void mark(const plan *p, size_t i, plan *q) {
+  if (p->acts[i] == ACT_INSERT)
+    q->ins[p->at[i]] |= 1;
+  else if (p->acts[i] == ACT_FENCE)
+    q->ins[p->at[i]] |= 2;
+  else if (p->acts[i] == ACT_DELETE)
+    q->del[p->at[i]] = 1;
+}
+
 static void plan_make(const aucs_repair_result *r, const text *t,
                       const char *base, LLVMModuleRef m, plan *p,
                       aucs_buf *report) {
   const aucs_editlog *log = &r->log;
   p->acts = aucs_xcalloc(log->n + 1, sizeof(act));
   p->at = aucs_xcalloc(log->n + 1, sizeof(unsigned));
+  p->col = aucs_xcalloc(log->n + 1, sizeof(unsigned));
+  p->name = aucs_xcalloc(log->n + 1, sizeof(char *));
+  p->name_len = aucs_xcalloc(log->n + 1, sizeof(size_t));
+  p->nedits = log->n;
   const char **why = p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
-  for (size_t i = 0; i < log->n; i++)
-    p->acts[i] = classify(&log->v[i], t, base, m, &p->at[i], &why[i]);
+  for (size_t i = 0; i < log->n; i++) {
+    p->acts[i] =
+        classify(&log->v[i], t, base, m, &p->at[i], &p->col[i], &why[i]);
+    if (p->acts[i] == ACT_WIDEN)
+      p->name[i] = parse_widen(log->v[i].source_edit, base, &p->name_len[i],
+                               &p->at[i], &p->col[i]);
+  }
   /* An edit is exact only when every edit of its finding is, and, when
    * its finding was left by earlier edits, when those were. */
   for (size_t i = 0; i < log->n; i++)
@@ -305,7 +388,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
                       aucs_editlog_kind_name(e->kind), why[i]);
       continue;
     }
-    (p->acts[i] == ACT_INSERT ? p->ins : p->del)[p->at[i]] = 1;
+    mark(p, i, p);
     if (e->finding_index >= 0 && (size_t)e->finding_index < r->nitems)
       p->addressed[e->finding_index] = 1;
     p->exact++;
@@ -314,24 +397,45 @@ static void plan_make(const aucs_repair_result *r, const text *t,
 
 /* ---- step 3: the patched text and its diff -----------------------------*/
 
+/* Line l (len bytes at s) with the widened call names of p. */
+static void put_line(aucs_buf *b, const plan *p, size_t l, const char *s,
+                     size_t len) {
+  for (size_t c = 0; c < len; c++) {
+    size_t i = 0;
+    while (i < p->nedits &&
+           !(p->acts[i] == ACT_WIDEN && p->at[i] == l && p->col[i] == c + 1))
+      i++;
+    if (i == p->nedits) {
+      aucs_buf_printf(b, "%c", s[c]);
+      continue;
+    }
+    aucs_buf_printf(b, "%.*s", (int)p->name_len[i], p->name[i]);
+    c += p->name_len[i] + strlen("_block") - 1;
+  }
+}
+
 /* The patched text; map[new line] = old line (0 for an inserted one). */
 static char *patched(const text *t, const plan *p, unsigned **map) {
   aucs_buf b = {0};
-  *map = aucs_xcalloc(2 * t->n + 2, sizeof(unsigned));
+  *map = aucs_xcalloc(3 * t->n + 2, sizeof(unsigned));
   unsigned nl = 0;
   for (size_t l = 1; l <= t->n; l++) {
     const char *s = t->data + t->start[l - 1];
     size_t len = t->start[l] - t->start[l - 1];
-    if (p->ins[l]) {
-      size_t ind = 0;
-      while (ind < len && (s[ind] == ' ' || s[ind] == '\t'))
-        ind++;
+    size_t ind = 0;
+    while (ind < len && (s[ind] == ' ' || s[ind] == '\t'))
+      ind++;
+    if (p->ins[l] & 2) {
+      aucs_buf_printf(&b, "%.*s__threadfence();\n", (int)ind, s);
+      (*map)[++nl] = 0;
+    }
+    if (p->ins[l] & 1) {
       aucs_buf_printf(&b, "%.*s__syncthreads();\n", (int)ind, s);
       (*map)[++nl] = 0;
     }
     if (p->del[l])
       continue;
-    aucs_buf_printf(&b, "%.*s", (int)len, s);
+    put_line(&b, p, l, s, len);
     (*map)[++nl] = (unsigned)l;
   }
   return b.data ? aucs_buf_take(&b) : aucs_xstrdup("");
@@ -394,7 +498,8 @@ static unsigned item_line(const aucs_repair_item *it) {
 
 static int is_order_bug(aucs_finding_kind k) {
   return k == AUCS_FINDING_RACE || k == AUCS_FINDING_INTER_BLOCK_RACE ||
-         k == AUCS_FINDING_BARRIER_DIVERGENCE;
+         k == AUCS_FINDING_BARRIER_DIVERGENCE || k == AUCS_FINDING_SCOPE_RACE ||
+         k == AUCS_FINDING_MISSING_FENCE;
 }
 
 /* Why finding f of the recompiled patch refuses it, or NULL. */
@@ -507,7 +612,9 @@ static char *edit_hunk(const text *t, const plan *p, size_t i) {
   plan one = *p;
   one.ins = aucs_xcalloc(t->n + 2, 1);
   one.del = aucs_xcalloc(t->n + 2, 1);
-  (p->acts[i] == ACT_INSERT ? one.ins : one.del)[p->at[i]] = 1;
+  one.acts = aucs_xcalloc(p->nedits + 1, sizeof(act));
+  one.acts[i] = p->acts[i];
+  mark(p, i, &one);
   unsigned *map;
   char *now = patched(t, &one, &map);
   aucs_buf b = {0};
@@ -518,7 +625,7 @@ static char *edit_hunk(const text *t, const plan *p, size_t i) {
   git_diff_buffers(t->data, t->len, "a", now, strlen(now), "b", &o, NULL, NULL,
                    on_hunk, on_line, &b);
   git_libgit2_shutdown();
-  free(one.ins), free(one.del), free(map), free(now);
+  free(one.ins), free(one.del), free(one.acts), free(map), free(now);
   return b.data ? aucs_buf_take(&b) : NULL;
 }
 
