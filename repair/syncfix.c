@@ -64,10 +64,39 @@ static int scope_is(LLVMValueRef I, const char *name) {
          LLVMGetSyncScopeID(cx, name, strlen(name));
 }
 
+/* A libcu++ PTX atomic, load or store of block scope (cuda::atomic_ref
+ * with cuda::thread_scope_block): its asm text, else NULL. */
+static const char *ptx_cta(LLVMValueRef I, size_t *n) {
+  LLVMValueRef f = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
+  if (!f || !LLVMIsAInlineAsm(f))
+    return NULL;
+  const char *s = LLVMGetInlineAsmAsmString(f, n);
+  int op = *n > 5 && (!strncmp(s, "atom.", 5) || !strncmp(s, "ld.", 3) ||
+                      !strncmp(s, "st.", 3));
+  return op && memchr(s, ';', *n) && strstr(s, ".cta.") ? s : NULL;
+}
+
 int aucs_syncfix_narrow(LLVMValueRef I) {
+  size_t n;
   if (LLVMIsAAtomicRMWInst(I) || LLVMIsAAtomicCmpXchgInst(I))
     return scope_is(I, "block") || scope_is(I, "cluster");
-  return nvvm_atomic(callee_name(I), ".cta.");
+  return nvvm_atomic(callee_name(I), ".cta.") || ptx_cta(I, &n);
+}
+
+/* The PTX text of I with .gpu for .cta: the same operation, device scope. */
+static LLVMValueRef widen_ptx(LLVMValueRef I, const char *s, size_t n) {
+  LLVMValueRef f = LLVMGetCalledValue(I);
+  char *text = aucs_xasprintf("%.*s", (int)n, s);
+  memcpy(strstr(text, ".cta."), ".gpu.", 5);
+  size_t cn;
+  const char *cons = LLVMGetInlineAsmConstraintString(f, &cn);
+  LLVMValueRef g = LLVMGetInlineAsm(
+      LLVMGetInlineAsmFunctionType(f), text, n, cons, cn,
+      LLVMGetInlineAsmHasSideEffects(f), LLVMGetInlineAsmNeedsAlignedStack(f),
+      LLVMGetInlineAsmDialect(f), LLVMGetInlineAsmCanUnwind(f));
+  free(text);
+  LLVMSetOperand(I, (unsigned)LLVMGetNumOperands(I) - 1, g);
+  return I;
 }
 
 /* ---- widening ---------------------------------------------------------*/
@@ -148,6 +177,10 @@ LLVMValueRef aucs_syncfix_widen(LLVMValueRef I, char **err) {
     LLVMSetAtomicSyncScopeID(I, LLVMGetSyncScopeID(cx, "device", 6));
     return I;
   }
+  size_t n;
+  const char *ptx = ptx_cta(I, &n);
+  if (ptx)
+    return widen_ptx(I, ptx, n);
   const rmw_row *r = row_of(callee_name(I));
   if (!r || !aucs_syncfix_narrow(I)) {
     *err = aucs_xstrdup("not a block-scoped atomic aucs can widen");
@@ -228,6 +261,13 @@ char *aucs_syncfix_widen_source(LLVMValueRef I, char **why) {
   const rmw_row *r = row_of(callee_name(I));
   aucs_srcloc l = aucs_srcloc_of(I);
   *why = NULL;
+  size_t n;
+  if (!r && ptx_cta(I, &n)) {
+    *why = aucs_xstrdup("the atomic is libcu++'s (cuda::atomic_ref or "
+                        "cuda::atomic of cuda::thread_scope_block): give its "
+                        "type cuda::thread_scope_device in the source");
+    return NULL;
+  }
   if (!r) {
     *why = aucs_xstrdup("the atomic is not a CUDA atomic*_block call (an "
                         "atomicrmw of block scope): widen its scope in the "
