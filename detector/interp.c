@@ -296,11 +296,11 @@ static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
   if (store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, nv))
     return 1;
   strong_write(R, T, ptr, I->imm, 1);
-  if (spin && nv == old) { /* atomicAdd(p, 0) polling: no progress */
+  /* atomicAdd(p, 0) polling: no progress, even between the polls that
+   * yield (ip_touch counted the store unless it was to a local) */
+  if (nv == old && (uint32_t)(ptr >> AUCS_PTR_SHIFT) < R->local0)
     R->writes--;
-    return 2;
-  }
-  return 0;
+  return spin && nv == old ? 2 : 0;
 }
 
 /* memcpy / memmove / memset through a bounce buffer, chunk by chunk;

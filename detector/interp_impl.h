@@ -79,6 +79,8 @@ typedef struct thread {
   uint32_t pc, base, fn, depth, frame_cap, end_pc, tid;
   uint8_t state;
   uint16_t wphase;
+  uint32_t wmask[8]; /* lanes of the __syncwarp that ended phase p, at
+                        [p % 8] */
   uint64_t steps;
   uint64_t *regs;
   size_t regcap;
@@ -131,6 +133,7 @@ typedef struct run {
   uint64_t writes; /* memory writes so far: progress for spinners */
   uint64_t at;     /* the address touch() is tracking */
   int spins;       /* strong reads may spin: they yield */
+  int partial_wsync; /* a __syncwarp left lanes of its warp out */
   int want_sync;   /* the kernel synchronizes beyond barriers */
   uint32_t nslots; /* blocks with clock entries (sync.h) */
   int phased;      /* blocks may wait for one another (gridsync.c) */

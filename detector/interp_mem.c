@@ -246,10 +246,14 @@ static inline int grid_repeat(const aucs_shadow_grid_cell *g, uint32_t blk,
 
 /* Two strong accesses (atomic or volatile: PTX's volatile is relaxed at
  * system scope) of a flag: an address a release published, or a write by a
- * thread that fenced. Such a pair synchronizes rather than races. */
-static int flag_pair(const run *R, const thread *T, aucs_shadow_rec e,
-                     aucs_shadow_rec r, uint64_t i) {
+ * thread that fenced. Such a pair synchronizes rather than races, unless
+ * the two are of different blocks and one is block-scoped. */
+static int flag_pair(const run *R, const thread *T, uint32_t blk,
+                     aucs_shadow_rec e, aucs_shadow_rec r, uint64_t i) {
   if (!aucs_shadow_rec_strong(e) || !aucs_shadow_rec_strong(r))
+    return 0;
+  if (blk != R->blk &&
+      (aucs_shadow_rec_narrow(e) || aucs_shadow_rec_narrow(r)))
     return 0;
   (void)i; /* the flag is the whole access, published at its start */
   return aucs_sync_published(R->sy, R->at) ||
@@ -263,7 +267,7 @@ static int hb_ordered(const run *R, const thread *T, uint32_t blk, uint32_t ep,
   return R->sy &&
          (aucs_sync_covers(R->sy, &T->sy, sync_slot(R, blk), ep,
                            aucs_shadow_rec_tid(e), aucs_shadow_rec_rel(e)) ||
-          flag_pair(R, T, e, r, i));
+          flag_pair(R, T, blk, e, r, i));
 }
 
 /* A race that a flag hand-off would order if it had its fences: the kind
@@ -276,6 +280,37 @@ static aucs_finding_kind race_kind(const run *R, const thread *T, uint32_t blk,
                                 aucs_shadow_rec_tid(e), aucs_shadow_rec_rel(e)))
     return AUCS_FINDING_MISSING_FENCE;
   return k;
+}
+
+/* Under a partial __syncwarp, a pair of one warp in different warp phases
+ * (which the shadow excuses) is ordered only when a __syncwarp that e's
+ * thread passed after e also named r's thread. Returns e when it is not. */
+static aucs_shadow_rec warp_unordered(const run *R, aucs_shadow_rec e,
+                                      aucs_shadow_rec r) {
+  uint32_t te = aucs_shadow_rec_tid(e), tr = aucs_shadow_rec_tid(r);
+  if (!e || te == tr || te / 32 != tr / 32 || te >= R->nthreads ||
+      (!aucs_shadow_rec_write(e) && !aucs_shadow_rec_write(r)) ||
+      (aucs_shadow_rec_atomic(e) && aucs_shadow_rec_atomic(r)))
+    return 0;
+  uint16_t pe = (uint16_t)aucs_shadow_rec_wphase(e), now = R->th[te].wphase;
+  if (pe == (uint16_t)aucs_shadow_rec_wphase(r) || (uint16_t)(now - pe) > 8)
+    return 0; /* one phase: the shadow decided; a long-gone log: trust it */
+  for (uint16_t p = pe; p != now; p++)
+    if (R->th[te].wmask[p & 7] >> (tr % 32) & 1)
+      return 0;
+  return e;
+}
+
+static aucs_shadow_rec warp_race(const run *R, const aucs_shadow_cell *c,
+                                 aucs_shadow_rec r) {
+  if (c->epoch != R->epoch)
+    return 0;
+  aucs_shadow_rec e = warp_unordered(R, c->w, r);
+  if (!e && aucs_shadow_rec_write(r))
+    e = warp_unordered(R, c->r1, r);
+  if (!e && aucs_shadow_rec_write(r))
+    e = warp_unordered(R, c->r2, r);
+  return e;
 }
 
 static void track(run *R, thread *T, uint32_t pc, const robj *o,
@@ -298,7 +333,10 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
     aucs_shadow_hit hit;
     if (repeat(&sh[i], R->epoch, r) && (!g || grid_repeat(&g[i], R->blk, r)))
       continue;
+    aucs_shadow_cell was = R->partial_wsync ? sh[i] : (aucs_shadow_cell){0};
     aucs_shadow_access(&sh[i], R->epoch, r, R->cfg->warp_lockstep, &hit);
+    if (!hit.race && R->partial_wsync && !R->cfg->warp_lockstep)
+      hit.race = warp_race(R, &was, r);
     if (hit.race && hb_ordered(R, T, R->blk, R->bepoch, hit.race, r, i))
       hit.race = 0;
     if (hit.race)
@@ -392,7 +430,9 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
   }
   robj *o = &R->objs[id];
   int write = mode != M_READ, tracked = mode != M_RAW_WRITE;
-  R->writes += (uint64_t)(mode == M_WRITE || mode == M_RAW_WRITE);
+  /* progress for spin detection: a write another thread could read */
+  R->writes +=
+      (uint64_t)((mode == M_WRITE || mode == M_RAW_WRITE) && id < R->local0);
   R->at = ptr;
   if (!o->o->sparse) {
     if (off + n > o->size || off + n < off) { /* before the start: wraps */

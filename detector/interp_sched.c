@@ -50,7 +50,10 @@ void ip_collective(run *R, uint32_t w0, uint32_t w1, uint32_t pc) {
     int lane = (int)(t - w0), src;
     switch (I->x) {
     case W_SYNCWARP:
+      th[t].wmask[th[t].wphase & 7] = here;
       th[t].wphase++;
+      if (here != (uint32_t)((1ull << (w1 - w0)) - 1))
+        R->partial_wsync = 1;
       break;
     case W_VOTE_ALL:
       r[I->d] = (votes & here) == here;

@@ -32,11 +32,19 @@ enum {
   C_GRID,
   C_REDUCE,
   C_FENCE,
-  C_ATOMIC
+  C_ATOMIC,
+  C_LDST,
+  C_PAIR
 };
 
-/* The compare-and-swap of the ATOMIC class. */
-enum { ATOM_CAS = 255 };
+/* The compare-and-swap of the ATOMIC class; LDST's store bit. */
+enum { ATOM_CAS = 255, AUCS_LDST_STORE = 1 << 16 };
+
+/* The MEM_* flags of an ATOMIC or LDST param (scope in bits 8.. or 0..). */
+static uint64_t asm_mem(int param, int scope) {
+  return MEM_ATOMIC | MEM_WITH_SCOPE(scope & 0xf) |
+         ((uint64_t)(param >> 12) & (MEM_ACQUIRE | MEM_RELEASE));
+}
 
 typedef struct intrin_row {
   int match;
@@ -156,7 +164,7 @@ static int lower_nvvm_atomic(lowerer *L, LLVMValueRef I, uint32_t d,
                 .b = arg_slot(L, I, 1, &bad),
                 .c = (uint32_t)kind,
                 .x = (uint16_t)size,
-                .imm = MEM_ATOMIC | MEM_WITH_SCOPE(param >> 8)};
+                .imm = asm_mem(param, param >> 8)};
   if (kind != ATOM_CAS) {
     lw_emit(L, in);
     return bad;
@@ -166,6 +174,25 @@ static int lower_nvvm_atomic(lowerer *L, LLVMValueRef I, uint32_t d,
   in.c = arg_slot(L, I, 2, &bad);
   lw_emit(L, in);
   lw_emit(L, (bc_insn){.op = OP_MOV, .d = d, .a = in.d});
+  return bad;
+}
+
+/* A PTX ld/st with order and scope (libcu++): an atomic LOAD or STORE. */
+static int lower_ldst(lowerer *L, LLVMValueRef I, uint32_t d, int param) {
+  int bad = 0, st = (param & AUCS_LDST_STORE) != 0;
+  unsigned size;
+  LLVMTypeRef t = st ? LLVMTypeOf(LLVMGetOperand(I, 1)) : LLVMTypeOf(I);
+  if (lw_access_size(L, t, &size))
+    return 1;
+  bc_insn in = {.op = st ? OP_STORE : OP_LOAD,
+                .a = arg_slot(L, I, 0, &bad),
+                .x = (uint16_t)size,
+                .imm = asm_mem(param, param)};
+  if (st)
+    in.b = arg_slot(L, I, 1, &bad);
+  else
+    in.d = d;
+  lw_emit(L, in);
   return bad;
 }
 
@@ -200,6 +227,12 @@ static int lower_scalar_intrinsic(lowerer *L, LLVMValueRef I, uint32_t d,
     return 0;
   case C_ATOMIC:
     return lower_nvvm_atomic(L, I, d, r->param);
+  case C_LDST:
+    return lower_ldst(L, I, d, r->param);
+  case C_PAIR:
+    lw_emit_mov(L, d, arg_slot(L, I, 0, &bad), 1);
+    lw_emit_mov(L, d + 1, arg_slot(L, I, 1, &bad), 1);
+    return bad;
   case C_BARRIER:
     return lower_barrier(L, I, d, r->param);
   case C_WARP:

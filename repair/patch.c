@@ -183,6 +183,68 @@ static const char *kind_why(aucs_edit_kind k) {
   }
 }
 
+/* "use atomicCAS (device scope) instead of atomicCAS_block at k.cu:L:C":
+ * the new name (*len bytes), the line and column; NULL when malformed or in
+ * another file. */
+static const char *parse_widen(const char *edit, const char *base, size_t *len,
+                               unsigned *line, unsigned *col) {
+  const char *paren = edit ? strstr(edit, " (device scope) instead of ") : NULL;
+  const char *at = edit ? strstr(edit, "_block at ") : NULL;
+  if (!paren || !at || strncmp(edit, "use ", 4))
+    return NULL;
+  *len = (size_t)(paren - edit - 4);
+  char *file = aucs_xstrdup(at + strlen("_block at "));
+  char *c = strrchr(file, ':');
+  *col = c ? (unsigned)strtoul(c + 1, NULL, 10) : 0;
+  if (c)
+    *c = '\0';
+  *line = c ? parse_at(file, "", base) : 0;
+  free(file);
+  return *line && *col ? edit + 4 : NULL;
+}
+
+/* Why the call at line:col of t is not spelt `<name>_block(`, or NULL. */
+static const char *widen_why(const text *t, unsigned line, unsigned col,
+                             const char *name, size_t len) {
+  if (line > t->n || col > t->start[line] - t->start[line - 1])
+    return "the atomic's location is not in this file";
+  const char *s = t->data + t->start[line - 1] + col - 1;
+  const char *end = t->data + t->start[line];
+  if ((size_t)(end - s) < len + 7 || strncmp(s, name, len) ||
+      strncmp(s + len, "_block", 6) || isalnum((unsigned char)s[len + 6]) ||
+      s[len + 6] == '_')
+    return "the source does not spell the call `atomic*_block` at the "
+           "atomic's column (a macro or a wrapper)";
+  return NULL;
+}
+
+/* The source form of a widen-scope or insert-fence edit. */
+static const char *classify_sync(const aucs_edit *e, const text *t,
+                                 const char *base, pt_hunk *h) {
+  unsigned line = 0, col = 0;
+  if (e->kind == AUCS_EDIT_WIDEN_SCOPE) {
+    size_t len = 0;
+    const char *name = parse_widen(e->source_edit, base, &len, &line, &col);
+    const char *why = name ? widen_why(t, line, col, name, len)
+                           : (e->why ? e->why : "the atomic is not in this file");
+    if (why)
+      return why;
+    const char *s = t->data + t->start[line - 1];
+    size_t n = t->start[line] - t->start[line - 1];
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+      n--;
+    h->from = h->to = line;
+    pt_hunk_line(h, line, "%.*s%.*s%.*s", (int)(col - 1), s, (int)len, name,
+                 (int)(n - (col - 1) - len - strlen("_block")),
+                 s + col - 1 + len + strlen("_block"));
+    return NULL;
+  }
+  const char *at = e->source_edit ? strstr(e->source_edit, " at ") : NULL;
+  line = at ? parse_at(at + 4, "", base) : 0;
+  if (!line || loc_line(e->source) != line)
+    return e->why ? e->why : "no statement of this file follows the fence";
+  return pt_form_fence(t, line, h);
+}
 static const char *classify_insert(const aucs_edit *e, const text *t,
                                    const char *base, LLVMModuleRef m,
                                    pt_names *names, pt_hunk *h) {
@@ -237,6 +299,8 @@ static const char *classify(const aucs_edit *e, const text *t, const char *base,
   }
   if (e->kind == AUCS_EDIT_INLINE_CALL)
     return inline_why(e, m);
+  if (e->kind == AUCS_EDIT_WIDEN_SCOPE || e->kind == AUCS_EDIT_INSERT_FENCE)
+    return classify_sync(e, t, base, h);
   if (e->kind == AUCS_EDIT_FLATTEN_EXIT)
     return loc_in(e->source, base)
                ? pt_form_exit(t, loc_line(e->source), names, h)
@@ -481,7 +545,8 @@ static unsigned item_line(const aucs_repair_item *it) {
 
 static int is_order_bug(aucs_finding_kind k) {
   return k == AUCS_FINDING_RACE || k == AUCS_FINDING_INTER_BLOCK_RACE ||
-         k == AUCS_FINDING_BARRIER_DIVERGENCE;
+         k == AUCS_FINDING_BARRIER_DIVERGENCE || k == AUCS_FINDING_SCOPE_RACE ||
+         k == AUCS_FINDING_MISSING_FENCE;
 }
 
 /* Why finding f of the recompiled patch refuses it, or NULL. */

@@ -392,6 +392,20 @@ const char *pt_form_insert(const pt_text *t, unsigned l, pt_hunk *h) {
   return NULL;
 }
 
+const char *pt_form_fence(const pt_text *t, unsigned l, pt_hunk *h) {
+  if (!l || l > t->n)
+    return "the fence does not precede a statement of this file";
+  const char *why = begins_statement(t, l);
+  if (why)
+    return why;
+  size_t in;
+  const char *ind = pt_indent(t, l, &in);
+  h->from = l;
+  h->to = l - 1;
+  pt_hunk_line(h, 0, "%.*s__threadfence();", (int)in, ind);
+  return NULL;
+}
+
 const char *pt_form_after(const pt_text *t, unsigned p, unsigned next,
                           pt_hunk *h) {
   header hd;

@@ -64,6 +64,8 @@ char *pt_fresh(pt_names *names, const char *base);
 const char *pt_form_insert(const pt_text *t, unsigned line, pt_hunk *h);
 const char *pt_form_after(const pt_text *t, unsigned line, unsigned next,
                           pt_hunk *h);
+/* `__threadfence();` before line `line`, under the rule of a barrier. */
+const char *pt_form_fence(const pt_text *t, unsigned line, pt_hunk *h);
 const char *pt_form_delete(const pt_text *t, unsigned line, pt_hunk *h);
 const char *pt_form_split(const pt_text *t, unsigned line, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h);

@@ -592,15 +592,6 @@ const char *aucs_place_unfixable(const aucs_finding *f,
                   "into two launches at this point";
     return "the accesses are by threads of different blocks, and "
            "__syncthreads() orders the threads of one block only";
-  case AUCS_FINDING_MISSING_FENCE:
-    *suggestion = "put __threadfence() between the data accesses and the "
-                  "flag, on the writing and on the reading side";
-    return "aucs does not insert fences yet";
-  case AUCS_FINDING_SCOPE_RACE:
-    *suggestion = "use the device-scoped atomic (atomicCAS instead of "
-                  "atomicCAS_block, cuda::thread_scope_device)";
-    return "a block-scoped atomic orders nothing for another block; "
-           "aucs does not widen scopes yet";
   case AUCS_FINDING_OUT_OF_BOUNDS:
     *suggestion = "fix the index or guard the access with a bounds check";
     return "an out-of-bounds access is not a synchronization bug";

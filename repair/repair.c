@@ -31,6 +31,7 @@
  * Limitation: one trial costs one detection (two with helpers to inline);
  * the detector's search runs again on every trial.
  */
+#include "aucs/syncfix.h"
 #include "repair_impl.h"
 
 /* AUCS_DEBUG=repair: each trial's outcome, and its IR, on stderr. */
@@ -243,6 +244,12 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     return I;
   case OP_KEEP_IN:
     return aucs_flatten_keep_in(rp_fn_of(I), I, o->u1, o->u2, err) ? NULL : I;
+  case OP_WIDEN:
+    return aucs_syncfix_widen(I, err);
+  case OP_FENCE:
+    bar = aucs_syncfix_fence(I);
+    set_id(bar, o->id);
+    return bar;
   }
   return NULL;
 }
@@ -614,6 +621,10 @@ static int plan(state *s, trial *t, LLVMValueRef kernel, const aucs_finding *f,
     return rp_divergence_variant(s, t, kernel, f, variant);
   case AUCS_FINDING_REDUNDANT_BARRIER:
     return rp_plan_redundant(s, t, kernel, f);
+  case AUCS_FINDING_SCOPE_RACE:
+    return rp_plan_scope(s, t, kernel, f, variant);
+  case AUCS_FINDING_MISSING_FENCE:
+    return rp_plan_fence(s, t, kernel, f, variant);
   default:
     t->why = aucs_xstrdup("no edit answers this kind of finding");
     return 1;
@@ -753,6 +764,8 @@ static int attempt(state *s, int item) {
     return 0;
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 3
                  : f->kind == AUCS_FINDING_RACE             ? 3
+                 : f->kind == AUCS_FINDING_SCOPE_RACE       ? 3
+                 : f->kind == AUCS_FINDING_MISSING_FENCE    ? 3
                                                             : 1;
   for (int v = 0; v < variants && !aucs_budget_check(&s->budget); v++)
     if (try_once(s, item, kernel, f, v))

@@ -46,7 +46,9 @@ typedef enum op_kind {
   OP_FLATTEN,
   OP_UNIFORMIZE,
   OP_UNIFY_EXITS,
-  OP_KEEP_IN
+  OP_KEEP_IN,
+  OP_WIDEN, /* syncfix.c: an atomic of block scope made device-scoped */
+  OP_FENCE  /* syncfix.c: __threadfence() before `at` (id: the fence's) */
 } op_kind;
 
 typedef struct op {
@@ -122,5 +124,10 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                       const aucs_finding *f);
 int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant);
+/* syncfix.c: a scope-race's and a missing-fence's edits (variants 0..2). */
+int rp_plan_scope(state *s, trial *t, LLVMValueRef kernel,
+                  const aucs_finding *f, int variant);
+int rp_plan_fence(state *s, trial *t, LLVMValueRef kernel,
+                  const aucs_finding *f, int variant);
 
 #endif

@@ -64,6 +64,7 @@ typedef enum kind {
   KIND_DIVERGENT,
   KIND_FINDING,
   KIND_CLEAN,
+  KIND_DEADLOCK,     /* deadlock L: the run ends in a spin at line L */
   KIND_PROOF,        /* AUCS-EXPECT-STATIC: proof race-free|partial|none */
   KIND_NEVER_PROVEN, /* AUCS-EXPECT-STATIC: never-proven */
   KIND_CONFIRMED     /* AUCS-EXPECT-STATIC: confirmed A B */
@@ -101,6 +102,7 @@ typedef struct corpus {
   int level;
   expects ex;
   unsigned launch_at; /* line of the AUCS-LAUNCH kept, 0 when none */
+  int sdk;            /* AUCS-SDK: compiled with the CUDA SDK's headers */
   aucs_detect_options opts;
   char *command; /* reproduce-command prefix */
   LLVMValueRef *fns;
@@ -140,6 +142,8 @@ static const char *kind_name(const expect *x) {
     return "divergent";
   case KIND_CLEAN:
     return "clean";
+  case KIND_DEADLOCK:
+    return "deadlock";
   default:
     return aucs_finding_kind_name(x->finding);
   }
@@ -201,6 +205,8 @@ static int parse_kind(const corpus *c, const char **s, const char *end,
     return x->kind = w[0] == 'u' ? KIND_UNIFORM : KIND_DIVERGENT, 0;
   if (word_is(w, len, "clean"))
     return x->kind = KIND_CLEAN, 0;
+  if (word_is(w, len, "deadlock"))
+    return x->kind = KIND_DEADLOCK, 0;
   for (int k = 0; k < AUCS_FINDING_NKINDS; k++)
     if (k != AUCS_FINDING_UNSUPPORTED &&
         word_is(w, len, aucs_finding_kind_name((aucs_finding_kind)k))) {
@@ -216,6 +222,8 @@ static void arity(const expect *x, unsigned *lo, unsigned *hi) {
   *lo = *hi = 1;
   if (x->kind == KIND_CLEAN)
     *lo = *hi = 0;
+  else if (x->kind == KIND_DEADLOCK)
+    return;
   else if (x->finding == AUCS_FINDING_RACE ||
            x->finding == AUCS_FINDING_INTER_BLOCK_RACE ||
            x->finding == AUCS_FINDING_SCOPE_RACE ||
@@ -403,6 +411,8 @@ static int parse_line(corpus *c, const char *s, const char *end, unsigned at,
   t = strstr(s, launch_tag);
   if (t && t < end)
     return parse_launch(c, t + sizeof launch_tag - 1, end, at);
+  if (strstr(s, "AUCS-SDK:"))
+    c->sdk = 1;
   return 0;
 }
 
@@ -647,9 +657,32 @@ static void unexpected(const corpus *c, const aucs_report_kernel *k, size_t i,
   aucs_buf_free(&b);
 }
 
+/* The line of this file where k's run ended in a spin that nothing
+ * releases (the reason names "<base>:L:C: ... deadlocks"), else 0. */
+static unsigned deadlock_line(const corpus *c, const aucs_report_kernel *k) {
+  const char *r = k->reason;
+  if (!r || !strstr(r, "the launch deadlocks"))
+    return 0;
+  size_t n = strlen(c->base);
+  for (const char *p = strstr(r, c->base); p; p = strstr(p + 1, c->base))
+    if (p[n] == ':' && isdigit((unsigned char)p[n + 1]))
+      return (unsigned)strtoul(p + n + 1, NULL, 10);
+  return 0;
+}
+
+/* A deadlock expectation that k's run matches (marking it): 1. */
+static int expected_deadlock(corpus *c, const aucs_report_kernel *k) {
+  unsigned line = deadlock_line(c, k);
+  int hit = 0;
+  for (int e = 0; line && e < c->ex.n; e++)
+    if (c->ex.v[e].kind == KIND_DEADLOCK && c->ex.v[e].line[0] == line)
+      hit = c->ex.v[e].matched = 1;
+  return hit;
+}
+
 /* Match every finding of k to the expectations; each unmatched one fails. */
 static void match_kernel(corpus *c, const aucs_report_kernel *k) {
-  if (k->status != AUCS_KERNEL_CHECKED) {
+  if (k->status != AUCS_KERNEL_CHECKED && !expected_deadlock(c, k)) {
     printf("%s:1: kernel %s not checked at -O%d: %s\n", c->path, k->demangled,
            c->level, k->reason ? k->reason : "(no reason)");
     c->failed++;
@@ -709,7 +742,8 @@ static void detect(corpus *c, LLVMModuleRef m) {
     findings += r.kernels[i].findings.n;
   }
   for (int e = 0; e < c->ex.n; e++)
-    if (c->ex.v[e].kind == KIND_FINDING || c->ex.v[e].kind == KIND_CLEAN)
+    if (c->ex.v[e].kind == KIND_FINDING || c->ex.v[e].kind == KIND_CLEAN ||
+        c->ex.v[e].kind == KIND_DEADLOCK)
       check_expectation(c, &c->ex.v[e], findings);
   aucs_detect_report_free(&r);
 }
@@ -807,10 +841,43 @@ static void check_static(corpus *c, LLVMModuleRef m) {
 
 /* ---- driver ------------------------------------------------------------- */
 
+/* AUCS-SDK: the SDK root ($CUDA_PATH, else /usr/local/cuda) when it has
+ * libcu++ (include/cccl); NULL otherwise. */
+static const char *sdk_root(void) {
+  const char *root = getenv("CUDA_PATH");
+  if (!root || !*root)
+    root = "/usr/local/cuda";
+  char *probe = aucs_xasprintf("%s/include/cccl/cuda/atomic", root);
+  FILE *f = fopen(probe, "r");
+  free(probe);
+  if (f)
+    fclose(f);
+  return f ? root : NULL;
+}
+
+enum { SKIPPED = 77 }; /* CTest's SKIP_RETURN_CODE for corpus tests */
+
 static int load(corpus *c, aucs_module **m) {
   aucs_load_options o = {.no_cuda_sdk = 1, .opt_level = c->level};
+  char *inc = NULL;
+  const char *args[2];
+  if (c->sdk) {
+    o.no_cuda_sdk = 0;
+    o.cuda_path = sdk_root();
+    if (!o.cuda_path) {
+      printf("skipped: %s needs the CUDA SDK's libcu++ headers "
+             "($CUDA_PATH or /usr/local/cuda, include/cccl)\n",
+             c->path);
+      return SKIPPED;
+    }
+    inc = aucs_xasprintf("%s/include/cccl", o.cuda_path);
+    args[0] = "-I", args[1] = inc;
+    o.extra_args = args, o.n_extra_args = 2;
+  }
   char *err = NULL;
-  if (!aucs_module_load(c->path, &o, m, &err))
+  int rc = aucs_module_load(c->path, &o, m, &err);
+  free(inc);
+  if (!rc)
     return 0;
   fprintf(stderr, "%s\n", err);
   free(err);
@@ -830,8 +897,8 @@ static int parse_args(corpus *c, int argc, char **argv) {
 
 static int has_kind(const corpus *c, int detection) {
   for (int i = 0; i < c->ex.n; i++)
-    if ((c->ex.v[i].kind == KIND_FINDING || c->ex.v[i].kind == KIND_CLEAN) ==
-        detection)
+    if ((c->ex.v[i].kind == KIND_FINDING || c->ex.v[i].kind == KIND_CLEAN ||
+         c->ex.v[i].kind == KIND_DEADLOCK) == detection)
       return 1;
   return 0;
 }
@@ -854,9 +921,10 @@ static int read_expectations(corpus *c) {
 int main(int argc, char **argv) {
   corpus c = {0};
   aucs_module *m = NULL;
-  if (parse_args(&c, argc, argv) || read_expectations(&c) || load(&c, &m)) {
+  int rc = parse_args(&c, argc, argv) || read_expectations(&c);
+  if (rc || (rc = load(&c, &m))) {
     release(&c);
-    return 1;
+    return rc;
   }
   analyse(&c, aucs_module_llvm(m));
   for (int i = 0; i < c.ex.n; i++)
