@@ -771,6 +771,16 @@ static int run_thread(run *R, thread *T) {
       if (I->imm & (MEM_ATOMIC | MEM_VOLATILE))
         strong_write(R, T, A, I->imm, 0);
       break;
+    case OP_TEX:
+      ip_tex(R, I, r);
+      break;
+    case OP_SURF:
+      T->pc = pc;
+      if (ip_surf(R, T, pc, I, r)) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
     case OP_FENCE:
       if (R->sy)
         aucs_sync_fence(R->sy, &T->sy, I->x);

@@ -107,6 +107,7 @@ typedef struct corpus {
   kernel *k;
   size_t nk;
   int passed, failed;
+  int sdk; /* AUCS-REQUIRES: cuda-sdk (compiled with the installed SDK) */
 } corpus;
 
 static const char *base_name(const char *path) {
@@ -394,6 +395,8 @@ static int parse_line(corpus *c, const char *s, const char *end, unsigned at,
                       unsigned nlines) {
   static const char expect_tag[] = "AUCS-EXPECT", launch_tag[] = "AUCS-LAUNCH";
   static const char static_tag[] = "AUCS-EXPECT-STATIC";
+  if (strstr(s, "AUCS-REQUIRES: cuda-sdk"))
+    c->sdk = 1;
   const char *t = strstr(s, static_tag);
   if (t && t < end)
     return parse_static(c, t + sizeof static_tag - 1, end, at, nlines);
@@ -807,8 +810,20 @@ static void check_static(corpus *c, LLVMModuleRef m) {
 
 /* ---- driver ------------------------------------------------------------- */
 
+/* The SDK aucs would use (module.c's search): CUDA_PATH, /usr/local/cuda. */
+static int have_sdk(void) {
+  const char *env = getenv("CUDA_PATH");
+  char *p = aucs_xasprintf("%s/include/cuda_runtime.h",
+                           env && *env ? env : "/usr/local/cuda");
+  FILE *f = fopen(p, "r");
+  free(p);
+  if (f)
+    fclose(f);
+  return f != NULL;
+}
+
 static int load(corpus *c, aucs_module **m) {
-  aucs_load_options o = {.no_cuda_sdk = 1, .opt_level = c->level};
+  aucs_load_options o = {.no_cuda_sdk = !c->sdk, .opt_level = c->level};
   char *err = NULL;
   if (!aucs_module_load(c->path, &o, m, &err))
     return 0;
@@ -854,7 +869,17 @@ static int read_expectations(corpus *c) {
 int main(int argc, char **argv) {
   corpus c = {0};
   aucs_module *m = NULL;
-  if (parse_args(&c, argc, argv) || read_expectations(&c) || load(&c, &m)) {
+  if (parse_args(&c, argc, argv) || read_expectations(&c)) {
+    release(&c);
+    return 1;
+  }
+  if (c.sdk && !have_sdk()) {
+    printf("skipped: %s needs a CUDA SDK (CUDA_PATH or /usr/local/cuda)\n",
+           c.path);
+    release(&c);
+    return 77;
+  }
+  if (load(&c, &m)) {
     release(&c);
     return 1;
   }

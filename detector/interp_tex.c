@@ -1,0 +1,163 @@
+/*
+ * interp_tex: texture fetches and surface accesses (TEX, SURF; lowered by
+ * lower_tex.c).
+ *
+ * A texture is a read-only image: a fetch records no access (a texture
+ * cannot race) and is never out of bounds (the coordinates are clamped);
+ * its texels come from the run's fill, as a function of the texture and
+ * the clamped coordinates, so equal fetches agree. Float texels are in
+ * [0, 1) under the random fill (a normalised image), 0..15 under the small
+ * one.
+ *
+ * A surface is memory: a global object of SURF_W x SURF_H x SURF_D bytes
+ * (x in bytes, as surf*write takes it; a layer is the last dimension), so
+ * its accesses go through the shadow memory and race like global ones.
+ * Out of range, the trap mode reports an out-of-bounds access (and skips
+ * it), clamp clamps each coordinate, zero reads zeros and drops writes.
+ * The object is the handle's: a parameter's surface when the handle equals
+ * that parameter's value, one shared surface otherwise.
+ *
+ * Limitation: the extents are fixed (not the host's cudaArray's), so an
+ * out-of-range coordinate is only caught beyond them or below zero.
+ */
+#include "interp_impl.h"
+
+enum { TEX_MAX_COORD = (1 << 20) - 1 };
+#define SURF_W (UINT64_C(1) << 20)
+#define SURF_H (UINT64_C(1) << 12)
+#define SURF_D (UINT64_C(1) << 6)
+
+/* The kernel parameter whose value is h (a 64-bit integer), or nparams. */
+uint32_t ip_handle_param(const run *R, uint64_t h) {
+  const aucs_prog *p = R->p;
+  for (uint32_t i = 0; R->cfg->args && i < p->nparams; i++)
+    if (p->params[i].kind == AUCS_PARAM_INT && p->params[i].bits == 64 &&
+        R->cfg->args[i] == h)
+      return i;
+  return (uint32_t)p->nparams;
+}
+
+/* Coordinate i of a fetch, clamped to [0, TEX_MAX_COORD]. */
+static int64_t fetch_coord(const bc_insn *I, const uint64_t *r,
+                           const uint32_t *pool, unsigned i) {
+  uint64_t v = r[pool[I->b + i]];
+  double c = (I->imm >> (TEX_FLOAT_COORDS + i)) & 1 ? floor(f32(v))
+                                                    : (double)sx(v, 32);
+  return c > 0 && c <= TEX_MAX_COORD ? (int64_t)c : c > 0 ? TEX_MAX_COORD : 0;
+}
+
+/* The texture's identity in the fill: far from the objects' ids. */
+static uint32_t texture_id(const run *R, uint64_t h) {
+  uint32_t obj = (uint32_t)(h >> AUCS_PTR_SHIFT);
+  if (obj && obj < R->p->nobjs)
+    return 0x400000u + obj;
+  return 0x600000u + ip_handle_param(R, h);
+}
+
+static uint64_t texel(const run *R, const bc_insn *I, uint32_t word) {
+  if (!(I->imm & TEX_FLOAT))
+    return word;
+  if (R->cfg->fill == AUCS_FILL_RANDOM)
+    return bf32((float)(word & 0xffff) / 65536.0f);
+  return bf32((float)word);
+}
+
+void ip_tex(run *R, const bc_insn *I, uint64_t *r) {
+  uint64_t lin = 0;
+  for (unsigned i = 0; i < I->c; i++)
+    lin = lin * (TEX_MAX_COORD + 1) + (uint64_t)fetch_coord(I, r, R->p->pool, i);
+  uint32_t id = texture_id(R, r[I->a]);
+  for (unsigned k = 0; k < (I->imm & 15); k++) {
+    uint32_t w = 0;
+    ip_fill(R, id, (lin & ((UINT64_C(1) << 32) - 1)) * 16 + 4 * k,
+            (unsigned char *)&w, 4);
+    r[I->d + k] = texel(R, I, w);
+  }
+}
+
+/* The surface object of handle h. */
+static uint32_t surface_of(const run *R, uint64_t h) {
+  uint32_t obj = (uint32_t)(h >> AUCS_PTR_SHIFT);
+  if (obj && obj < R->p->nobjs && R->p->objs[obj].surface)
+    return obj;
+  return R->p->surf0 + ip_handle_param(R, h);
+}
+
+/* Where an access at pc is reported: the call of the outermost helper of
+ * a texture header on the stack (the user's surf2Dwrite), else pc. */
+uint32_t ip_texture_site(const run *R, const thread *T, uint32_t pc) {
+  uint32_t fn = T->fn, d = T->depth;
+  while (d > 0 && R->p->funcs[fn].tex_header) {
+    const frame *F = &T->frames[--d];
+    pc = F->ret_pc - 1;
+    fn = F->fn;
+  }
+  return pc;
+}
+
+static void surf_oob(run *R, thread *T, uint32_t pc, int write, uint32_t obj,
+                     const int64_t *c, unsigned n) {
+  if (!ip_first_time(R, AUCS_FINDING_OUT_OF_BOUNDS, pc, pc))
+    return;
+  aucs_finding f = {.kind = AUCS_FINDING_OUT_OF_BOUNDS};
+  f.a = ip_side(R, pc, T->tid, R->blk, write ? AUCS_OP_WRITE : AUCS_OP_READ,
+                n);
+  f.message = aucs_xasprintf(
+      "out-of-bounds surface %s of %u bytes at (%lld, %lld, %lld) of '%s' "
+      "(the trap boundary mode; extents %llu x %llu x %llu bytes)",
+      write ? "write" : "read", n, (long long)c[0], (long long)c[1],
+      (long long)c[2], R->p->objs[obj].name, (unsigned long long)SURF_W,
+      (unsigned long long)SURF_H, (unsigned long long)SURF_D);
+  ip_push(R, &f, &R->objs[obj], 0);
+}
+
+static int64_t clamp64(int64_t v, int64_t hi) {
+  return v < 0 ? 0 : v > hi ? hi : v;
+}
+
+/* The byte offset of the access, or -1 when it is dropped (out of range
+ * under trap or zero). */
+static int64_t surf_offset(run *R, thread *T, uint32_t pc, uint32_t obj,
+                           const uint64_t *r, unsigned n) {
+  const bc_insn *I = &R->p->code[pc];
+  unsigned nc = I->c & 255;
+  int64_t c[3] = {0, 0, 0};
+  for (unsigned i = 0; i < nc && i < 3; i++) /* the layer goes last */
+    c[(I->imm & TEX_LAYERED) ? (i ? i - 1 : nc - 1) : i] =
+        sx(r[R->p->pool[I->b + i]], 32);
+  const int64_t hi[3] = {(int64_t)(SURF_W - n), (int64_t)SURF_H - 1,
+                         (int64_t)SURF_D - 1};
+  int in = 1;
+  for (int i = 0; i < 3; i++) {
+    in &= c[i] >= 0 && c[i] <= hi[i];
+    if (I->imm & TEX_CLAMP)
+      c[i] = clamp64(c[i], hi[i]);
+  }
+  if (!in && !(I->imm & TEX_CLAMP)) {
+    if (!(I->imm & TEX_ZERO))
+      surf_oob(R, T, ip_texture_site(R, T, pc), (I->imm & TEX_STORE) != 0,
+               obj, c, n);
+    return -1;
+  }
+  return c[0] + c[1] * (int64_t)SURF_W + c[2] * (int64_t)(SURF_W * SURF_H);
+}
+
+int ip_surf(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
+  unsigned nval = I->c >> 8, n = I->x * nval, store = !!(I->imm & TEX_STORE);
+  uint32_t obj = surface_of(R, r[I->a]);
+  unsigned char b[32] = {0};
+  int64_t off = surf_offset(R, T, pc, obj, r, n);
+  if (off >= 0 && store)
+    for (unsigned k = 0; k < nval; k++)
+      memcpy(b + k * I->x, &r[R->p->pool[I->b + (I->c & 255) + k]], I->x);
+  if (off >= 0 &&
+      ip_touch(R, T, ip_texture_site(R, T, pc), AUCS_PTR(obj, (uint64_t)off), n,
+               store ? M_WRITE : M_READ, 0, b) < 0)
+    return 1;
+  for (unsigned k = 0; !store && k < nval; k++) {
+    uint64_t v = 0;
+    memcpy(&v, b + k * I->x, I->x); /* little-endian host */
+    r[I->d + k] = v;
+  }
+  return 0;
+}
