@@ -772,7 +772,7 @@ static int run_thread(run *R, thread *T) {
         strong_write(R, T, A, I->imm, 0);
       break;
     case OP_TEX:
-      ip_tex(R, I, r);
+      ip_tex(R, T, pc, I, r);
       break;
     case OP_SURF:
       T->pc = pc;
@@ -1049,8 +1049,10 @@ aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
   R.th = aucs_xcalloc(R.nthreads, sizeof(thread));
   R.args = format_args(p, cfg->args);
   sync_setup(&R);
+  ip_tex_watch(&R);
   if (!ip_init_objects(&R))
     ip_run_grid(&R);
+  ip_tex_finish(&R);
   run_free(&R);
   return res->status;
 }

@@ -109,6 +109,8 @@ typedef struct run {
   int want_sync;   /* the kernel synchronizes beyond barriers */
   uint32_t nslots; /* blocks with clock entries (sync.h) */
   int phased;      /* blocks may wait for one another (gridsync.c) */
+  struct tex_watch *tw; /* --texture pairs (interp_tex.c) */
+  uint32_t ntw;
 } run;
 
 /* ---- values ---- */
@@ -190,7 +192,11 @@ void ip_fill(run *R, uint32_t id, uint64_t off, unsigned char *p, uint64_t n);
 /* interp_tex.c */
 uint32_t ip_handle_param(const run *R, uint64_t h);
 uint32_t ip_texture_site(const run *R, const thread *T, uint32_t pc);
-void ip_tex(run *R, const bc_insn *I, uint64_t *r);
+void ip_tex(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r);
+void ip_tex_watch(run *R);
+void ip_tex_write(run *R, thread *T, uint32_t pc, uint32_t id, uint64_t off,
+                  uint64_t n);
+void ip_tex_finish(run *R);
 int ip_surf(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r);
 
 /* interp_sched.c */

@@ -395,6 +395,8 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
   }
   robj *o = &R->objs[id];
   int write = mode != M_READ, tracked = mode != M_RAW_WRITE;
+  if (R->ntw && write)
+    ip_tex_write(R, T, pc, id, off, n);
   R->writes += (uint64_t)(mode == M_WRITE || mode == M_RAW_WRITE);
   R->at = ptr;
   if (!o->o->sparse) {

@@ -62,7 +62,12 @@ static uint64_t texel(const run *R, const bc_insn *I, uint32_t word) {
   return bf32((float)word);
 }
 
-void ip_tex(run *R, const bc_insn *I, uint64_t *r) {
+static void fetched(run *R, thread *T, uint32_t pc, const bc_insn *I,
+                    const uint64_t *r);
+
+void ip_tex(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
+  if (R->ntw)
+    fetched(R, T, pc, I, r);
   uint64_t lin = 0;
   for (unsigned i = 0; i < I->c; i++)
     lin = lin * (TEX_MAX_COORD + 1) + (uint64_t)fetch_coord(I, r, R->p->pool, i);
@@ -160,4 +165,116 @@ int ip_surf(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
     r[I->d + k] = v;
   }
   return 0;
+}
+
+/* ---- texture-incoherent (--texture TEX=PARAM) ---- */
+
+/* One --texture pair: the texture's handle, its buffer's object, and the
+ * first write of the buffer and fetch of the texture with the byte ranges
+ * they covered ([lo, hi), hi == 0: none yet). */
+typedef struct tex_watch {
+  uint64_t handle, elem;
+  uint32_t backing;
+  uint64_t wlo, whi, flo, fhi;
+  aucs_access write, fetch;
+} tex_watch;
+
+static long param_named(const aucs_prog *p, const char *name) {
+  for (size_t i = 0; i < p->nparams; i++)
+    if (!strcmp(p->params[i].name, name))
+      return (long)i;
+  return -1;
+}
+
+/* The handle of texture name: a parameter's value, or a texture
+ * reference's address (aucs_texture.h); 0 when there is none. */
+static uint64_t handle_named(const run *R, const char *name) {
+  long i = param_named(R->p, name);
+  if (i >= 0)
+    return R->cfg->args ? R->cfg->args[i] : 0;
+  for (uint32_t id = 1; id < R->p->nobjs; id++)
+    if (R->p->objs[id].name && !strcmp(R->p->objs[id].name, name))
+      return AUCS_PTR(id, 0);
+  return 0;
+}
+
+/* The pointee size of pointer parameter i (debug info), 4 when unknown. */
+static uint64_t elem_of(const aucs_prog *p, long i) {
+  for (size_t j = 0; p->inputs && j < p->inputs->n; j++)
+    if (p->inputs->v[j].param == (unsigned)i && !p->inputs->v[j].field)
+      return p->inputs->v[j].elem_bytes ? p->inputs->v[j].elem_bytes : 4;
+  return 4;
+}
+
+void ip_tex_watch(run *R) {
+  const aucs_run_config *c = R->cfg;
+  R->tw = c->ntextures ? aucs_xcalloc(c->ntextures, sizeof *R->tw) : NULL;
+  for (size_t k = 0; k < c->ntextures; k++) {
+    long b = param_named(R->p, c->textures[k].value);
+    uint64_t h = handle_named(R, c->textures[k].name);
+    if (b < 0 || !R->p->param_obj[b] || !h)
+      continue;
+    R->tw[R->ntw++] = (tex_watch){.handle = h,
+                                  .elem = elem_of(R->p, b),
+                                  .backing = R->p->param_obj[b]};
+  }
+}
+
+static void widen(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t b) {
+  if (!*hi || a < *lo)
+    *lo = a;
+  if (b > *hi)
+    *hi = b;
+}
+
+void ip_tex_write(run *R, thread *T, uint32_t pc, uint32_t id, uint64_t off,
+                  uint64_t n) {
+  for (uint32_t k = 0; k < R->ntw; k++) {
+    tex_watch *w = &R->tw[k];
+    if (w->backing != id)
+      continue;
+    if (!w->whi)
+      w->write = ip_side(R, pc, T->tid, R->blk, AUCS_OP_WRITE, (unsigned)n);
+    widen(&w->wlo, &w->whi, off, off + n);
+  }
+}
+
+/* A fetch of a watched texture: a 1-D integer fetch covers its element,
+ * any other the whole buffer. */
+static void fetched(run *R, thread *T, uint32_t pc, const bc_insn *I,
+                    const uint64_t *r) {
+  for (uint32_t k = 0; k < R->ntw; k++) {
+    tex_watch *w = &R->tw[k];
+    if (w->handle != r[I->a])
+      continue;
+    uint64_t lo = 0, hi = UINT64_MAX;
+    if (I->c == 1 && !(I->imm >> TEX_FLOAT_COORDS & 1)) {
+      lo = (uint64_t)fetch_coord(I, r, R->p->pool, 0) * w->elem;
+      hi = lo + w->elem;
+    }
+    if (!w->fhi)
+      w->fetch = ip_side(R, ip_texture_site(R, T, pc), T->tid, R->blk,
+                         AUCS_OP_READ, (unsigned)w->elem);
+    widen(&w->flo, &w->fhi, lo, hi);
+  }
+}
+
+void ip_tex_finish(run *R) {
+  for (uint32_t k = 0; k < R->ntw; k++) {
+    const tex_watch *w = &R->tw[k];
+    const char *tex = R->cfg->textures[k].name;
+    if (!w->whi || !w->fhi || w->whi <= w->flo || w->fhi <= w->wlo)
+      continue;
+    aucs_finding f = {.kind = AUCS_FINDING_TEXTURE_INCOHERENT};
+    f.a = w->write;
+    f.b = w->fetch;
+    f.message = aucs_xasprintf(
+        "texture '%s' is fetched in the launch that writes its buffer '%s' "
+        "(bytes %llu..%llu written): the fetch may read stale data",
+        tex, R->p->objs[w->backing].name, (unsigned long long)w->wlo,
+        (unsigned long long)w->whi - 1);
+    ip_push(R, &f, &R->objs[w->backing], w->wlo);
+  }
+  free(R->tw);
+  R->tw = NULL;
 }

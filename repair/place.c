@@ -596,6 +596,10 @@ const char *aucs_place_unfixable(const aucs_finding *f,
     *suggestion = "put __threadfence() between the data accesses and the "
                   "flag, on the writing and on the reading side";
     return "aucs does not insert fences yet";
+  case AUCS_FINDING_TEXTURE_INCOHERENT:
+    *suggestion = "read the buffer through its pointer in this kernel, or "
+                  "write the results to another buffer (or launch)";
+    return "no barrier makes a texture fetch see a write of the same launch";
   case AUCS_FINDING_SCOPE_RACE:
     *suggestion = "use the device-scoped atomic (atomicCAS instead of "
                   "atomicCAS_block, cuda::thread_scope_device)";

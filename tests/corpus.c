@@ -220,7 +220,8 @@ static void arity(const expect *x, unsigned *lo, unsigned *hi) {
   else if (x->finding == AUCS_FINDING_RACE ||
            x->finding == AUCS_FINDING_INTER_BLOCK_RACE ||
            x->finding == AUCS_FINDING_SCOPE_RACE ||
-           x->finding == AUCS_FINDING_MISSING_FENCE)
+           x->finding == AUCS_FINDING_MISSING_FENCE ||
+           x->finding == AUCS_FINDING_TEXTURE_INCOHERENT)
     *lo = *hi = 2;
   else if (x->finding == AUCS_FINDING_BARRIER_DIVERGENCE)
     *hi = 2;
@@ -586,6 +587,7 @@ static unsigned finding_lines(const corpus *c, const aucs_finding *f,
                      f->kind != AUCS_FINDING_INTER_BLOCK_RACE &&
                      f->kind != AUCS_FINDING_SCOPE_RACE &&
                      f->kind != AUCS_FINDING_MISSING_FENCE &&
+                     f->kind != AUCS_FINDING_TEXTURE_INCOHERENT &&
                      f->kind != AUCS_FINDING_BARRIER_DIVERGENCE))
       continue;
     LLVMValueRef callee =

@@ -64,6 +64,10 @@ typedef struct aucs_inputs_user {
   size_t nargs;
   aucs_inputs_setting *buffers; /* --buffer */
   size_t nbuffers;
+  /* --texture TEX=PARAM: texture TEX (a texture-object parameter or a
+   * texture reference) reads the buffer of pointer parameter PARAM */
+  aucs_inputs_setting *textures;
+  size_t ntextures;
   int has_dynamic_shared;
   uint64_t dynamic_shared; /* --dynamic-shared BYTES */
   /* From --inputs FILE.json: the launch (the command line's wins). */
@@ -72,7 +76,7 @@ typedef struct aucs_inputs_user {
 } aucs_inputs_user;
 
 /* Parse the inputs option at argv[*i] (--arg, --buffer, --dynamic-shared,
- * --inputs), moving *i past its value: 1 when it was one, 0 when it is
+ * --texture, --inputs), moving *i past its value: 1 when it was one, 0 when it is
  * another option, -1 with *err (free with free()) when its value is bad. */
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                        char **err);

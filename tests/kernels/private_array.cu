@@ -25,6 +25,7 @@ __global__ void local_table(int *out, const int *in, int n) {
 // shared_cfg[k] > 0 orders nothing (whatever in holds).
 // AUCS-LAUNCH: --grid 1 --block 64 --arg n=3
 // AUCS-EXPECT: redundant-barrier 21
-// Static (aucs detect --static, same launch): the local arrays hold loaded
-// data and at -O2 their accesses are through unknown pointers: never proven.
-// AUCS-EXPECT-STATIC: never-proven
+// Static (aucs detect --static, same launch): the local arrays are private
+// to each thread (their accesses pair with nobody's), and the stores to out
+// are affine in tid and distinct: race-free, whatever the loaded data.
+// AUCS-EXPECT-STATIC: proof race-free
