@@ -167,16 +167,30 @@ int ip_surf(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
   return 0;
 }
 
-/* ---- texture-incoherent (--texture TEX=PARAM) ---- */
+/* ---- texture-incoherent (--texture TEX=PARAM) ----
+ *
+ * Per element of the buffer (its pointee size, from the debug info, else 4
+ * bytes): its first writer and its first fetcher. A fetch of an element
+ * written in the launch (by another thread, or by the same one before) may
+ * read stale data; so does a write of an element another thread fetched.
+ * A fetch of another geometry (2-D, ...) may read any element: it meets
+ * any write of the launch. */
 
-/* One --texture pair: the texture's handle, its buffer's object, and the
- * first write of the buffer and fetch of the texture with the byte ranges
- * they covered ([lo, hi), hi == 0: none yet). */
+typedef struct tex_elem {
+  uint64_t key; /* element index + 1; 0: empty */
+  aucs_access write, fetch;
+  uint64_t writer, fetcher; /* global thread + 1; 0: none */
+} tex_elem;
+
 typedef struct tex_watch {
+  const char *name; /* the texture's */
   uint64_t handle, elem;
   uint32_t backing;
-  uint64_t wlo, whi, flo, fhi;
-  aucs_access write, fetch;
+  tex_elem *v;
+  size_t cap, len;
+  tex_elem any;   /* the first write, and the first fetch of another kind */
+  int found;      /* the finding is made */
+  aucs_access fa, fb;
 } tex_watch;
 
 static long param_named(const aucs_prog *p, const char *name) {
@@ -214,66 +228,108 @@ void ip_tex_watch(run *R) {
     uint64_t h = handle_named(R, c->textures[k].name);
     if (b < 0 || !R->p->param_obj[b] || !h)
       continue;
-    R->tw[R->ntw++] = (tex_watch){.handle = h,
+    R->tw[R->ntw++] = (tex_watch){.name = c->textures[k].name,
+                                  .handle = h,
                                   .elem = elem_of(R->p, b),
                                   .backing = R->p->param_obj[b]};
   }
 }
 
-static void widen(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t b) {
-  if (!*hi || a < *lo)
-    *lo = a;
-  if (b > *hi)
-    *hi = b;
+static tex_elem *elem_at(tex_watch *w, uint64_t e) {
+  if (2 * (w->len + 1) > w->cap) {
+    tex_elem *old = w->v;
+    size_t n = w->cap;
+    w->cap = n ? 2 * n : 64;
+    w->v = aucs_xcalloc(w->cap, sizeof *w->v);
+    w->len = 0;
+    for (size_t i = 0; i < n; i++)
+      if (old[i].key)
+        *elem_at(w, old[i].key - 1) = old[i];
+    free(old);
+  }
+  size_t i = (size_t)((e * 0x9e3779b97f4a7c15ull) >> 7) & (w->cap - 1);
+  while (w->v[i].key && w->v[i].key != e + 1)
+    i = (i + 1) & (w->cap - 1);
+  if (!w->v[i].key) {
+    w->v[i].key = e + 1;
+    w->len++;
+  }
+  return &w->v[i];
+}
+
+static void conflict(tex_watch *w, aucs_access write, aucs_access fetch) {
+  if (w->found)
+    return;
+  w->found = 1;
+  w->fa = write;
+  w->fb = fetch;
+}
+
+static uint64_t gthread(const run *R, const thread *T) {
+  return (uint64_t)R->blk * R->nthreads + T->tid + 1;
 }
 
 void ip_tex_write(run *R, thread *T, uint32_t pc, uint32_t id, uint64_t off,
                   uint64_t n) {
+  uint64_t me = gthread(R, T);
   for (uint32_t k = 0; k < R->ntw; k++) {
     tex_watch *w = &R->tw[k];
-    if (w->backing != id)
+    if (w->backing != id || off > UINT64_MAX / 2)
       continue;
-    if (!w->whi)
-      w->write = ip_side(R, pc, T->tid, R->blk, AUCS_OP_WRITE, (unsigned)n);
-    widen(&w->wlo, &w->whi, off, off + n);
+    aucs_access a = ip_side(R, pc, T->tid, R->blk, AUCS_OP_WRITE, (unsigned)n);
+    if (!w->any.writer)
+      w->any.write = a, w->any.writer = me;
+    if (w->any.fetcher)
+      conflict(w, a, w->any.fetch);
+    for (uint64_t e = off / w->elem; e <= (off + n - 1) / w->elem; e++) {
+      tex_elem *x = elem_at(w, e);
+      if (x->fetcher && x->fetcher != me)
+        conflict(w, a, x->fetch);
+      if (!x->writer)
+        x->write = a, x->writer = me;
+    }
   }
 }
 
-/* A fetch of a watched texture: a 1-D integer fetch covers its element,
- * any other the whole buffer. */
+/* A fetch of a watched texture (a 1-D integer fetch: of one element). */
 static void fetched(run *R, thread *T, uint32_t pc, const bc_insn *I,
                     const uint64_t *r) {
+  uint64_t me = gthread(R, T);
   for (uint32_t k = 0; k < R->ntw; k++) {
     tex_watch *w = &R->tw[k];
     if (w->handle != r[I->a])
       continue;
-    uint64_t lo = 0, hi = UINT64_MAX;
-    if (I->c == 1 && !(I->imm >> TEX_FLOAT_COORDS & 1)) {
-      lo = (uint64_t)fetch_coord(I, r, R->p->pool, 0) * w->elem;
-      hi = lo + w->elem;
+    aucs_access b = ip_side(R, ip_texture_site(R, T, pc), T->tid, R->blk,
+                            AUCS_OP_READ, (unsigned)w->elem);
+    if (I->c != 1 || (I->imm >> TEX_FLOAT_COORDS & 1)) {
+      if (!w->any.fetcher)
+        w->any.fetch = b, w->any.fetcher = me;
+      if (w->any.writer)
+        conflict(w, w->any.write, b);
+      continue;
     }
-    if (!w->fhi)
-      w->fetch = ip_side(R, ip_texture_site(R, T, pc), T->tid, R->blk,
-                         AUCS_OP_READ, (unsigned)w->elem);
-    widen(&w->flo, &w->fhi, lo, hi);
+    tex_elem *x = elem_at(w, (uint64_t)fetch_coord(I, r, R->p->pool, 0));
+    if (x->writer)
+      conflict(w, x->write, b);
+    if (!x->fetcher)
+      x->fetch = b, x->fetcher = me;
   }
 }
 
 void ip_tex_finish(run *R) {
   for (uint32_t k = 0; k < R->ntw; k++) {
-    const tex_watch *w = &R->tw[k];
-    const char *tex = R->cfg->textures[k].name;
-    if (!w->whi || !w->fhi || w->whi <= w->flo || w->fhi <= w->wlo)
-      continue;
-    aucs_finding f = {.kind = AUCS_FINDING_TEXTURE_INCOHERENT};
-    f.a = w->write;
-    f.b = w->fetch;
-    f.message = aucs_xasprintf(
-        "texture '%s' is fetched in the launch that writes its buffer '%s' "
-        "(bytes %llu..%llu written): the fetch may read stale data",
-        tex, R->p->objs[w->backing].name, (unsigned long long)w->wlo,
-        (unsigned long long)w->whi - 1);
-    ip_push(R, &f, &R->objs[w->backing], w->wlo);
+    tex_watch *w = &R->tw[k];
+    if (w->found) {
+      aucs_finding f = {.kind = AUCS_FINDING_TEXTURE_INCOHERENT};
+      f.a = w->fa;
+      f.b = w->fb;
+      f.message = aucs_xasprintf(
+          "texture '%s' is fetched in the launch that writes its buffer "
+          "'%s' over the fetched elements: the fetch may read stale data",
+          w->name, R->p->objs[w->backing].name);
+      ip_push(R, &f, &R->objs[w->backing], 0);
+    }
+    free(w->v);
   }
   free(R->tw);
   R->tw = NULL;
