@@ -10,9 +10,12 @@
  *      split at the dots: a geometry token gives the coordinate count, a
  *      `clamp` / `zero` token the surface boundary mode (else trap), a
  *      `b32` / `i8` / `v4i16` token the surface element size.
- *   2. The operands are the handle, the coordinates (the first a layer for
- *      layered geometries), and for a surface write the values; anything
- *      after the coordinates of a fetch (a level, gradients) is ignored.
+ *   2. The operands, in PTX order, are the handle, the coordinates (the
+ *      first a layer for layered geometries), and for a surface write the
+ *      values: an intrinsic's in argument order, an asm's in the order its
+ *      text names them (`[$4, {$7, $5, $6, $6}]`: the SDK passes a layer
+ *      last). Anything after the coordinates of a fetch (a level,
+ *      gradients) is ignored.
  *   3. The first surface operation creates the surface objects: one per
  *      kernel parameter (a handle equal to the parameter's value is that
  *      surface) and one for any other handle.
@@ -116,21 +119,72 @@ static void add_surfaces(lowerer *L) {
   }
 }
 
-/* Operands first .. first + n - 1 into the pool; their index. */
-static uint32_t pool_args(lowerer *L, LLVMValueRef I, unsigned first,
-                          unsigned n, int *bad) {
+/* The call's operands in PTX order: the handle, the coordinates (a layer
+ * first), then a write's values; n of them. */
+typedef struct operands {
+  unsigned ix[16], n, coords;
+} operands;
+
+/* An intrinsic's: in order, after the sampler when it has one. */
+static void intrinsic_operands(LLVMValueRef I, const tex_op *op,
+                               operands *o) {
+  unsigned na = (unsigned)LLVMGetNumArgOperands(I);
+  o->n = 0;
+  for (unsigned i = 0; i < na && o->n < 16; i++)
+    if (i != 1 || !op->sampler)
+      o->ix[o->n++] = i;
+}
+
+/* The "$N" numbers of text from *at up to stop, as argument indices (N
+ * minus the outputs); *at moves past them. */
+static void asm_numbers(const char *text, size_t len, size_t *at, char stop,
+                        unsigned outs, operands *o, unsigned max) {
+  unsigned got = 0;
+  for (; *at < len && text[*at] != stop; ++*at) {
+    if (text[*at] != '$' || !isdigit((unsigned char)text[*at + 1]))
+      continue;
+    unsigned v = (unsigned)atoi(text + *at + 1);
+    if (got++ < max && o->n < 16 && v >= outs)
+      o->ix[o->n++] = v - outs;
+  }
+}
+
+/* Inline asm's, from its text: `[$h, {$x, $y}]` then, for a write,
+ * `{$v, ...}` (the SDK's headers put a layer's operand last among the
+ * arguments and first in the coordinates). */
+static void asm_operands(LLVMValueRef I, const char *text, size_t len,
+                         const parsed *p, operands *o) {
+  size_t cn = 0;
+  const char *cons = LLVMGetInlineAsmConstraintString(LLVMGetCalledValue(I),
+                                                       &cn);
+  unsigned outs = 0;
+  for (size_t i = 0; i < cn; i++)
+    outs += cons[i] == '=' && (i == 0 || cons[i - 1] == ',');
+  size_t at = 0;
+  o->n = 0;
+  while (at < len && text[at] != '[')
+    at++;
+  asm_numbers(text, len, &at, '{', outs, o, 1);
+  asm_numbers(text, len, &at, '}', outs, o, p->g->coords);
+  while (at < len && text[at] != ']')
+    at++;
+  asm_numbers(text, len, &at, '}', outs, o, 16);
+}
+
+/* Operands ix[first .. first + n - 1] into the pool; their index. */
+static uint32_t pool_args(lowerer *L, LLVMValueRef I, const operands *o,
+                          unsigned first, unsigned n, int *bad) {
   uint32_t at = L->pool.n;
   for (unsigned i = 0; i < n; i++)
-    VEC_PUSH(L->pool, lw_op_slot(L, I, first + i, bad));
+    VEC_PUSH(L->pool, lw_op_slot(L, I, o->ix[first + i], bad));
   return at;
 }
 
 static int lower_fetch(lowerer *L, LLVMValueRef I, uint32_t d,
-                       const tex_op *op, const parsed *p) {
-  unsigned na = (unsigned)LLVMGetNumArgOperands(I), first = 1 + op->sampler;
+                       const parsed *p, const operands *o) {
   LLVMTypeRef t = LLVMTypeOf(I);
   unsigned nres = lw_leaves(t);
-  if (na < first + p->g->coords || nres == 0 || nres > 4)
+  if (o->n < 1 + p->g->coords || nres == 0 || nres > 4)
     return lw_fail(L, "%s", "a texture fetch of this form is not supported");
   LLVMTypeRef lane = LLVMGetTypeKind(t) == LLVMStructTypeKind
                          ? LLVMStructGetTypeAtIndex(t, 0)
@@ -140,24 +194,25 @@ static int lower_fetch(lowerer *L, LLVMValueRef I, uint32_t d,
                              : 0);
   imm |= p->g->layered ? (uint64_t)TEX_LAYERED : 0;
   for (unsigned i = 0; i < p->g->coords; i++) {
-    LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(I, first + i)));
-    if (k == LLVMFloatTypeKind)
+    LLVMValueRef c = LLVMGetOperand(I, o->ix[1 + i]);
+    if (LLVMGetTypeKind(LLVMTypeOf(c)) == LLVMFloatTypeKind)
       imm |= UINT64_C(1) << (TEX_FLOAT_COORDS + i);
   }
   int bad = 0;
   bc_insn in = {.op = OP_TEX, .d = d, .c = p->g->coords, .imm = imm};
-  in.a = lw_op_slot(L, I, 0, &bad);
-  in.b = pool_args(L, I, first, p->g->coords, &bad);
+  in.a = lw_op_slot(L, I, o->ix[0], &bad);
+  in.b = pool_args(L, I, o, 1, p->g->coords, &bad);
   lw_emit(L, in);
   return bad;
 }
 
 static int lower_surface(lowerer *L, LLVMValueRef I, uint32_t d,
-                         const tex_op *op, const parsed *p) {
-  unsigned na = (unsigned)LLVMGetNumArgOperands(I), nc = p->g->coords;
-  unsigned nval = op->kind == STORE ? na - 1 - nc : lw_leaves(LLVMTypeOf(I));
-  if (na < 1 + nc || !p->bytes || nval == 0 || nval > 4 ||
-      (op->kind == LOAD && na != 1 + nc))
+                         const tex_op *op, const parsed *p,
+                         const operands *o) {
+  unsigned nc = p->g->coords, store = op->kind == STORE;
+  unsigned nval = store ? o->n - 1 - nc : lw_leaves(LLVMTypeOf(I));
+  if (o->n < 1 + nc || !p->bytes || nval == 0 || nval > 4 ||
+      (!store && o->n != 1 + nc))
     return lw_fail(L, "%s", "a surface access of this form is not supported");
   add_surfaces(L);
   int bad = 0;
@@ -166,10 +221,10 @@ static int lower_surface(lowerer *L, LLVMValueRef I, uint32_t d,
                 .x = (uint16_t)p->bytes,
                 .c = nc | nval << 8,
                 .imm = p->mode};
-  in.imm |= op->kind == STORE ? (uint64_t)TEX_STORE : 0;
+  in.imm |= store ? (uint64_t)TEX_STORE : 0;
   in.imm |= p->g->layered ? (uint64_t)TEX_LAYERED : 0;
-  in.a = lw_op_slot(L, I, 0, &bad);
-  in.b = pool_args(L, I, 1, op->kind == STORE ? na - 1 : nc, &bad);
+  in.a = lw_op_slot(L, I, o->ix[0], &bad);
+  in.b = pool_args(L, I, o, 1, store ? o->n - 1 : nc, &bad);
   lw_emit(L, in);
   return bad;
 }
@@ -187,8 +242,16 @@ int lw_lower_texture(lowerer *L, LLVMValueRef I, uint32_t d, const char *name,
   parsed p = parse(name + strlen(op->prefix), n - strlen(op->prefix));
   if (!p.g)
     return lw_fail(L, "%s", "a texture or surface geometry is not supported");
-  return op->kind == FETCH ? lower_fetch(L, I, d, op, &p)
-                           : lower_surface(L, I, d, op, &p);
+  operands o;
+  if (LLVMIsAInlineAsm(LLVMGetCalledValue(I)))
+    asm_operands(I, name, n, &p, &o);
+  else
+    intrinsic_operands(I, op, &o);
+  for (unsigned i = 0; i < o.n; i++)
+    if (o.ix[i] >= (unsigned)LLVMGetNumArgOperands(I))
+      return lw_fail(L, "%s", "a texture or surface operand is missing");
+  return op->kind == FETCH ? lower_fetch(L, I, d, &p, &o)
+                           : lower_surface(L, I, d, op, &p, &o);
 }
 
 /* The headers whose helpers wrap the fetches: a finding names their caller. */
