@@ -92,7 +92,7 @@ static int space_of_as(unsigned as) {
 static LLVMValueRef root_of(frame *f, LLVMValueRef p) {
   for (int guard = 0; guard < 64; guard++) {
     if (LLVMIsAGlobalVariable(p) || LLVMIsAAllocaInst(p))
-      return p; /* an alloca: a caller's local, private to the thread */
+      return p;
     if (LLVMIsAArgument(p)) {
       if (!f->call)
         return p;

@@ -25,7 +25,7 @@ __global__ void local_table(int *out, const int *in, int n) {
 // shared_cfg[k] > 0 orders nothing (whatever in holds).
 // AUCS-LAUNCH: --grid 1 --block 64 --arg n=3
 // AUCS-EXPECT: redundant-barrier 21
-// Static (aucs detect --static, same launch): the local arrays are private
-// to each thread (their accesses pair with nobody's), and the stores to out
-// are affine in tid and distinct: race-free, whatever the loaded data.
+// Static (aucs detect --static, same launch): the local arrays are each
+// thread's own (allocas are not shared memory), and the two stores to out
+// are at tid and blockDim.x + tid: proven.
 // AUCS-EXPECT-STATIC: proof race-free
