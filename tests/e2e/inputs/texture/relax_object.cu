@@ -16,3 +16,8 @@ __global__ void splat(cudaSurfaceObject_t s, int w) {
   int x = threadIdx.x, y = threadIdx.y;
   surf2Dwrite((float)x, s, (x % w) * 4, y);
 }
+
+__global__ void shifted(cudaTextureObject_t t, float *out) {
+  int base = tex1Dfetch<int>(t, 0);
+  out[base + threadIdx.x] = 1.0f;
+}
