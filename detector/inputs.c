@@ -358,9 +358,9 @@ static int setting(aucs_inputs_user *u, const char *flag, const char *v,
   uint64_t x;
   if (!eq || eq == v || !eq[1])
     return bad(err, flag, v,
-               buffer                        ? "NAME=COUNT"
+               buffer                       ? "NAME=COUNT"
                : !strcmp(flag, "--texture") ? "TEXTURE=PARAM"
-                                             : "NAME=VALUE");
+                                            : "NAME=VALUE");
   if (buffer && (aucs_parse_u64(eq + 1, &x) || x == 0))
     return bad(err, flag, v, "NAME=COUNT, a positive integer");
   if (buffer)
@@ -519,9 +519,8 @@ static int json_launch(aucs_inputs_user *u, json_t *root, const char *path,
 }
 
 static int json_keys(json_t *root, const char *path, char **err) {
-  static const char *const known[] = {"grid",           "block",
-                                      "args",           "buffers",
-                                      "dynamic_shared", "textures"};
+  static const char *const known[] = {"grid",    "block",          "args",
+                                      "buffers", "dynamic_shared", "textures"};
   const char *key;
   json_t *x;
   json_object_foreach(root, key, x) {

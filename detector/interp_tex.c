@@ -70,7 +70,8 @@ void ip_tex(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
     fetched(R, T, pc, I, r);
   uint64_t lin = 0;
   for (unsigned i = 0; i < I->c; i++)
-    lin = lin * (TEX_MAX_COORD + 1) + (uint64_t)fetch_coord(I, r, R->p->pool, i);
+    lin =
+        lin * (TEX_MAX_COORD + 1) + (uint64_t)fetch_coord(I, r, R->p->pool, i);
   uint32_t id = texture_id(R, r[I->a]);
   for (unsigned k = 0; k < (I->imm & 15); k++) {
     uint32_t w = 0;
@@ -105,8 +106,7 @@ static void surf_oob(run *R, thread *T, uint32_t pc, int write, uint32_t obj,
   if (!ip_first_time(R, AUCS_FINDING_OUT_OF_BOUNDS, pc, pc))
     return;
   aucs_finding f = {.kind = AUCS_FINDING_OUT_OF_BOUNDS};
-  f.a = ip_side(R, pc, T->tid, R->blk, write ? AUCS_OP_WRITE : AUCS_OP_READ,
-                n);
+  f.a = ip_side(R, pc, T->tid, R->blk, write ? AUCS_OP_WRITE : AUCS_OP_READ, n);
   f.message = aucs_xasprintf(
       "out-of-bounds surface %s of %u bytes at (%lld, %lld, %lld) of '%s' "
       "(the trap boundary mode; extents %llu x %llu x %llu bytes)",
@@ -140,8 +140,8 @@ static int64_t surf_offset(run *R, thread *T, uint32_t pc, uint32_t obj,
   }
   if (!in && !(I->imm & TEX_CLAMP)) {
     if (!(I->imm & TEX_ZERO))
-      surf_oob(R, T, ip_texture_site(R, T, pc), (I->imm & TEX_STORE) != 0,
-               obj, c, n);
+      surf_oob(R, T, ip_texture_site(R, T, pc), (I->imm & TEX_STORE) != 0, obj,
+               c, n);
     return -1;
   }
   return c[0] + c[1] * (int64_t)SURF_W + c[2] * (int64_t)(SURF_W * SURF_H);
@@ -188,8 +188,8 @@ typedef struct tex_watch {
   uint32_t backing;
   tex_elem *v;
   size_t cap, len;
-  tex_elem any;   /* the first write, and the first fetch of another kind */
-  int found;      /* the finding is made */
+  tex_elem any; /* the first write, and the first fetch of another kind */
+  int found;    /* the finding is made */
   aucs_access fa, fb;
 } tex_watch;
 

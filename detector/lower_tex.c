@@ -126,8 +126,7 @@ typedef struct operands {
 } operands;
 
 /* An intrinsic's: in order, after the sampler when it has one. */
-static void intrinsic_operands(LLVMValueRef I, const tex_op *op,
-                               operands *o) {
+static void intrinsic_operands(LLVMValueRef I, const tex_op *op, operands *o) {
   unsigned na = (unsigned)LLVMGetNumArgOperands(I);
   o->n = 0;
   for (unsigned i = 0; i < na && o->n < 16; i++)
@@ -155,8 +154,8 @@ static void asm_numbers(const char *text, size_t len, size_t *at, char stop,
 static void asm_operands(LLVMValueRef I, const char *text, size_t len,
                          const parsed *p, operands *o) {
   size_t cn = 0;
-  const char *cons = LLVMGetInlineAsmConstraintString(LLVMGetCalledValue(I),
-                                                       &cn);
+  const char *cons =
+      LLVMGetInlineAsmConstraintString(LLVMGetCalledValue(I), &cn);
   unsigned outs = 0;
   for (size_t i = 0; i < cn; i++)
     outs += cons[i] == '=' && (i == 0 || cons[i - 1] == ',');
@@ -180,8 +179,8 @@ static uint32_t pool_args(lowerer *L, LLVMValueRef I, const operands *o,
   return at;
 }
 
-static int lower_fetch(lowerer *L, LLVMValueRef I, uint32_t d,
-                       const parsed *p, const operands *o) {
+static int lower_fetch(lowerer *L, LLVMValueRef I, uint32_t d, const parsed *p,
+                       const operands *o) {
   LLVMTypeRef t = LLVMTypeOf(I);
   unsigned nres = lw_leaves(t);
   if (o->n < 1 + p->g->coords || nres == 0 || nres > 4)
@@ -189,9 +188,9 @@ static int lower_fetch(lowerer *L, LLVMValueRef I, uint32_t d,
   LLVMTypeRef lane = LLVMGetTypeKind(t) == LLVMStructTypeKind
                          ? LLVMStructGetTypeAtIndex(t, 0)
                          : lw_lane_type(t);
-  uint64_t imm = nres | (LLVMGetTypeKind(lane) == LLVMFloatTypeKind
-                             ? (uint64_t)TEX_FLOAT
-                             : 0);
+  uint64_t imm =
+      nres |
+      (LLVMGetTypeKind(lane) == LLVMFloatTypeKind ? (uint64_t)TEX_FLOAT : 0);
   imm |= p->g->layered ? (uint64_t)TEX_LAYERED : 0;
   for (unsigned i = 0; i < p->g->coords; i++) {
     LLVMValueRef c = LLVMGetOperand(I, o->ix[1 + i]);
@@ -207,8 +206,7 @@ static int lower_fetch(lowerer *L, LLVMValueRef I, uint32_t d,
 }
 
 static int lower_surface(lowerer *L, LLVMValueRef I, uint32_t d,
-                         const tex_op *op, const parsed *p,
-                         const operands *o) {
+                         const tex_op *op, const parsed *p, const operands *o) {
   unsigned nc = p->g->coords, store = op->kind == STORE;
   unsigned nval = store ? o->n - 1 - nc : lw_leaves(LLVMTypeOf(I));
   if (o->n < 1 + nc || !p->bytes || nval == 0 || nval > 4 ||
@@ -255,10 +253,12 @@ int lw_lower_texture(lowerer *L, LLVMValueRef I, uint32_t d, const char *name,
 }
 
 /* The headers whose helpers wrap the fetches: a finding names their caller. */
-static const char *const headers[] = {
-    "__clang_cuda_texture_intrinsics.h", "texture_indirect_functions.h",
-    "surface_indirect_functions.h",      "texture_fetch_functions.h",
-    "surface_functions.h",               "aucs_texture.h"};
+static const char *const headers[] = {"__clang_cuda_texture_intrinsics.h",
+                                      "texture_indirect_functions.h",
+                                      "surface_indirect_functions.h",
+                                      "texture_fetch_functions.h",
+                                      "surface_functions.h",
+                                      "aucs_texture.h"};
 
 int lw_texture_header(LLVMValueRef fn) {
   LLVMMetadataRef sp = fn ? LLVMGetSubprogram(fn) : NULL;

@@ -197,15 +197,15 @@ static int collect_surface(aucs_static *S, frame *f, LLVMValueRef I,
   if (k != AUCS_UF_SURF_LOAD && k != AUCS_UF_SURF_STORE)
     return k == AUCS_UF_TEX_FETCH; /* a fetch touches no memory */
   S->accs = aucs_xrealloc(S->accs, (size_t)(S->nacc + 1) * sizeof *S->accs);
-  S->accs[S->nacc] = (acc){.instr = I,
-                           .ptr = LLVMGetOperand(I, 0),
-                           .f = f,
-                           .op = k == AUCS_UF_SURF_STORE ? AUCS_OP_WRITE
-                                                         : AUCS_OP_READ,
-                           .opaque = 1,
-                           .space = SP_GLOBAL,
-                           .anchor = anchor,
-                           .next = -1};
+  S->accs[S->nacc] =
+      (acc){.instr = I,
+            .ptr = LLVMGetOperand(I, 0),
+            .f = f,
+            .op = k == AUCS_UF_SURF_STORE ? AUCS_OP_WRITE : AUCS_OP_READ,
+            .opaque = 1,
+            .space = SP_GLOBAL,
+            .anchor = anchor,
+            .next = -1};
   link_acc(S, anchor);
   return 1;
 }

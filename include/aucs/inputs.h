@@ -76,8 +76,8 @@ typedef struct aucs_inputs_user {
 } aucs_inputs_user;
 
 /* Parse the inputs option at argv[*i] (--arg, --buffer, --dynamic-shared,
- * --texture, --inputs), moving *i past its value: 1 when it was one, 0 when it is
- * another option, -1 with *err (free with free()) when its value is bad. */
+ * --texture, --inputs), moving *i past its value: 1 when it was one, 0 when it
+ * is another option, -1 with *err (free with free()) when its value is bad. */
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                        char **err);
 /* Read FILE.json (schema in README.md, "Inputs") into u. 0 or -1 with *err. */

@@ -50,8 +50,7 @@ typedef enum aucs_uf_texture {
 aucs_uf_texture aucs_uf_texture_kind(LLVMValueRef I);
 /* "texel.<op>#k": the function leaf k of fetch call I applies to its
  * arguments, written into buf (NULL when I is no fetch). */
-const char *aucs_uf_texel_name(LLVMValueRef I, unsigned k, char *buf,
-                               size_t n);
+const char *aucs_uf_texel_name(LLVMValueRef I, unsigned k, char *buf, size_t n);
 
 /* A floating-point constant's bits as a bit-vector, or NULL. */
 Z3_ast aucs_uf_constant(Z3_context z, LLVMValueRef v);
