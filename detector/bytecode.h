@@ -83,7 +83,12 @@
   /* grid sync step x (GRID_*): a the grid workspace pointer, d the result */  \
   X(GRID)                                                                      \
   /* memory fence of scope x (AUCS_SCOPE_*, sync.h) */                        \
-  X(FENCE)
+  X(FENCE)                                                                     \
+  /* textures and surfaces (lower_tex.c, interp_tex.c; TEX_* in imm): TEX   \
+   * d.. = a fetch of handle a at pool b.. (c coords); SURF handle a, c & 255 \
+   * coords at pool b.., then c >> 8 values (stores), x bytes each, d.. the  \
+   * loaded values */                                                         \
+  X(TEX) X(SURF)
 // clang-format on
 
 typedef enum bc_op {
@@ -99,6 +104,18 @@ typedef struct bc_insn {
   uint32_t d, a, b, c;
   uint64_t imm;
 } bc_insn;
+
+/* TEX and SURF flags (imm): results (TEX, low 4 bits), float results,
+ * the first coordinate a layer, float coordinates (a mask from bit 16),
+ * and the surface's boundary mode and direction. */
+enum {
+  TEX_FLOAT = 1 << 8,
+  TEX_LAYERED = 1 << 9,
+  TEX_STORE = 1 << 10,
+  TEX_CLAMP = 1 << 11,
+  TEX_ZERO = 1 << 12
+};
+#define TEX_FLOAT_COORDS 16
 
 /* The largest ALOAD/ASTORE, in bytes. */
 #define BC_MAX_ACCESS 4096
@@ -191,6 +208,7 @@ typedef struct bc_func {
   uint32_t nparams;
   uint32_t *params; /* slot of each parameter */
   uint64_t *image;  /* nslots initial values: the constants */
+  int tex_header;   /* defined in a texture / surface header (lower_tex.c) */
 } bc_func;
 
 /* A memory object that exists in every run: null, a module global, a
@@ -202,6 +220,7 @@ typedef struct bc_object {
   const unsigned char *init;   /* size bytes, or NULL: pseudo-random */
   unsigned dynamic_shared : 1; /* extern __shared__: size from the config */
   unsigned sparse : 1;         /* argument buffer: pages on demand */
+  unsigned surface : 1;        /* a surface (interp_tex.c) */
   uint32_t func; /* a function's address: its index in funcs + 1; else 0 */
 } bc_object;
 
@@ -227,6 +246,9 @@ struct aucs_prog {
   size_t nbarriers;
   uint32_t grid_ws; /* the grid workspace object (the kernel syncs its
                        grid), or 0 */
+  /* Surfaces (interp_tex.c): object surf0 + i for a handle equal to
+   * parameter i, surf0 + nparams for any other; 0 without surfaces. */
+  uint32_t surf0;
 };
 
 #endif

@@ -641,6 +641,8 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
       .step_budget = s->o->step_budget,
       .memory_budget = s->o->memory_budget,
       .budget = &s->pg.kernel,
+      .textures = s->o->user.textures,
+      .ntextures = s->o->user.ntextures,
   };
   aucs_run_status st = aucs_interp_run(s->prog, &cfg, res);
   free(pargs);

@@ -363,11 +363,16 @@ static int setting(aucs_inputs_user *u, const char *flag, const char *v,
     return 1;
   }
   if (!eq || eq == v || !eq[1])
-    return bad(err, flag, v, buffer ? "NAME=COUNT" : "NAME=VALUE");
+    return bad(err, flag, v,
+               buffer                       ? "NAME=COUNT"
+               : !strcmp(flag, "--texture") ? "TEXTURE=PARAM"
+                                            : "NAME=VALUE");
   if (buffer && (aucs_parse_u64(eq + 1, &x) || x == 0))
     return bad(err, flag, v, "NAME=COUNT, a positive integer");
   if (buffer)
     add_setting(&u->buffers, &u->nbuffers, v, (size_t)(eq - v), eq + 1);
+  else if (!strcmp(flag, "--texture"))
+    add_setting(&u->textures, &u->ntextures, v, (size_t)(eq - v), eq + 1);
   else
     add_setting(&u->args, &u->nargs, v, (size_t)(eq - v), eq + 1);
   return 1;
@@ -389,7 +394,8 @@ static int option_value(aucs_inputs_user *u, const char *flag, const char *v,
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                        char **err) {
   static const char *const flags[] = {"--arg", "--buffer", "--buffer-data",
-                                      "--dynamic-shared", "--inputs"};
+                                      "--dynamic-shared", "--texture",
+                                      "--inputs"};
   const char *arg = argv[*i];
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
     size_t n = strlen(flags[f]);
@@ -419,9 +425,13 @@ void aucs_inputs_user_free(aucs_inputs_user *u) {
     free(u->data[i].name);
     free(u->data[i].value);
   }
+  for (size_t i = 0; i < u->ntextures; i++) {
+    free(u->textures[i].name);
+    free(u->textures[i].value);
+  }
   free(u->args);
   free(u->buffers);
-  free(u->data);
+  free(u->textures);
   *u = (aucs_inputs_user){0};
 }
 
@@ -492,6 +502,26 @@ static int json_settings(aucs_inputs_user *u, json_t *obj, const char *flag,
   return 0;
 }
 
+/* "textures": {"TEX": "PARAM", ...}, as --texture TEX=PARAM. */
+static int json_textures(aucs_inputs_user *u, json_t *obj, const char *path,
+                         char **err) {
+  const char *key;
+  json_t *x;
+  if (obj && !json_is_object(obj))
+    return *err = aucs_xasprintf("%s: \"textures\" must be an object", path),
+           -1;
+  json_object_foreach(obj, key, x) {
+    if (!json_is_string(x) || !*key || !*json_string_value(x))
+      return *err = aucs_xasprintf("%s: textures: \"%s\" must name a pointer "
+                                   "parameter",
+                                   path, key),
+             -1;
+    add_setting(&u->textures, &u->ntextures, key, strlen(key),
+                json_string_value(x));
+  }
+  return 0;
+}
+
 static int json_launch(aucs_inputs_user *u, json_t *root, const char *path,
                        char **err) {
   json_t *g = json_object_get(root, "grid"),
@@ -510,8 +540,10 @@ static int json_launch(aucs_inputs_user *u, json_t *root, const char *path,
 }
 
 static int json_keys(json_t *root, const char *path, char **err) {
-  static const char *const known[] = {"grid",    "block",       "args",
-                                      "buffers", "buffer_data", "dynamic_shared"};
+  static const char *const known[] = {"grid",        "block",
+                                      "args",        "buffers",
+                                      "buffer_data", "dynamic_shared",
+                                      "textures"};
   const char *key;
   json_t *x;
   json_object_foreach(root, key, x) {
@@ -520,7 +552,8 @@ static int json_keys(json_t *root, const char *path, char **err) {
       k++;
     if (k == sizeof known / sizeof *known) {
       *err = aucs_xasprintf("%s: unknown key \"%s\" (grid, block, args, "
-                            "buffers, buffer_data, dynamic_shared)",
+                            "buffers, buffer_data, dynamic_shared, "
+                            "textures)",
                             path, key);
       return -1;
     }
@@ -547,7 +580,8 @@ int aucs_inputs_read_json(aucs_inputs_user *u, const char *path, char **err) {
            !json_settings(u, json_object_get(root, "buffers"), "--buffer", path,
                           err) &&
            !json_settings(u, json_object_get(root, "buffer_data"),
-                          "--buffer-data", path, err)) {
+                          "--buffer-data", path, err) &&
+           !json_textures(u, json_object_get(root, "textures"), path, err)) {
     rc = 0;
     if (ds && (!json_is_integer(ds) || json_integer_value(ds) < 1 ||
                json_integer_value(ds) > (1 << 30))) {
@@ -713,6 +747,9 @@ char *aucs_inputs_command(const aucs_inputs *in, const aucs_inputs_values *v,
       aucs_buf_shell_word(&b, w);
       free(w);
     }
+  for (size_t i = 0; u && i < u->ntextures; i++)
+    aucs_buf_printf(&b, " --texture %s=%s", u->textures[i].name,
+                    u->textures[i].value);
   if (u && u->has_dynamic_shared)
     aucs_buf_printf(&b, " --dynamic-shared %llu",
                     (unsigned long long)u->dynamic_shared);
@@ -878,6 +915,28 @@ static int bind_data(const aucs_inputs *in, const char *kname,
   return 1;
 }
 
+/* Each --texture's PARAM is a pointer parameter of some kernel (its TEX is
+ * a parameter or a texture reference: the run resolves it). */
+static int check_textures(const aucs_inputs *const *ins, size_t n,
+                          const aucs_inputs_user *u, char **err) {
+  for (size_t j = 0; j < u->ntextures; j++) {
+    const char *p = u->textures[j].value;
+    int found = 0;
+    for (size_t k = 0; k < n && !found; k++) {
+      long i = ins[k] ? aucs_inputs_find(ins[k], p, strlen(p)) : -1;
+      found = i >= 0 && ins[k]->v[i].p.kind == AUCS_PARAM_POINTER &&
+              !ins[k]->v[i].field;
+    }
+    if (!found) {
+      *err = aucs_xasprintf("--texture %s=%s: no kernel has a pointer "
+                            "parameter '%s'",
+                            u->textures[j].name, p, p);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 typedef int (*binder)(const aucs_inputs *, const char *, aucs_inputs_values *,
                       const aucs_inputs_setting *, char **);
 
@@ -910,6 +969,8 @@ int aucs_inputs_bind(const aucs_inputs *const *ins, const char *const *names,
   if (bind_all(ins, names, vals, n, u->buffers, u->nbuffers, "--buffer",
                bind_buffer, err))
     return -1;
-  return bind_all(ins, names, vals, n, u->data, u->ndata, "--buffer-data",
-                  bind_data, err);
+  if (bind_all(ins, names, vals, n, u->data, u->ndata, "--buffer-data",
+               bind_data, err))
+    return -1;
+  return check_textures(ins, n, u, err);
 }

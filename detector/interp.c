@@ -775,6 +775,16 @@ static int run_thread(run *R, thread *T) {
       if (I->imm & (MEM_ATOMIC | MEM_VOLATILE))
         strong_write(R, T, A, I->imm, 0);
       break;
+    case OP_TEX:
+      ip_tex(R, T, pc, I, r);
+      break;
+    case OP_SURF:
+      T->pc = pc;
+      if (ip_surf(R, T, pc, I, r)) {
+        ev = EV_FATAL;
+        goto out;
+      }
+      break;
     case OP_FENCE:
       if (R->sy)
         aucs_sync_fence(R->sy, &T->sy, I->x);
@@ -1044,10 +1054,12 @@ aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
   R.th = aucs_xcalloc(R.nthreads, sizeof(thread));
   R.args = format_args(p, cfg->args);
   sync_setup(&R);
+  ip_tex_watch(&R);
   if (!ip_init_objects(&R))
     ip_run_grid(&R);
   for (size_t i = 0; R.taint && i < res->findings.n; i++)
     ip_taint_finding(&R, &res->findings.v[i]);
+  ip_tex_finish(&R);
   run_free(&R);
   return res->status;
 }

@@ -140,6 +140,8 @@ typedef struct run {
   struct ip_taint *tt; /* the taint track and given buffer contents, or
                           NULL (interp_taint.c) */
   int taint;           /* cfg->taint: track what the fill decides */
+  struct tex_watch *tw; /* --texture pairs (interp_tex.c) */
+  uint32_t ntw;
 } run;
 
 /* ---- values ---- */
@@ -172,7 +174,7 @@ static inline uint64_t bf64(double d) {
   return v;
 }
 
-static aucs_dim3 coords(uint32_t lin, aucs_dim3 dims) {
+static inline aucs_dim3 coords(uint32_t lin, aucs_dim3 dims) {
   return (aucs_dim3){lin % dims.x, lin / dims.x % dims.y,
                      lin / dims.x / dims.y};
 }
@@ -216,6 +218,17 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
 void ip_pagemap_free(pagemap *m);
 void ip_reset_shared(run *R);
 int ip_init_objects(run *R);
+void ip_fill(run *R, uint32_t id, uint64_t off, unsigned char *p, uint64_t n);
+
+/* interp_tex.c */
+uint32_t ip_handle_param(const run *R, uint64_t h);
+uint32_t ip_texture_site(const run *R, const thread *T, uint32_t pc);
+void ip_tex(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r);
+void ip_tex_watch(run *R);
+void ip_tex_write(run *R, thread *T, uint32_t pc, uint32_t id, uint64_t off,
+                  uint64_t n);
+void ip_tex_finish(run *R);
+int ip_surf(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r);
 
 /* interp_sched.c */
 void ip_collective(run *R, uint32_t w0, uint32_t w1, uint32_t pc);

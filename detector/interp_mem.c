@@ -39,6 +39,10 @@ static void fill_random(run *R, uint32_t id, uint64_t off, unsigned char *p,
   fill_seeded(R->cfg->seed, R->cfg->fill, id, off, p, n);
 }
 
+void ip_fill(run *R, uint32_t id, uint64_t off, unsigned char *p, uint64_t n) {
+  fill_random(R, id, off, p, n);
+}
+
 static const char *const fill_names[] = {
 #define AUCS_FILL(e, name) name,
     AUCS_FILLS(AUCS_FILL)
@@ -118,7 +122,8 @@ static unsigned size_at(run *R, uint32_t pc) {
   return I->op == OP_LOAD || I->op == OP_STORE || I->op == OP_RMW ||
                  I->op == OP_CMPXCHG || I->op == OP_ALOAD || I->op == OP_ASTORE
              ? I->x
-             : 1;
+         : I->op == OP_SURF ? I->x * (I->c >> 8)
+                            : 1;
 }
 
 static void report_race(run *R, aucs_finding_kind k, const robj *o,
@@ -430,6 +435,8 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
   }
   robj *o = &R->objs[id];
   int write = mode != M_READ, tracked = mode != M_RAW_WRITE;
+  if (R->ntw && write)
+    ip_tex_write(R, T, pc, id, off, n);
   /* progress for spin detection: a write another thread could read */
   R->writes +=
       (uint64_t)((mode == M_WRITE || mode == M_RAW_WRITE) && id < R->local0);

@@ -1332,6 +1332,9 @@ static aucs_prog *finish(lowerer *L, LLVMValueRef kernel, aucs_prog *p) {
   ARENA_COPY(L, p->barriers, L->barriers);
   p->nbarriers = L->barriers.n;
   p->grid_ws = L->grid_ws;
+  p->surf0 = L->surf0;
+  for (uint32_t i = 0; i < p->nfuncs; i++)
+    p->funcs[i].tex_header = lw_texture_header(p->funcs[i].fn);
   return p;
 }
 
@@ -1386,6 +1389,7 @@ int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
   lw_add_object(&L, (bc_object){.name = "null"});
   L.cur = kernel;
   lower_params(&L, kernel, p);
+  L.inputs = p->inputs;
   lw_func_index(&L, kernel);
   int bad = 0;
   for (uint32_t i = 0; i < L.funcs.n && !bad; i++) {

@@ -405,6 +405,9 @@ static int lower_asm(lowerer *L, LLVMValueRef I, LLVMValueRef callee,
     if (strlen(asm_rows[i].spelling) == n &&
         memcmp(asm_rows[i].spelling, text, n) == 0)
       return lower_intrinsic(L, I, d, &asm_rows[i]);
+  int tex = lw_lower_texture(L, I, d, text, n);
+  if (tex >= 0)
+    return tex;
   return lw_fail(L, "%s", "inline assembly is not supported");
 }
 
@@ -449,6 +452,9 @@ int lw_lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
     return lower_indirect(L, I, d);
   size_t n = 0;
   const char *name = LLVMGetValueName2(callee, &n);
+  int tex = lw_lower_texture(L, I, d, name, n);
+  if (tex >= 0)
+    return tex;
   const intrin_row *r = find_intrinsic(name);
   if (r)
     return lower_intrinsic(L, I, d, r);

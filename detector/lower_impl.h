@@ -58,6 +58,8 @@ typedef struct lowerer {
   aucs_ptrmap fnidx;  /* function -> index + 1 */
   aucs_ptrmap objidx; /* global -> object id */
   uint32_t grid_ws;   /* the grid workspace object, or 0 */
+  uint32_t surf0;     /* the surfaces' first object, or 0 (lower_tex.c) */
+  const aucs_inputs *inputs; /* the kernel's */
   aucs_arena *arena;  /* the program's */
   /* per function */
   LLVMValueRef cur;  /* instruction being lowered */
@@ -90,5 +92,11 @@ void lw_emit_lanes(lowerer *L, bc_insn in, unsigned n, unsigned which);
 int lw_lane_wise(LLVMTypeRef t);
 uint32_t lw_func_index(lowerer *L, LLVMValueRef fn);
 int lw_lower_call(lowerer *L, LLVMValueRef I, uint32_t d);
+/* lower_tex.c: a texture or surface operation named name (a callee, or the
+ * text of inline asm): 0 or 1 (unsupported) as lw_fail; -1: not one. */
+int lw_lower_texture(lowerer *L, LLVMValueRef I, uint32_t d, const char *name,
+                     size_t n);
+/* 1 when fn is defined in a CUDA texture or surface header. */
+int lw_texture_header(LLVMValueRef fn);
 
 #endif

@@ -419,6 +419,9 @@ static void access_notes(aucs_buf *out, const aucs_finding *f) {
     aucs_buf_puts(out, " (an atomic or volatile flag orders them only with "
                        "a fence (__threadfence()) between the data and the "
                        "flag on both sides)\n");
+  else if (f->kind == AUCS_FINDING_TEXTURE_INCOHERENT)
+    aucs_buf_puts(out, " (the texture cache is not coherent with writes of "
+                       "the same launch: the fetch may read stale data)\n");
   else if (f->kind == AUCS_FINDING_SCOPE_RACE)
     aucs_buf_puts(out, " (a block-scoped atomic does not reach another "
                        "block: widen it to device scope)\n");

@@ -40,6 +40,9 @@ static const char *const rule_text[AUCS_FINDING_NKINDS] = {
                                        "conflicting pair of accesses",
     [AUCS_FINDING_OUT_OF_BOUNDS] = "Out-of-bounds access: outside the "
                                    "memory object it points into",
+    [AUCS_FINDING_TEXTURE_INCOHERENT] = "Stale texture read: the kernel "
+                                        "writes the buffer behind a texture "
+                                        "it fetches in the same launch",
 };
 
 /* Notification descriptors: why an input or kernel was not checked. */

@@ -182,6 +182,19 @@ static int space_of(LLVMValueRef root, LLVMValueRef ptr) {
   return space_of_as(LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)));
 }
 
+/* Chain the access just written at S->accs[S->nacc] to its anchor's. */
+static void link_acc(aucs_static *S, LLVMValueRef anchor) {
+  intptr_t first;
+  if (aucs_ptrmap_get(&S->anchors, anchor, &first)) {
+    int i = (int)first - 1;
+    while (S->accs[i].next >= 0)
+      i = S->accs[i].next;
+    S->accs[i].next = S->nacc;
+  } else
+    aucs_ptrmap_put(&S->anchors, anchor, S->nacc + 1);
+  S->nacc++;
+}
+
 static void add_acc(aucs_static *S, frame *f, LLVMValueRef I,
                     LLVMValueRef anchor, LLVMValueRef ptr, aucs_op op,
                     uint64_t size, LLVMValueRef len, int opaque) {
@@ -203,15 +216,7 @@ static void add_acc(aucs_static *S, frame *f, LLVMValueRef I,
                            .space = sp,
                            .anchor = anchor,
                            .next = -1};
-  intptr_t first;
-  if (aucs_ptrmap_get(&S->anchors, anchor, &first)) {
-    int i = (int)first - 1;
-    while (S->accs[i].next >= 0)
-      i = S->accs[i].next;
-    S->accs[i].next = S->nacc;
-  } else
-    aucs_ptrmap_put(&S->anchors, anchor, S->nacc + 1);
-  S->nacc++;
+  link_acc(S, anchor);
 }
 
 void st_collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor);
@@ -238,8 +243,31 @@ static int depth_of(const frame *f, LLVMValueRef fn) {
 /* A call: a helper's accesses in a new frame, an intrinsic's memory
  * operands, or unknown-extent accesses through an unknown callee's
  * pointer arguments. */
+/* A surface access (uf.h): global memory at the handle, at an offset the
+ * encoding does not follow (opaque: it may meet any other of the handle). */
+static int collect_surface(aucs_static *S, frame *f, LLVMValueRef I,
+                           LLVMValueRef anchor) {
+  aucs_uf_texture k = aucs_uf_texture_kind(I);
+  if (k != AUCS_UF_SURF_LOAD && k != AUCS_UF_SURF_STORE)
+    return k == AUCS_UF_TEX_FETCH; /* a fetch touches no memory */
+  S->accs = aucs_xrealloc(S->accs, (size_t)(S->nacc + 1) * sizeof *S->accs);
+  S->accs[S->nacc] =
+      (acc){.instr = I,
+            .ptr = LLVMGetOperand(I, 0),
+            .f = f,
+            .op = k == AUCS_UF_SURF_STORE ? AUCS_OP_WRITE : AUCS_OP_READ,
+            .opaque = 1,
+            .space = SP_GLOBAL,
+            .anchor = anchor,
+            .next = -1};
+  link_acc(S, anchor);
+  return 1;
+}
+
 static void collect_call(aucs_static *S, frame *f, LLVMValueRef I,
                          LLVMValueRef anchor) {
+  if (collect_surface(S, f, I, anchor))
+    return;
   const char *name = st_callee_name(I);
   LLVMValueRef callee = st_defined_callee(I);
   unsigned n = LLVMGetNumArgOperands(I);

@@ -911,6 +911,25 @@ static Z3_ast pure_value(enc *e, frame *f, LLVMValueRef v, const char *name) {
   return aucs_uf_apply(e->z, name, n, args, sort_of(e->z, LLVMTypeOf(v)));
 }
 
+/* A leaf of a texture fetch's result (uf.h): a pure function of the
+ * fetch's handle and coordinates. */
+static Z3_ast texel(enc *e, frame *f, LLVMValueRef v) {
+  LLVMValueRef call = LLVMGetOperand(v, 0);
+  char buf[96];
+  const char *name =
+      LLVMGetNumIndices(v) == 1
+          ? aucs_uf_texel_name(call, LLVMGetIndices(v)[0], buf, sizeof buf)
+          : NULL;
+  unsigned n = name ? (unsigned)LLVMGetNumArgOperands(call) : 0;
+  Z3_ast args[8];
+  if (!name || n > 8)
+    return NULL;
+  for (unsigned i = 0; i < n; i++)
+    if (!(args[i] = st_val(e, f, LLVMGetOperand(call, i))))
+      return NULL;
+  return aucs_uf_apply(e->z, name, n, args, sort_of(e->z, LLVMTypeOf(v)));
+}
+
 static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
   if (!sort_of(e->z, LLVMTypeOf(v)))
     return NULL;
@@ -973,8 +992,10 @@ static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
     return phi_value(e, f, v);
   case LLVMCall:
     return call_value(e, f, v);
-  case LLVMExtractValue:
-    return builtin_dim3(e, v);
+  case LLVMExtractValue: {
+    Z3_ast dim = builtin_dim3(e, v);
+    return dim ? dim : texel(e, f, v);
+  }
   case LLVMExtractElement: { /* other lanes: fresh (aucs/lanes.h) */
     LLVMValueRef s = aucs_lanes_extracted(v);
     return s ? st_val(e, f, s) : NULL;

@@ -149,3 +149,50 @@ Z3_ast aucs_uf_constant(Z3_context z, LLVMValueRef v) {
   }
   return Z3_mk_unsigned_int64(z, bits, Z3_mk_bv_sort(z, w));
 }
+
+/* ---- textures and surfaces ---- */
+
+enum { FETCH = AUCS_UF_TEX_FETCH, LOAD, STORE, HANDLE };
+
+static const struct {
+  const char *prefix;
+  int kind;
+} tex_ops[] = {
+#define AUCS_TEX_OP(p, k, s) {p, k},
+#include "texture.def"
+};
+
+/* The callee's name or the asm text of call I, its length in *n. */
+static const char *callee_text(LLVMValueRef I, size_t *n) {
+  if (!LLVMIsACallInst(I))
+    return NULL;
+  LLVMValueRef c = LLVMGetCalledValue(I);
+  if (c && LLVMIsAInlineAsm(c))
+    return LLVMGetInlineAsmAsmString(c, n);
+  return c && LLVMIsAFunction(c) ? LLVMGetValueName2(c, n) : NULL;
+}
+
+aucs_uf_texture aucs_uf_texture_kind(LLVMValueRef I) {
+  size_t n = 0;
+  const char *t = callee_text(I, &n);
+  for (size_t i = 0; t && i < sizeof tex_ops / sizeof *tex_ops; i++) {
+    size_t k = strlen(tex_ops[i].prefix);
+    if (k <= n && !memcmp(t, tex_ops[i].prefix, k))
+      return tex_ops[i].kind == HANDLE ? AUCS_UF_NOT_TEXTURE
+                                       : (aucs_uf_texture)tex_ops[i].kind;
+  }
+  return AUCS_UF_NOT_TEXTURE;
+}
+
+const char *aucs_uf_texel_name(LLVMValueRef I, unsigned k, char *buf,
+                               size_t n) {
+  if (aucs_uf_texture_kind(I) != AUCS_UF_TEX_FETCH)
+    return NULL;
+  size_t len = 0;
+  const char *t = callee_text(I, &len);
+  size_t w = 0;
+  while (w < len && t[w] != ' ' && t[w] != '\t')
+    w++;
+  snprintf(buf, n, "texel.%.*s#%u", (int)w, t, k);
+  return buf;
+}

@@ -592,6 +592,10 @@ const char *aucs_place_unfixable(const aucs_finding *f,
                   "into two launches at this point";
     return "the accesses are by threads of different blocks, and "
            "__syncthreads() orders the threads of one block only";
+  case AUCS_FINDING_TEXTURE_INCOHERENT:
+    *suggestion = "read the buffer through its pointer in this kernel, or "
+                  "write the results to another buffer (or launch)";
+    return "no barrier makes a texture fetch see a write of the same launch";
   case AUCS_FINDING_OUT_OF_BOUNDS:
     *suggestion = "fix the index or guard the access with a bounds check";
     return "an out-of-bounds access is not a synchronization bug";

@@ -102,7 +102,8 @@ typedef struct corpus {
   int level;
   expects ex;
   unsigned launch_at; /* line of the AUCS-LAUNCH kept, 0 when none */
-  int sdk;            /* AUCS-SDK: compiled with the CUDA SDK's headers */
+  int sdk; /* AUCS-SDK: or AUCS-REQUIRES: cuda-sdk: compiled with the CUDA
+              SDK's headers, skipped where none is installed */
   aucs_detect_options opts;
   char *command; /* reproduce-command prefix */
   LLVMValueRef *fns;
@@ -227,7 +228,8 @@ static void arity(const expect *x, unsigned *lo, unsigned *hi) {
   else if (x->finding == AUCS_FINDING_RACE ||
            x->finding == AUCS_FINDING_INTER_BLOCK_RACE ||
            x->finding == AUCS_FINDING_SCOPE_RACE ||
-           x->finding == AUCS_FINDING_MISSING_FENCE)
+           x->finding == AUCS_FINDING_MISSING_FENCE ||
+           x->finding == AUCS_FINDING_TEXTURE_INCOHERENT)
     *lo = *hi = 2;
   else if (x->finding == AUCS_FINDING_BARRIER_DIVERGENCE)
     *hi = 2;
@@ -402,6 +404,8 @@ static int parse_line(corpus *c, const char *s, const char *end, unsigned at,
                       unsigned nlines) {
   static const char expect_tag[] = "AUCS-EXPECT", launch_tag[] = "AUCS-LAUNCH";
   static const char static_tag[] = "AUCS-EXPECT-STATIC";
+  if (strstr(s, "AUCS-REQUIRES: cuda-sdk") || strstr(s, "AUCS-SDK:"))
+    c->sdk = 1;
   const char *t = strstr(s, static_tag);
   if (t && t < end)
     return parse_static(c, t + sizeof static_tag - 1, end, at, nlines);
@@ -411,8 +415,6 @@ static int parse_line(corpus *c, const char *s, const char *end, unsigned at,
   t = strstr(s, launch_tag);
   if (t && t < end)
     return parse_launch(c, t + sizeof launch_tag - 1, end, at);
-  if (strstr(s, "AUCS-SDK:"))
-    c->sdk = 1;
   return 0;
 }
 
@@ -593,6 +595,7 @@ static unsigned finding_lines(const corpus *c, const aucs_finding *f,
                      f->kind != AUCS_FINDING_INTER_BLOCK_RACE &&
                      f->kind != AUCS_FINDING_SCOPE_RACE &&
                      f->kind != AUCS_FINDING_MISSING_FENCE &&
+                     f->kind != AUCS_FINDING_TEXTURE_INCOHERENT &&
                      f->kind != AUCS_FINDING_BARRIER_DIVERGENCE))
       continue;
     LLVMValueRef callee =
@@ -865,7 +868,7 @@ static int load(corpus *c, aucs_module **m) {
     o.no_cuda_sdk = 0;
     o.cuda_path = sdk_root();
     if (!o.cuda_path) {
-      printf("skipped: %s needs the CUDA SDK's libcu++ headers "
+      printf("skipped: %s needs a CUDA SDK with its libcu++ headers "
              "($CUDA_PATH or /usr/local/cuda, include/cccl)\n",
              c->path);
       return SKIPPED;

@@ -66,6 +66,10 @@ typedef struct aucs_inputs_user {
   size_t nbuffers;
   aucs_inputs_setting *data; /* --buffer-data NAME=FILE */
   size_t ndata;
+  /* --texture TEX=PARAM: texture TEX (a texture-object parameter or a
+   * texture reference) reads the buffer of pointer parameter PARAM */
+  aucs_inputs_setting *textures;
+  size_t ntextures;
   int has_dynamic_shared;
   uint64_t dynamic_shared; /* --dynamic-shared BYTES */
   /* From --inputs FILE.json: the launch (the command line's wins). */
@@ -74,8 +78,9 @@ typedef struct aucs_inputs_user {
 } aucs_inputs_user;
 
 /* Parse the inputs option at argv[*i] (--arg, --buffer, --buffer-data,
- * --dynamic-shared, --inputs), moving *i past its value: 1 when it was one, 0 when it is
- * another option, -1 with *err (free with free()) when its value is bad. */
+ * --dynamic-shared, --texture, --inputs), moving *i past its value: 1 when it
+ * was one, 0 when it is another option, -1 with *err (free with free()) when
+ * its value is bad. */
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                        char **err);
 /* Read FILE.json (schema in README.md, "Inputs") into u. 0 or -1 with *err. */

@@ -117,6 +117,10 @@ typedef struct aucs_run_config {
   /* The kernel's time and memory budget (budget.h), checked every few
    * thousand steps: spent, the run stops with AUCS_RUN_BUDGET. NULL: none. */
   struct aucs_budget *budget;
+  /* --texture TEX=PARAM (inputs.h): a write through PARAM's buffer and a
+   * fetch of TEX whose bytes overlap are a texture-incoherent finding. */
+  const struct aucs_inputs_setting *textures;
+  size_t ntextures;
 } aucs_run_config;
 
 /* Defaults of the zero fields of aucs_run_config. */

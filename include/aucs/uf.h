@@ -38,6 +38,20 @@ Z3_ast aucs_uf_apply(Z3_context z, const char *name, unsigned n,
 /* The width of a float type's bit-vector (32, 64), 0 for other types. */
 unsigned aucs_uf_float_width(LLVMTypeRef t);
 
+/* Textures and surfaces (detector/texture.def): what call I is. A texture
+ * fetch is a pure function of its handle and coordinates (each leaf of its
+ * result one function, aucs_uf_texel_name); a surface access is memory. */
+typedef enum aucs_uf_texture {
+  AUCS_UF_NOT_TEXTURE,
+  AUCS_UF_TEX_FETCH,
+  AUCS_UF_SURF_LOAD,
+  AUCS_UF_SURF_STORE
+} aucs_uf_texture;
+aucs_uf_texture aucs_uf_texture_kind(LLVMValueRef I);
+/* "texel.<op>#k": the function leaf k of fetch call I applies to its
+ * arguments, written into buf (NULL when I is no fetch). */
+const char *aucs_uf_texel_name(LLVMValueRef I, unsigned k, char *buf, size_t n);
+
 /* A floating-point constant's bits as a bit-vector, or NULL. */
 Z3_ast aucs_uf_constant(Z3_context z, LLVMValueRef v);
 

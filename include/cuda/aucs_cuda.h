@@ -9,7 +9,8 @@
  * <__clang_cuda_builtin_vars.h>. __syncthreads() is a clang builtin.
  *
  * Limitation: device-side only and deliberately small: no math library,
- * no printf, no textures, no dim3 launches; of cooperative groups only
+ * no printf, no texture objects (legacy texture<> references: see
+ * aucs_texture.h), no dim3 launches; of cooperative groups only
  * this_thread_block().sync() and this_grid().sync(); of the vector types
  * only float2/4, int2/4 and uint2/4 (with make_*).
  */

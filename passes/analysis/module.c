@@ -49,6 +49,7 @@
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -364,6 +365,39 @@ static void add_sdk_args(args *a, const aucs_load_options *o) {
   add(a, dir);
 }
 
+/* Whether src declares legacy texture references (`texture<`, `texture <`
+ * after a non-identifier character): aucs_texture.h gives them back. */
+static int uses_texture_refs(const char *src) {
+  static const char word[] = "texture";
+  FILE *f = fopen(src, "rb");
+  if (!f)
+    return 0;
+  int found = 0, prev = ' ';
+  size_t k = 0; /* characters of word matched */
+  for (int c; !found && (c = fgetc(f)) != EOF; prev = c) {
+    int starts = !(isalnum(prev) || prev == '_');
+    if (k == sizeof word - 1) { /* after the word: blanks, then '<' */
+      found = c == '<';
+      k = c == ' ' || c == '\t' ? k : 0;
+    } else if (c == word[k] && (k || starts))
+      k++;
+    else
+      k = c == word[0] && starts;
+  }
+  fclose(f);
+  return found;
+}
+
+static void add_texture_header(args *a, const aucs_load_options *o) {
+  const char *dir = nonempty_env("AUCS_CUDA_INCLUDE");
+  if (cuda_sdk(o)) {
+    add(a, "-I");
+    add(a, dir ? dir : AUCS_CUDA_HEADER_DIR);
+  }
+  add(a, "-include");
+  add(a, "aucs_texture.h");
+}
+
 static void clang_args(args *a, const char *clang, const char *src,
                        const char *out, const char *pch,
                        const aucs_load_options *o) {
@@ -388,6 +422,8 @@ static void clang_args(args *a, const char *clang, const char *src,
     add(a, "-disable-O0-optnone");
   }
   add_sdk_args(a, o);
+  if (uses_texture_refs(src))
+    add_texture_header(a, o);
   for (int i = 0; i < o->n_extra_args; i++)
     add(a, o->extra_args[i]);
   if (pch) {
