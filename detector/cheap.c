@@ -108,6 +108,10 @@ static Z3_ast zext_operand(Z3_context z, Z3_ast t) {
 
 static range full(unsigned w) { return (range){0, pow2(w) - 1}; }
 
+/* Terms wider than this (or not bit-vectors) get no bounds: their range,
+ * {0, -1}, makes any form over them bad (and 2^w would overflow i128). */
+static int bounded(unsigned w) { return w && w <= 120; }
+
 static range meet(range a, range b) {
   return (range){a.lo > b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
 }
@@ -115,7 +119,7 @@ static range meet(range a, range b) {
 static range recorded(const cx *c, Z3_ast t) {
   intptr_t i;
   unsigned w = width(c->z, t);
-  range r = w && w <= 120 ? full(w) : (range){0, -1};
+  range r = bounded(w) ? full(w) : (range){0, -1};
   return aucs_ptrmap_get(&c->map, t, &i) ? meet(r, c->r[i - 1]) : r;
 }
 
@@ -125,6 +129,8 @@ static range bound_of(cx *c, Z3_ast t);
 static range structural(cx *c, Z3_ast t) {
   Z3_context z = c->z;
   unsigned w = width(z, t);
+  if (!bounded(w))
+    return (range){0, -1};
   range r = full(w);
   i128 v;
   Z3_ast x = zext_operand(z, t);
@@ -170,7 +176,7 @@ static range bound_of(cx *c, Z3_ast t) {
 }
 
 static void tighten(cx *c, Z3_ast t, range r) {
-  if (!width(c->z, t) || width(c->z, t) > 120)
+  if (!bounded(width(c->z, t)))
     return;
   intptr_t i;
   if (!aucs_ptrmap_get(&c->map, t, &i)) {
@@ -188,6 +194,8 @@ static void tighten(cx *c, Z3_ast t, range r) {
 
 /* a <= b (strict: a < b), unsigned. */
 static void less(cx *c, Z3_ast a, Z3_ast b, int strict) {
+  if (!bounded(width(c->z, a)) || !bounded(width(c->z, b)))
+    return;
   range ra = bound_of(c, a), rb = bound_of(c, b);
   tighten(c, a, (range){0, rb.hi - strict});
   tighten(c, b, (range){ra.lo + strict, pow2(width(c->z, b)) - 1});
@@ -196,14 +204,15 @@ static void less(cx *c, Z3_ast a, Z3_ast b, int strict) {
 /* Both a and b are known non-negative as signed numbers. */
 static int nonneg(cx *c, Z3_ast a, Z3_ast b) {
   unsigned w = width(c->z, a);
-  return w && bound_of(c, a).hi < pow2(w - 1) && bound_of(c, b).hi < pow2(w - 1);
+  return bounded(w) && bound_of(c, a).hi < pow2(w - 1) &&
+         bound_of(c, b).hi < pow2(w - 1);
 }
 
 /* x == 0 with x = extract(h, l, y) and h y's top bit: y < 2^l. */
 static void equal(cx *c, Z3_ast a, Z3_ast b) {
   Z3_context z = c->z;
   i128 v;
-  if (!width(z, a))
+  if (!bounded(width(z, a)))
     return;
   range r = meet(bound_of(c, a), bound_of(c, b));
   tighten(c, a, r);
@@ -213,7 +222,7 @@ static void equal(cx *c, Z3_ast a, Z3_ast b) {
     if (kind(z, x) != Z3_OP_EXTRACT || !numeral(z, n, &v) || v != 0)
       continue;
     Z3_ast y = arg(z, x, 0);
-    if ((unsigned)param(z, x, 0) == width(z, y) - 1)
+    if (bounded(width(z, y)) && (unsigned)param(z, x, 0) == width(z, y) - 1)
       tighten(c, y, (range){0, pow2((unsigned)param(z, x, 1)) - 1});
   }
 }

@@ -385,10 +385,12 @@ static int same_key(const aucs_repair_item *it, const char *kernel,
 }
 
 int rp_find_item(const state *s, const char *kernel, const aucs_finding *f) {
-  for (size_t i = 0; i < s->r->nitems; i++)
-    if (same_key(&s->r->items[i], kernel, f))
-      return (int)i;
-  return -1;
+  size_t i, unused;
+  return rp_index_find(&s->item_index, kernel, (int)f->kind,
+                       aucs_repair_id(f->a.instr), aucs_repair_id(f->b.instr),
+                       &i, &unused)
+             ? (int)i
+             : -1;
 }
 
 static int add_item(state *s, const char *kernel, const aucs_finding *f,
@@ -408,6 +410,8 @@ static int add_item(state *s, const char *kernel, const aucs_finding *f,
   it->introduced = introduced;
   it->ida = aucs_repair_id(f->a.instr);
   it->idb = aucs_repair_id(f->b.instr);
+  rp_index_add(&s->item_index, it->kernel, (int)it->kind, it->ida, it->idb,
+               r->nitems, 0);
   return (int)r->nitems++;
 }
 
@@ -693,6 +697,7 @@ static void commit(state *s, trial *t, aucs_report *after) {
   remap(after, s->m);
   add_items(s, after, 1);
   merge_into(&s->cur, after);
+  rp_cur_changed(s);
   s->next_id = t->next_id;
 }
 
@@ -744,7 +749,7 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
 static int unfixable(state *s, int item, const aucs_finding **f,
                      LLVMValueRef *kernel) {
   aucs_repair_item *it = &s->r->items[item];
-  *f = rp_lookup(&s->cur, it, kernel);
+  *f = rp_lookup_cur(s, it, kernel);
   if (!*f || it->outcome == AUCS_OUTCOME_UNFIXABLE)
     return 1;
   const char *suggestion = NULL, *why = aucs_place_unfixable(*f, &suggestion);
@@ -798,7 +803,7 @@ static void settle(state *s) {
   for (size_t i = 0; i < r->nitems; i++) {
     aucs_repair_item *it = &r->items[i];
     LLVMValueRef k;
-    if (!rp_lookup(&s->cur, it, &k)) {
+    if (!rp_lookup_cur(s, it, &k)) {
       it->outcome = AUCS_OUTCOME_FIXED;
       set_how(it, fixed_how(r, i));
     } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && r->budget &&
@@ -904,6 +909,7 @@ static int revalidate(state *s) {
   add_items(s, &full, 1);
   aucs_detect_report_free(&s->cur);
   s->cur = full;
+  rp_cur_changed(s);
   return 1;
 }
 
@@ -924,6 +930,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   r->stats.first_seconds = aucs_seconds() - t0;
   if (failed) {
     *err = s.err;
+    rp_index_free(&s.item_index);
     runs_free(&s);
     aucs_qcache_free(own);
     return 1;
@@ -945,6 +952,8 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   settle(&s);
   r->stats.seconds = aucs_seconds() - t0;
   aucs_detect_report_free(&s.cur);
+  rp_cur_changed(&s);
+  rp_index_free(&s.item_index);
   free(s.err);
   rp_proofs_free(&s);
   runs_free(&s);

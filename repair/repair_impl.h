@@ -61,6 +61,20 @@ typedef struct op {
                   the blocks of `at` and `at2` the layout puts later */
 } op;
 
+/* A hash index over finding keys (repair_index.c). */
+typedef struct rp_slot {
+  const char *kernel; /* NULL: an empty slot */
+  uint64_t hash;
+  unsigned lo, hi; /* the key's repair ids, ordered */
+  int kind;
+  size_t a, b; /* what the key maps to */
+} rp_slot;
+
+typedef struct rp_index {
+  rp_slot *v;
+  size_t cap, n;
+} rp_index;
+
 typedef struct state {
   LLVMModuleRef m;
   const aucs_repair_options *o; /* its detect options are within budget */
@@ -78,6 +92,9 @@ typedef struct state {
   aucs_candidate *runs;
   size_t *run_nargs;
   size_t nruns;
+  rp_index item_index; /* key -> item (add_item) */
+  rp_index cur_index;  /* key -> (kernel, finding) of cur, when cur_indexed */
+  int cur_indexed;
 } state;
 
 /* The static checker's redundancy verdict for one barrier of one kernel,
@@ -110,6 +127,15 @@ int rp_detect_trial(state *s, trial *t, aucs_report *rep);
 int rp_find_item(const state *s, const char *kernel, const aucs_finding *f);
 const aucs_finding *rp_lookup(const aucs_report *rep,
                               const aucs_repair_item *it, LLVMValueRef *kernel);
+void rp_index_add(rp_index *x, const char *kernel, int kind, unsigned ida,
+                  unsigned idb, size_t a, size_t b);
+int rp_index_find(const rp_index *x, const char *kernel, int kind, unsigned ida,
+                  unsigned idb, size_t *a, size_t *b);
+void rp_index_free(rp_index *x);
+void rp_index_report(rp_index *x, const aucs_report *rep);
+void rp_cur_changed(state *s);
+const aucs_finding *rp_lookup_cur(state *s, const aucs_repair_item *it,
+                                  LLVMValueRef *kernel);
 char *rp_where(LLVMValueRef I, const char *rel);
 LLVMValueRef rp_trial_op(trial *t, op o);
 void rp_log_edit(state *s, trial *t, aucs_edit e, LLVMValueRef fn);

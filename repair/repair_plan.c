@@ -271,7 +271,7 @@ static LLVMValueRef uniform_after(LLVMValueRef bar) {
 int rp_new_key(state *s, const char *kernel, const aucs_finding *f) {
   LLVMValueRef k;
   int i = rp_find_item(s, kernel, f);
-  return i < 0 || !rp_lookup(&s->cur, &s->r->items[i], &k);
+  return i < 0 || !rp_lookup_cur(s, &s->r->items[i], &k);
 }
 
 /* Repair, in the trial, the races the trial's edits left: detect, place a
