@@ -471,12 +471,6 @@ static char *reproduce(const kstate *s, const aucs_candidate *c) {
   return aucs_buf_take(&b);
 }
 
-static int same_finding(const aucs_finding *a, const aucs_finding *b) {
-  return a->kind == b->kind &&
-         ((a->a.instr == b->a.instr && a->b.instr == b->b.instr) ||
-          (a->a.instr == b->b.instr && a->b.instr == b->a.instr));
-}
-
 /* A hash of f's kind and pair of instructions (in either order), never 0:
  * the key of s->fmap, which maps it to the first such finding's index + 1;
  * s->fnext chains the findings of one key. A run can find thousands. */
@@ -492,7 +486,7 @@ static int known_finding(const kstate *s, const aucs_finding *f) {
   if (!aucs_ptrmap_get(&s->fmap, finding_key(f), &i))
     return 0;
   for (size_t j = (size_t)i; j; j = s->fnext[j - 1])
-    if (same_finding(&s->k->findings.v[j - 1], f))
+    if (aucs_finding_same(&s->k->findings.v[j - 1], f))
       return 1;
   return 0;
 }

@@ -54,6 +54,12 @@ aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f) {
   return &l->v[l->n++];
 }
 
+int aucs_finding_same(const aucs_finding *a, const aucs_finding *b) {
+  return a->kind == b->kind &&
+         ((a->a.instr == b->a.instr && a->b.instr == b->b.instr) ||
+          (a->a.instr == b->b.instr && a->b.instr == b->a.instr));
+}
+
 void aucs_findings_free(aucs_findings *l) {
   for (size_t i = 0; i < l->n; i++) {
     free(l->v[i].object);

@@ -23,6 +23,7 @@
  */
 #include "aucs/natural.h"
 
+#include "aucs/replay.h"
 #include "aucs/util.h"
 #include <ctype.h>
 #include <llvm-c/Core.h>
@@ -257,60 +258,6 @@ static uint64_t masked(uint64_t v, unsigned bits) {
 
 /* ---- classification -----------------------------------------------------*/
 
-static int classified(aucs_finding_kind k) {
-  return k == AUCS_FINDING_RACE || k == AUCS_FINDING_INTER_BLOCK_RACE ||
-         k == AUCS_FINDING_BARRIER_DIVERGENCE ||
-         k == AUCS_FINDING_OUT_OF_BOUNDS;
-}
-
-static int same_finding(const aucs_finding *a, const aucs_finding *b) {
-  return a->kind == b->kind &&
-         ((a->a.instr == b->a.instr && a->b.instr == b->b.instr) ||
-          (a->a.instr == b->b.instr && a->b.instr == b->a.instr));
-}
-
-/* One replay: its input and what it found (ok: it finished). */
-typedef struct replay {
-  aucs_candidate c;
-  aucs_findings found;
-  int ok;
-} replay;
-
-typedef struct replays {
-  replay *v;
-  size_t n;
-} replays;
-
-static int same_input(const aucs_candidate *a, const aucs_candidate *b,
-                      size_t nl) {
-  return !memcmp(&a->launch, &b->launch, sizeof a->launch) &&
-         a->seed == b->seed && a->fill == b->fill &&
-         !memcmp(a->args, b->args, nl * sizeof *a->args);
-}
-
-/* The replay of c, run now unless an equal one ran before. */
-static const replay *replay_of(const aucs_natural_kernel *k, replays *rs,
-                               const aucs_candidate *c) {
-  for (size_t i = 0; i < rs->n; i++)
-    if (same_input(&rs->v[i].c, c, k->in->n))
-      return &rs->v[i];
-  rs->v = aucs_xrealloc(rs->v, (rs->n + 1) * sizeof *rs->v);
-  replay *r = &rs->v[rs->n++];
-  *r = (replay){.c = *c};
-  r->c.args = aucs_xcalloc(k->in->n + 1, sizeof *r->c.args);
-  memcpy(r->c.args, c->args, k->in->n * sizeof *c->args);
-  r->ok = k->replay(k->ctx, &r->c, &r->found) == 0;
-  return r;
-}
-
-static void replays_free(replays *rs) {
-  for (size_t i = 0; i < rs->n; i++) {
-    free(rs->v[i].c.args);
-    aucs_findings_free(&rs->v[i].found);
-  }
-  free(rs->v);
-}
-
 /* Natural values of run's free size-like leaves into nat (a copy of the
  * run's); changed[j] marks those that differ. How many do. */
 static size_t naturalize(const aucs_natural_kernel *k,
@@ -350,33 +297,31 @@ static char *inputs_text(const aucs_inputs *in, const unsigned char *changed,
   return aucs_buf_take(&b);
 }
 
-static int found_again(const replay *r, const aucs_finding *f) {
-  for (size_t i = 0; r->ok && i < r->found.n; i++)
-    if (same_finding(&r->found.v[i], f))
-      return 1;
-  return !r->ok; /* a replay that did not finish tells nothing */
+/* Whether r found f again; a replay that did not finish tells nothing. */
+static int found_again(const aucs_replay *r, const aucs_finding *f) {
+  return !r->ok || aucs_replay_find(r, f);
 }
 
 size_t aucs_natural_classify(const aucs_natural_kernel *k, aucs_findings *fs,
                              const aucs_candidate *runs, size_t nruns) {
-  replays rs = {0};
+  aucs_replays rs = {0};
   uint64_t *nat = aucs_xcalloc(k->in->n + 1, sizeof *nat);
   unsigned char *changed = aucs_xcalloc(k->in->n + 1, 1);
   for (size_t i = 0; i < nruns && i < fs->n; i++) {
     aucs_finding *f = &fs->v[i];
-    if (!classified(f->kind) || !runs[i].args ||
+    if (!aucs_replay_kind(f->kind) || !runs[i].args ||
         !naturalize(k, &runs[i], nat, changed))
       continue;
     aucs_candidate c = runs[i];
     c.args = nat;
-    if (found_again(replay_of(k, &rs, &c), f))
+    if (found_again(aucs_replays_get(&rs, k->in->n, &c, k->replay, k->ctx), f))
       continue;
     f->severity = AUCS_SEVERITY_WARNING;
     f->searched = inputs_text(k->in, changed, runs[i].args);
     f->natural = inputs_text(k->in, changed, nat);
   }
   size_t n = rs.n;
-  replays_free(&rs);
+  aucs_replays_free(&rs);
   free(nat);
   free(changed);
   return n;

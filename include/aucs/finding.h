@@ -92,6 +92,10 @@ aucs_severity aucs_finding_severity(const aucs_finding *f);
 int aucs_finding_counts(const aucs_finding *f, int strict);
 /* Append a copy of f; the list takes ownership of f's strings. */
 aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f);
+/* Whether a and b are one finding: the same kind and the same two
+ * instructions, in either order. */
+int aucs_finding_same(const aucs_finding *a, const aucs_finding *b);
+
 void aucs_findings_free(aucs_findings *l);
 
 #endif

@@ -1,0 +1,47 @@
+/*
+ * replay: runs a finding's input again, once per distinct input, and finds
+ * the finding in what the replay found. Shared by the classifications that
+ * replay findings (natural.c: natural inputs; datadep.c: the taint track).
+ */
+#ifndef AUCS_REPLAY_H
+#define AUCS_REPLAY_H
+
+#include "aucs/finding.h"
+#include "aucs/search.h"
+#include <stddef.h>
+
+/* Run c: 0 when the run finished, its findings appended to out (the caller
+ * frees them). */
+typedef int (*aucs_replay_fn)(void *ctx, const aucs_candidate *c,
+                              aucs_findings *out);
+
+/* One replay: its input (arguments owned) and what it found. */
+typedef struct aucs_replay {
+  aucs_candidate c;
+  aucs_findings found;
+  int ok; /* the run finished */
+} aucs_replay;
+
+typedef struct aucs_replays {
+  aucs_replay *v;
+  size_t n;
+} aucs_replays;
+
+/* The kinds a replay classifies: race, inter-block race, barrier
+ * divergence, out-of-bounds access. */
+int aucs_replay_kind(aucs_finding_kind k);
+
+/* The replay of c (nleaves argument values), run now with run(ctx, ...)
+ * unless an equal input (launch, seed, fill, arguments) ran before. */
+const aucs_replay *aucs_replays_get(aucs_replays *rs, size_t nleaves,
+                                    const aucs_candidate *c,
+                                    aucs_replay_fn run, void *ctx);
+
+/* f again among r's findings (same kind, same two instructions in either
+ * order), or NULL (also when r did not finish). */
+const aucs_finding *aucs_replay_find(const aucs_replay *r,
+                                     const aucs_finding *f);
+
+void aucs_replays_free(aucs_replays *rs);
+
+#endif
