@@ -471,19 +471,12 @@ static char *reproduce(const kstate *s, const aucs_candidate *c) {
   return aucs_buf_take(&b);
 }
 
-/* A hash of f's kind and pair of instructions (in either order), never 0:
- * the key of s->fmap, which maps it to the first such finding's index + 1;
+/* s->fmap maps aucs_finding_key to the first such finding's index + 1;
  * s->fnext chains the findings of one key. A run can find thousands. */
-static const void *finding_key(const aucs_finding *f) {
-  uintptr_t a = (uintptr_t)f->a.instr, b = (uintptr_t)f->b.instr;
-  uintptr_t lo = a < b ? a : b, hi = a < b ? b : a;
-  uintptr_t h = (lo * 0x9e3779b97f4a7c15u) ^ (hi + (uintptr_t)f->kind);
-  return (const void *)((h ^ (h >> 29)) | 1);
-}
 
 static int known_finding(const kstate *s, const aucs_finding *f) {
   intptr_t i;
-  if (!aucs_ptrmap_get(&s->fmap, finding_key(f), &i))
+  if (!aucs_ptrmap_get(&s->fmap, aucs_finding_key(f), &i))
     return 0;
   for (size_t j = (size_t)i; j; j = s->fnext[j - 1])
     if (aucs_finding_same(&s->k->findings.v[j - 1], f))
@@ -492,7 +485,7 @@ static int known_finding(const kstate *s, const aucs_finding *f) {
 }
 
 static void index_finding(kstate *s, size_t n) {
-  const void *key = finding_key(&s->k->findings.v[n - 1]);
+  const void *key = aucs_finding_key(&s->k->findings.v[n - 1]);
   intptr_t first = 0;
   aucs_ptrmap_get(&s->fmap, key, &first);
   s->fnext = aucs_xrealloc(s->fnext, n * sizeof *s->fnext);
@@ -736,7 +729,15 @@ static int datadep_replay(void *ctx, const aucs_candidate *c,
 
 /* Each finding a run made: was it computed from filled buffer contents? */
 static void datadep(kstate *s) {
-  aucs_budget_init(&s->datadep, AUCS_DATADEP_SECONDS, 0, NULL);
+  /* Inside the kernel's time budget (--time-budget bounds the whole check):
+   * a spent budget leaves the findings errors, as a replay that does not
+   * finish does. */
+  double left = aucs_budget_left(&s->pg.kernel);
+  if (s->pg.kernel.hit || left <= 0)
+    return;
+  aucs_budget_init(&s->datadep,
+                   left < AUCS_DATADEP_SECONDS ? left : AUCS_DATADEP_SECONDS, 0,
+                   NULL);
   aucs_datadep_classify(datadep_replay, s, s->nl, &s->k->findings, s->found,
                         s->nfound);
 }

@@ -5,6 +5,7 @@
 #include "aucs/finding.h"
 
 #include "aucs/util.h"
+#include <stdint.h>
 #include <stdlib.h>
 
 static const char *const kind_names[] = {
@@ -58,6 +59,13 @@ int aucs_finding_same(const aucs_finding *a, const aucs_finding *b) {
   return a->kind == b->kind &&
          ((a->a.instr == b->a.instr && a->b.instr == b->b.instr) ||
           (a->a.instr == b->b.instr && a->b.instr == b->a.instr));
+}
+
+const void *aucs_finding_key(const aucs_finding *f) {
+  uintptr_t a = (uintptr_t)f->a.instr, b = (uintptr_t)f->b.instr;
+  uintptr_t lo = a < b ? a : b, hi = a < b ? b : a;
+  uintptr_t h = (lo * 0x9e3779b97f4a7c15u) ^ (hi + (uintptr_t)f->kind);
+  return (const void *)((h ^ (h >> 29)) | 1);
 }
 
 void aucs_findings_free(aucs_findings *l) {

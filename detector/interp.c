@@ -1057,8 +1057,7 @@ aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
   ip_tex_watch(&R);
   if (!ip_init_objects(&R))
     ip_run_grid(&R);
-  for (size_t i = 0; R.taint && i < res->findings.n; i++)
-    ip_taint_finding(&R, &res->findings.v[i]);
+  ip_taint_findings(&R, &res->findings);
   ip_tex_finish(&R);
   run_free(&R);
   return res->status;

@@ -249,7 +249,7 @@ void ip_taint_page(run *R, thread *T, uint32_t id, page *pg, uint64_t at,
                    uint64_t n, int write);
 void ip_taint_flat(run *R, thread *T, uint32_t id, uint64_t off, uint64_t n,
                    int write);
-void ip_taint_finding(run *R, aucs_finding *f);
+void ip_taint_findings(run *R, aucs_findings *fs);
 void ip_data_page(run *R, uint32_t id, uint64_t pno, page *pg);
 
 /* gridsync.c */

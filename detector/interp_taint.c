@@ -477,12 +477,21 @@ read:
 
 /* ---- findings ---- */
 
-static uint64_t mask_of_instr(const run *R, LLVMValueRef I) {
-  uint64_t x = 0;
-  for (uint32_t pc = 0; I && pc < R->p->ncode; pc++)
-    if (R->p->instr[pc] == I)
-      x |= R->tt->pc_mask[pc];
-  return x;
+/* The taint of each IR instruction: the union over its bytecode pcs. */
+static void masks_by_instr(const run *R, aucs_ptrmap *m) {
+  for (uint32_t pc = 0; pc < R->p->ncode; pc++) {
+    intptr_t x = 0;
+    if (!R->p->instr[pc] || !R->tt->pc_mask[pc])
+      continue;
+    aucs_ptrmap_get(m, R->p->instr[pc], &x);
+    aucs_ptrmap_put(m, R->p->instr[pc],
+                    (intptr_t)((uint64_t)x | R->tt->pc_mask[pc]));
+  }
+}
+
+static uint64_t mask_of_instr(const aucs_ptrmap *m, LLVMValueRef I) {
+  intptr_t x = 0;
+  return I && aucs_ptrmap_get(m, I, &x) ? (uint64_t)x : 0;
 }
 
 static const char *leaf_name(const run *R, unsigned k) {
@@ -491,11 +500,10 @@ static const char *leaf_name(const run *R, unsigned k) {
   return in && i < in->n ? in->v[i].p.name : "?";
 }
 
-void ip_taint_finding(run *R, aucs_finding *f) {
-  if (!R->taint || f->kind == AUCS_FINDING_REDUNDANT_BARRIER ||
-      f->data_dependent)
+static void taint_finding(run *R, const aucs_ptrmap *m, aucs_finding *f) {
+  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER || f->data_dependent)
     return;
-  uint64_t a = mask_of_instr(R, f->a.instr), b = mask_of_instr(R, f->b.instr);
+  uint64_t a = mask_of_instr(m, f->a.instr), b = mask_of_instr(m, f->b.instr);
   uint64_t x = a | b;
   /* a race with one side free of filled data is real: the data only
    * chooses which of that side's bytes the other hits */
@@ -516,4 +524,14 @@ void ip_taint_finding(run *R, aucs_finding *f) {
   }
   f->data_dependent = aucs_buf_take(&names);
   f->data_loads = aucs_buf_take(&at);
+}
+
+void ip_taint_findings(run *R, aucs_findings *fs) {
+  if (!R->taint || !fs->n)
+    return;
+  aucs_ptrmap m = {0};
+  masks_by_instr(R, &m);
+  for (size_t i = 0; i < fs->n; i++)
+    taint_finding(R, &m, &fs->v[i]);
+  aucs_ptrmap_free(&m);
 }

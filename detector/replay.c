@@ -33,20 +33,33 @@ const aucs_replay *aucs_replays_get(aucs_replays *rs, size_t nleaves,
   r->c.args = aucs_xcalloc(nleaves + 1, sizeof *r->c.args);
   memcpy(r->c.args, c->args, nleaves * sizeof *c->args);
   r->ok = run(ctx, &r->c, &r->found) == 0;
+  r->next = aucs_xcalloc(r->found.n + 1, sizeof *r->next);
+  for (size_t i = r->found.n; i-- > 0;) { /* chains in finding order */
+    const void *key = aucs_finding_key(&r->found.v[i]);
+    intptr_t first = 0;
+    aucs_ptrmap_get(&r->index, key, &first);
+    r->next[i] = (size_t)first;
+    aucs_ptrmap_put(&r->index, key, (intptr_t)(i + 1));
+  }
   return r;
 }
 
 const aucs_finding *aucs_replay_find(const aucs_replay *r,
                                      const aucs_finding *f) {
-  for (size_t i = 0; r->ok && i < r->found.n; i++)
-    if (aucs_finding_same(&r->found.v[i], f))
-      return &r->found.v[i];
+  intptr_t first = 0;
+  if (!r->ok || !aucs_ptrmap_get(&r->index, aucs_finding_key(f), &first))
+    return NULL;
+  for (size_t j = (size_t)first; j; j = r->next[j - 1])
+    if (aucs_finding_same(&r->found.v[j - 1], f))
+      return &r->found.v[j - 1];
   return NULL;
 }
 
 void aucs_replays_free(aucs_replays *rs) {
   for (size_t i = 0; i < rs->n; i++) {
     free(rs->v[i].c.args);
+    free(rs->v[i].next);
+    aucs_ptrmap_free(&rs->v[i].index);
     aucs_findings_free(&rs->v[i].found);
   }
   free(rs->v);

@@ -211,6 +211,8 @@ void aucs_static_free(aucs_static *S) {
     free(S->frames[i]);
   free(S->frames);
   free(S->qs);
+  free(S->qnext);
+  aucs_ptrmap_free(&S->qindex);
   free(S->pairs);
   free(S->accs);
   free(S->bars);

@@ -131,6 +131,8 @@ struct aucs_static {
   aucs_ptrmap tailmap; /* such a call -> 1 */
   query *qs;
   size_t nq;
+  aucs_ptrmap qindex; /* hash of a query's key -> its index + 1 */
+  size_t *qnext;      /* per query: the next of its hash's chain, + 1 */
   region *regions;
   size_t nregions;
   aucs_static_pair *pairs;

@@ -167,6 +167,14 @@ int st_budget_spent(aucs_static *S) {
 }
 
 /* The query for (a, b) with these warps and modes, added when new. */
+/* FNV-1a of s, never NULL: the key of S->qindex. */
+static const void *key_hash(const char *s) {
+  uint64_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return (const void *)(uintptr_t)(h | 1);
+}
+
 static size_t find_query(aucs_static *S, int a, int b, int inter, int warp,
                          int region, const unsigned char *modes) {
   int nl = S->cfg->nloops;
@@ -176,11 +184,17 @@ static size_t find_query(aucs_static *S, int a, int b, int inter, int warp,
     aucs_buf_printf(&key, "%c", '0' + modes[i]);
   size_t glen = key.len;
   aucs_buf_printf(&key, ";%d", region);
-  for (size_t q = 0; q < S->nq; q++)
-    if (!strcmp(S->qs[q].key, key.data)) {
+  const void *h = key_hash(key.data);
+  intptr_t first = 0;
+  aucs_ptrmap_get(&S->qindex, h, &first);
+  for (size_t j = (size_t)first; j; j = S->qnext[j - 1])
+    if (!strcmp(S->qs[j - 1].key, key.data)) {
       aucs_buf_free(&key);
-      return q;
+      return j - 1;
     }
+  S->qnext = aucs_xrealloc(S->qnext, (S->nq + 1) * sizeof *S->qnext);
+  S->qnext[S->nq] = (size_t)first;
+  aucs_ptrmap_put(&S->qindex, h, (intptr_t)(S->nq + 1));
   S->qs = aucs_xrealloc(S->qs, (S->nq + 1) * sizeof *S->qs);
   query *q = &S->qs[S->nq];
   *q = (query){.key = aucs_buf_take(&key),

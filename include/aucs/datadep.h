@@ -22,9 +22,10 @@
 #include "aucs/search.h"
 #include <stddef.h>
 
-/* The taint replays of one kernel stop after this many seconds in all
- * (what a replay found by then still counts); they run after the kernel's
- * own budget, which the search may have spent. */
+/* The taint replays of one kernel stop after this many seconds in all, or
+ * at the end of the kernel's time budget if that comes first (what a
+ * replay found by then still counts); none runs once the search has spent
+ * the kernel's budget. */
 #define AUCS_DATADEP_SECONDS 5.0
 
 /* Replay c with the taint track: 0 when the run finished, its findings

@@ -96,6 +96,10 @@ aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f);
  * instructions, in either order. */
 int aucs_finding_same(const aucs_finding *a, const aucs_finding *b);
 
+/* A hash of f's kind and pair of instructions (in either order), never
+ * NULL: equal for findings aucs_finding_same calls one. */
+const void *aucs_finding_key(const aucs_finding *f);
+
 void aucs_findings_free(aucs_findings *l);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "aucs/finding.h"
 #include "aucs/search.h"
+#include "aucs/util.h"
 #include <stddef.h>
 
 /* Run c: 0 when the run finished, its findings appended to out (the caller
@@ -19,7 +20,9 @@ typedef int (*aucs_replay_fn)(void *ctx, const aucs_candidate *c,
 typedef struct aucs_replay {
   aucs_candidate c;
   aucs_findings found;
-  int ok; /* the run finished */
+  int ok;             /* the run finished */
+  aucs_ptrmap index;  /* aucs_finding_key -> first such finding's index + 1 */
+  size_t *next;       /* per finding: the next of its key's chain, + 1 */
 } aucs_replay;
 
 typedef struct aucs_replays {
