@@ -174,6 +174,7 @@ static void free_blocks(run *R, gblock *bs, size_t n) {
       free(bs[i].th[t].frames);
       free(bs[i].th[t].stack);
       aucs_sync_thread_free(&bs[i].th[t].sy);
+      ip_taint_thread_free(&bs[i].th[t]);
     }
     free(bs[i].th);
     free(bs[i].shared);

@@ -431,6 +431,7 @@ void aucs_inputs_user_free(aucs_inputs_user *u) {
   }
   free(u->args);
   free(u->buffers);
+  free(u->data);
   free(u->textures);
   *u = (aucs_inputs_user){0};
 }

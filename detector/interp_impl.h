@@ -241,6 +241,8 @@ void ip_run_grid(run *R);
 /* interp_taint.c */
 void ip_taint_init(run *R);
 void ip_taint_free(run *R);
+/* A thread's taint registers and rejoin stack (a grid-synced block's). */
+void ip_taint_thread_free(thread *T);
 void ip_taint_step(run *R, thread *T, const bc_insn *I, uint32_t pc);
 void ip_taint_call(run *R, thread *T, const bc_insn *I, uint32_t nb,
                    const bc_func *F);

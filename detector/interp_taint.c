@@ -88,12 +88,16 @@ void ip_taint_init(run *R) {
   R->tt = t;
 }
 
+void ip_taint_thread_free(thread *T) {
+  free(T->tt.tm);
+  free(T->tt.rj);
+  T->tt = (ip_tthread){0};
+}
+
 void ip_taint_free(run *R) {
   struct ip_taint *t = R->tt;
-  for (uint32_t t2 = 0; t2 < R->nthreads && R->th; t2++) {
-    free(R->th[t2].tt.tm);
-    free(R->th[t2].tt.rj);
-  }
+  for (uint32_t t2 = 0; t2 < R->nthreads && R->th; t2++)
+    ip_taint_thread_free(&R->th[t2]);
   if (!t)
     return;
   for (uint32_t f = 0; t->cfgs && f < R->p->nfuncs; f++)

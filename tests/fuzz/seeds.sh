@@ -13,8 +13,9 @@ mkdir -p "$out"
 n=0
 for k in "$root"/tests/kernels/*.cu; do
   name=$(basename "$k" .cu)
-  # kernels needing the SDK's headers (textures, surfaces) do not compile here
-  grep -q 'AUCS-REQUIRES: cuda-sdk' "$k" && continue
+  # kernels needing the SDK's headers (textures, surfaces, libcu++) do not
+  # compile here
+  grep -q 'AUCS-REQUIRES: cuda-sdk\|AUCS-SDK:' "$k" && continue
   "$aucs" compile --no-cuda-sdk "$k" -o "$out/$name.bc"
   if [ $((n % 8)) -eq 0 ]; then
     "$aucs" compile --no-cuda-sdk -O2 "$k" -o "$out/$name-O2.ll"
