@@ -412,27 +412,19 @@ int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
   return 0;
 }
 
+static void settings_free(aucs_inputs_setting *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].name);
+    free(v[i].value);
+  }
+  free(v);
+}
+
 void aucs_inputs_user_free(aucs_inputs_user *u) {
-  for (size_t i = 0; i < u->nargs; i++) {
-    free(u->args[i].name);
-    free(u->args[i].value);
-  }
-  for (size_t i = 0; i < u->nbuffers; i++) {
-    free(u->buffers[i].name);
-    free(u->buffers[i].value);
-  }
-  for (size_t i = 0; i < u->ndata; i++) {
-    free(u->data[i].name);
-    free(u->data[i].value);
-  }
-  for (size_t i = 0; i < u->ntextures; i++) {
-    free(u->textures[i].name);
-    free(u->textures[i].value);
-  }
-  free(u->args);
-  free(u->buffers);
-  free(u->data);
-  free(u->textures);
+  settings_free(u->args, u->nargs);
+  settings_free(u->buffers, u->nbuffers);
+  settings_free(u->data, u->ndata);
+  settings_free(u->textures, u->ntextures);
   *u = (aucs_inputs_user){0};
 }
 

@@ -373,6 +373,20 @@ static int braceless(const pt_text *t, size_t head, size_t body,
 /* ---- insert, after, delete
  * -------------------------------------------------*/
 
+/* `stmt` on its own line before statement line l, indented like it. */
+static const char *insert_before(const pt_text *t, unsigned l,
+                                 const char *stmt, pt_hunk *h) {
+  const char *why = begins_statement(t, l);
+  if (why)
+    return why;
+  size_t in;
+  const char *ind = pt_indent(t, l, &in);
+  h->from = l;
+  h->to = l - 1;
+  pt_hunk_line(h, 0, "%.*s%s", (int)in, ind, stmt);
+  return NULL;
+}
+
 const char *pt_form_insert(const pt_text *t, unsigned l, pt_hunk *h) {
   if (!l || l > t->n)
     return "the barrier does not precede a statement of this file";
@@ -381,29 +395,13 @@ const char *pt_form_insert(const pt_text *t, unsigned l, pt_hunk *h) {
     wrap_body(t, head, l, 1, h);
     return NULL;
   }
-  const char *why = begins_statement(t, l);
-  if (why)
-    return why;
-  size_t in;
-  const char *ind = pt_indent(t, l, &in);
-  h->from = l;
-  h->to = l - 1;
-  pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
-  return NULL;
+  return insert_before(t, l, "__syncthreads();", h);
 }
 
 const char *pt_form_fence(const pt_text *t, unsigned l, pt_hunk *h) {
   if (!l || l > t->n)
     return "the fence does not precede a statement of this file";
-  const char *why = begins_statement(t, l);
-  if (why)
-    return why;
-  size_t in;
-  const char *ind = pt_indent(t, l, &in);
-  h->from = l;
-  h->to = l - 1;
-  pt_hunk_line(h, 0, "%.*s__threadfence();", (int)in, ind);
-  return NULL;
+  return insert_before(t, l, "__threadfence();", h);
 }
 
 const char *pt_form_after(const pt_text *t, unsigned p, unsigned next,
