@@ -465,10 +465,17 @@ LLVMValueRef aucs_place_insert_barrier(LLVMValueRef before) {
   LLVMValueRef f = barrier_decl(m);
   LLVMTypeRef ty = LLVMGlobalGetValueType(f);
   LLVMValueRef zero = LLVMConstInt(LLVMInt32TypeInContext(cx), 0, 0);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  return aucs_place_call_before(before, ty, f, &zero,
+                                LLVMCountParamTypes(ty) ? 1 : 0);
+}
+
+LLVMValueRef aucs_place_call_before(LLVMValueRef before, LLVMTypeRef ty,
+                                    LLVMValueRef f, LLVMValueRef *args,
+                                    unsigned n) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(
+      LLVMGetModuleContext(LLVMGetGlobalParent(f)));
   LLVMPositionBuilderBefore(b, before);
-  LLVMValueRef call =
-      LLVMBuildCall2(b, ty, f, &zero, LLVMCountParamTypes(ty) ? 1 : 0, "");
+  LLVMValueRef call = LLVMBuildCall2(b, ty, f, args, n, "");
   LLVMDisposeBuilder(b);
   LLVMMetadataRef loc = loc_from(before);
   if (loc)

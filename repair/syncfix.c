@@ -191,15 +191,6 @@ LLVMValueRef aucs_syncfix_widen(LLVMValueRef I, char **err) {
 
 /* ---- fences -------------------------------------------------------------*/
 
-static LLVMMetadataRef loc_from(LLVMValueRef I) {
-  for (; I; I = LLVMGetNextInstruction(I)) {
-    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(I);
-    if (loc)
-      return loc;
-  }
-  return NULL;
-}
-
 LLVMValueRef aucs_syncfix_fence(LLVMValueRef before) {
   LLVMModuleRef m = LLVMGetGlobalParent(rp_fn_of(before));
   LLVMContextRef cx = LLVMGetModuleContext(m);
@@ -207,14 +198,7 @@ LLVMValueRef aucs_syncfix_fence(LLVMValueRef before) {
   LLVMValueRef f = LLVMGetNamedFunction(m, "llvm.nvvm.membar.gl");
   if (!f)
     f = LLVMAddFunction(m, "llvm.nvvm.membar.gl", ty);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
-  LLVMPositionBuilderBefore(b, before);
-  LLVMValueRef call = LLVMBuildCall2(b, ty, f, NULL, 0, "");
-  LLVMDisposeBuilder(b);
-  LLVMMetadataRef loc = loc_from(before);
-  if (loc)
-    LLVMInstructionSetDebugLoc(call, loc);
-  return call;
+  return aucs_place_call_before(before, ty, f, NULL, 0);
 }
 
 static int strong_write(LLVMValueRef I) {

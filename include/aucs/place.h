@@ -81,6 +81,13 @@ int aucs_place_is_barrier_call(LLVMValueRef I);
  * debug location of `before` (or of the next instruction that has one).
  * Returns the new call. */
 LLVMValueRef aucs_place_insert_barrier(LLVMValueRef before);
+
+/* A call of f (type ty) with args[0..n) inserted before `before`, with the
+ * debug location of the first instruction from `before` on that has one
+ * (so reports point at the statement it precedes). */
+LLVMValueRef aucs_place_call_before(LLVMValueRef before, LLVMTypeRef ty,
+                                    LLVMValueRef f, LLVMValueRef *args,
+                                    unsigned n);
 /* Split at's block before at: the instructions above at (phis included)
  * move to a new block that takes over every predecessor and falls through
  * into at's block. Returns the new block. */
