@@ -933,12 +933,16 @@ void aucs_report_json(const aucs_report *r, aucs_buf *out) {
   json_t *root = json_pack("{s:s,s:s,s:o,s:o}", "tool", "aucs", "version",
                            r->version ? r->version : "?", "input",
                            json_str(r->input), "kernels", ks);
-  AUCS_ASSERT(root);
-  char *text = json_dumps(root, JSON_INDENT(2));
+  aucs_report_json_put(out, root);
+}
+
+void aucs_report_json_put(aucs_buf *out, json_t *doc) {
+  AUCS_ASSERT(doc);
+  char *text = json_dumps(doc, JSON_INDENT(2));
   AUCS_ASSERT(text);
   aucs_buf_printf(out, "%s\n", text);
   free(text);
-  json_decref(root);
+  json_decref(doc);
 }
 
 static void static_free(aucs_report_kernel *k) {

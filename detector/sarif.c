@@ -360,12 +360,7 @@ void aucs_sarif_end(aucs_sarif *s, const char *version, aucs_buf *out) {
                           "results", s->results);
   json_t *log = json_pack("{s:s,s:s,s:[o]}", "$schema", schema_uri, "version",
                           "2.1.0", "runs", run);
-  AUCS_ASSERT(log);
-  char *text = json_dumps(log, JSON_INDENT(2));
-  AUCS_ASSERT(text);
-  aucs_buf_printf(out, "%s\n", text);
-  free(text);
-  json_decref(log);
+  aucs_report_json_put(out, log);
   *s = (aucs_sarif){0};
 }
 

@@ -429,10 +429,7 @@ static void json_doc(const check *c, int code, aucs_buf *out) {
     json_array_append_new(files, file_json(c, f));
   json_t *doc = json_pack("{s:s,s:s,s:o,s:i}", "tool", "aucs", "version",
                           AUCS_VERSION, "files", files, "exit", code);
-  char *text = json_dumps(doc, JSON_INDENT(2));
-  aucs_buf_printf(out, "%s\n", text);
-  free(text);
-  json_decref(doc);
+  aucs_report_json_put(out, doc);
 }
 
 static void sarif_doc(const check *c, aucs_buf *out) {

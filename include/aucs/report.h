@@ -115,6 +115,11 @@ typedef struct aucs_report {
 void aucs_report_text(const aucs_report *r, aucs_buf *out);
 /* Append the JSON report of r (one object, newline-terminated) to out. */
 void aucs_report_json(const aucs_report *r, aucs_buf *out);
+
+struct json_t;
+/* doc as JSON indented by 2, and a newline, onto out; doc's reference is
+ * released. Shared by the JSON and SARIF reports and `aucs check`. */
+void aucs_report_json_put(aucs_buf *out, struct json_t *doc);
 /* The headline of f ("data race on 's_tile[3]' (shared)"), as in both
  * reports. Free with free(). */
 char *aucs_report_headline(const aucs_finding *f);
