@@ -15,6 +15,7 @@
 #include "aucs/detect.h"
 #include "aucs/module.h"
 #include "aucs/pipeline.h"
+#include "aucs/tempfiles.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/ErrorHandling.h>
@@ -419,6 +420,7 @@ static void on_llvm_fatal(const char *reason) {
   else
     fprintf(stderr, "aucs: internal error: LLVM error: %s\n", reason);
   fflush(stderr);
+  aucs_temp_remove_all();
   _Exit(loading_input ? AUCS_EXIT_USAGE : AUCS_EXIT_INTERNAL);
 }
 
@@ -474,6 +476,7 @@ int main(int argc, char **argv) {
       return fputs(usage, stdout), AUCS_EXIT_OK;
 
   LLVMInstallFatalErrorHandler(on_llvm_fatal);
+  aucs_temp_install_handlers();
   args a = {.command = argv[1]};
   int rc = parse(&a, argc, argv);
   aucs_module *mod = NULL;

@@ -18,6 +18,7 @@
  * child; one very slow file bounds the run's time whatever the jobs.
  */
 #include "aucs/check.h"
+#include "aucs/tempfiles.h"
 
 #include "aucs/kernel.h"
 #include "aucs/pipeline.h"
@@ -450,6 +451,8 @@ static void sarif_doc(const check *c, aucs_buf *out) {
 static int write_atomic(const char *path, const aucs_buf *text) {
   char *tmp = aucs_xasprintf("%s.XXXXXX", path);
   int fd = mkstemp(tmp), ok = fd >= 0;
+  if (ok)
+    aucs_temp_track(tmp, 0);
   FILE *f = ok ? fdopen(fd, "w") : NULL;
   ok = f && fwrite(text->data, 1, text->len, f) == text->len;
   ok = f && !fclose(f) && ok && !rename(tmp, path);
@@ -459,6 +462,7 @@ static int write_atomic(const char *path, const aucs_buf *text) {
     if (fd >= 0)
       unlink(tmp);
   }
+  aucs_temp_forget(tmp);
   free(tmp);
   return ok ? 0 : AUCS_EXIT_USAGE;
 }

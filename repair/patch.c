@@ -31,6 +31,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/patch.h"
+#include "aucs/tempfiles.h"
 #include "patch_impl.h"
 
 #include "aucs/kernel.h"
@@ -613,6 +614,8 @@ static char *check(const aucs_patch_options *o, const char *now,
   }
   char *b1 = aucs_xstrdup(o->cu), *d1 = aucs_xstrdup(o->cu);
   char *file = aucs_xasprintf("%s/%s", dir, basename(b1));
+  aucs_temp_track(dir, 1);
+  aucs_temp_track(file, 0);
   char *inc = aucs_xasprintf("-I%s", dirname(d1));
   char *why = NULL;
   if (write_file(file, now))
@@ -652,6 +655,8 @@ static char *check(const aucs_patch_options *o, const char *now,
   free(args);
   unlink(file);
   rmdir(dir);
+  aucs_temp_forget(file);
+  aucs_temp_forget(dir);
   free(file), free(inc), free(b1), free(d1), free(dir);
   return why;
 }
@@ -789,9 +794,11 @@ static int write_atomic(const char *path, const char *data) {
   int fd = mkstemp(tmp), bad = fd < 0;
   if (!bad) {
     close(fd);
+    aucs_temp_track(tmp, 0);
     bad = write_file(tmp, data) || rename(tmp, path);
     if (bad)
       unlink(tmp);
+    aucs_temp_forget(tmp);
   }
   free(tmp);
   return bad;

@@ -36,6 +36,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/module.h"
+#include "aucs/tempfiles.h"
 
 #include "aucs/pch.h"
 #include "aucs/sandbox.h"
@@ -456,6 +457,7 @@ static int spawn(const args *a, aucs_buf *output, int *status) {
   posix_spawn_file_actions_destroy(&fa);
   close(fds[1]);
   if (!e) {
+    aucs_temp_track_child(pid);
     blob b = {0};
     if (read_fd(fds[0], SIZE_MAX, &b) == 0) {
       aucs_buf_puts(output, b.data);
@@ -463,6 +465,7 @@ static int spawn(const args *a, aucs_buf *output, int *status) {
     }
     while (waitpid(pid, status, 0) < 0 && errno == EINTR)
       ;
+    aucs_temp_forget_child(pid);
   }
   close(fds[0]);
   return e;
@@ -573,6 +576,7 @@ static int load_cuda(aucs_module *m, const char *path,
     return fail_errno(err, path, "cannot create a temp file", e);
   }
   close(fd);
+  aucs_temp_track(tmp, 0);
   int rc = compile(path, o, tmp, err);
   blob b = {0};
   if (!rc)
@@ -582,6 +586,7 @@ static int load_cuda(aucs_module *m, const char *path,
     free(b.data);
   }
   unlink(tmp);
+  aucs_temp_forget(tmp);
   free(tmp);
   return rc;
 }
@@ -774,6 +779,7 @@ static int write_atomic(LLVMModuleRef m, const char *path, int textual) {
     free(tmp);
     return e;
   }
+  aucs_temp_track(tmp, 0);
   fchmod(fd, mode_for(path));
   int e = write_module(m, fd, textual);
   if (close(fd) && !e)
@@ -782,6 +788,7 @@ static int write_atomic(LLVMModuleRef m, const char *path, int textual) {
     e = errno;
   if (e)
     unlink(tmp);
+  aucs_temp_forget(tmp);
   free(tmp);
   return e;
 }

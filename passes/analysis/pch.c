@@ -30,6 +30,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include "aucs/pch.h"
+#include "aucs/tempfiles.h"
 
 #include "aucs/util.h"
 
@@ -172,11 +173,13 @@ static int write_once(const char *path, const char *text) {
   char *tmp = aucs_xasprintf("%s.XXXXXX", path);
   int fd = mkstemp(tmp), rc = fd < 0;
   if (!rc) {
+    aucs_temp_track(tmp, 0);
     size_t n = strlen(text);
     rc = write(fd, text, n) != (ssize_t)n;
     rc |= fchmod(fd, 0644) | close(fd);
     rc = rc || (link(tmp, path) && errno != EEXIST);
     unlink(tmp);
+    aucs_temp_forget(tmp);
   }
   free(tmp);
   return rc;
@@ -195,8 +198,10 @@ static int run_quiet(const char **argv) {
   posix_spawn_file_actions_destroy(&fa);
   if (e)
     return 1;
+  aucs_temp_track_child(pid);
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
+  aucs_temp_forget_child(pid);
   return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 }
 
@@ -210,6 +215,7 @@ static int build(const char *const *argv, size_t argc, const char *src,
     return 1;
   }
   close(fd);
+  aucs_temp_track(tmp, 0);
   const char **v = aucs_xcalloc(argc + 8, sizeof *v);
   memcpy(v, argv, argc * sizeof *v);
   const char *tail[] = {"-Xclang", "-emit-pch", "-o", tmp, "--", src};
@@ -217,6 +223,7 @@ static int build(const char *const *argv, size_t argc, const char *src,
   int rc = run_quiet(v) || rename(tmp, pch);
   if (rc)
     unlink(tmp);
+  aucs_temp_forget(tmp);
   free(v);
   free(tmp);
   return rc;
