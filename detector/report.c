@@ -6,7 +6,10 @@
  * redundant barrier), then notes: each access (op, thread, block), the
  * barrier interval, the launch, and the reproduce command. Kernels that
  * could not be checked get one line with the reason. A summary line ends
- * the report. JSON: one object built with jansson (schema in README.md).
+ * the report: the findings that count (aucs_finding_counts, as the exit
+ * code), then the warnings of searched inputs or filled data apart. JSON:
+ * one object built with jansson (schema in README.md); per kernel the
+ * same split into `findings` and `warnings`.
  *
  * Demangler, steps: `_Z` <name> <parameter types>; a name is a source name
  * (<length><identifier>), a nested name N...E or a local name Z...E (the
@@ -667,12 +670,15 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     (unsigned long long)k->st.q_cached);
 }
 
-/* " (1 error, 2 warnings)" when a finding needs searched inputs. */
+/* " (1 error, 2 warnings)" when, with --strict, a finding of searched
+ * inputs or filled data counts. */
 static void severities(aucs_buf *out, const aucs_report *r) {
   size_t n[2] = {0}, searched = 0;
   for (size_t i = 0; i < r->nkernels; i++)
     for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
       const aucs_finding *f = &r->kernels[i].findings.v[j];
+      if (!aucs_finding_counts(f, r->strict))
+        continue;
       n[aucs_finding_severity(f)]++;
       searched += f->searched != NULL || f->data_dependent != NULL;
     }
@@ -681,12 +687,23 @@ static void severities(aucs_buf *out, const aucs_report *r) {
                     n[1], plural(n[1]));
 }
 
+/* "; 2 warnings (...)": the findings that do not count, apart. */
+static void uncounted(aucs_buf *out, size_t nw) {
+  if (nw)
+    aucs_buf_printf(out,
+                    "; %zu warning%s (found only with searched inputs or "
+                    "filled data; --strict counts them)",
+                    nw, plural(nw));
+}
+
 void aucs_report_text(const aucs_report *r, aucs_buf *out) {
-  size_t nf = 0, count[3] = {0};
+  size_t nf = 0, nw = 0, count[3] = {0};
   for (size_t i = 0; i < r->nkernels; i++) {
-    text_kernel(out, &r->kernels[i], r);
-    nf += r->kernels[i].findings.n;
-    count[r->kernels[i].status]++;
+    const aucs_report_kernel *k = &r->kernels[i];
+    text_kernel(out, k, r);
+    for (size_t j = 0; j < k->findings.n; j++)
+      aucs_finding_counts(&k->findings.v[j], r->strict) ? nf++ : nw++;
+    count[k->status]++;
   }
   aucs_buf_printf(out, "aucs: %zu finding%s", nf, plural(nf));
   severities(out, r);
@@ -696,7 +713,9 @@ void aucs_report_text(const aucs_report *r, aucs_buf *out) {
     aucs_buf_printf(out, ", %zu unsupported", count[AUCS_KERNEL_UNSUPPORTED]);
   if (count[AUCS_KERNEL_ERROR])
     aucs_buf_printf(out, ", %zu with errors", count[AUCS_KERNEL_ERROR]);
-  aucs_buf_puts(out, ")\n");
+  aucs_buf_puts(out, ")");
+  uncounted(out, nw);
+  aucs_buf_puts(out, "\n");
 }
 
 /* ---- JSON ---------------------------------------------------------------*/
@@ -861,10 +880,15 @@ static json_t *json_words(const char *s) {
   return a;
 }
 
-static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
+/* The findings of k that count (aucs_finding_counts), or those that do
+ * not: one shape for the "findings" and "warnings" arrays. */
+static json_t *json_findings(const aucs_report_kernel *k, int strict,
+                             int counted) {
   json_t *fs = json_array();
   for (size_t i = 0; i < k->findings.n; i++) {
     const aucs_finding *x = &k->findings.v[i];
+    if (aucs_finding_counts(x, strict) != counted)
+      continue;
     json_t *f = json_finding(x, k->reproduce ? k->reproduce[i] : NULL);
     json_static_fields(f, k, i, 0);
     json_object_set_new(
@@ -878,17 +902,22 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
     json_object_set_new(f, "data_loads", json_words(x->data_loads));
     json_array_append_new(fs, f);
   }
+  return fs;
+}
+
+static json_t *json_kernel(const aucs_report_kernel *k, int stats, int strict) {
   json_t *ps = json_array();
   for (size_t i = 0; i < k->st.possible.n; i++) {
     json_t *f = json_finding(&k->st.possible.v[i], NULL);
     json_static_fields(f, k, i, 1);
     json_array_append_new(ps, f);
   }
-  json_t *j = json_pack(
-      "{s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "name", k->name, "demangled",
-      k->demangled, "status", status_name(k->status), "reason",
-      json_str(k->reason), "launch", json_launch(k->launch, k->args),
-      "findings", fs, "possible", ps);
+  json_t *j = json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "name", k->name,
+                        "demangled", k->demangled, "status",
+                        status_name(k->status), "reason", json_str(k->reason),
+                        "launch", json_launch(k->launch, k->args), "findings",
+                        json_findings(k, strict, 1), "warnings",
+                        json_findings(k, strict, 0), "possible", ps);
   json_object_set_new(j, "proof",
                       json_string(k->st.ran ? k->st.proof : "none"));
   json_object_set_new(j, "pairs", json_pairs(&k->st));
@@ -929,7 +958,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
 void aucs_report_json(const aucs_report *r, aucs_buf *out) {
   json_t *ks = json_array();
   for (size_t i = 0; i < r->nkernels; i++)
-    json_array_append_new(ks, json_kernel(&r->kernels[i], r->stats));
+    json_array_append_new(ks, json_kernel(&r->kernels[i], r->stats, r->strict));
   json_t *root = json_pack("{s:s,s:s,s:o,s:o}", "tool", "aucs", "version",
                            r->version ? r->version : "?", "input",
                            json_str(r->input), "kernels", ks);

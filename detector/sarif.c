@@ -239,12 +239,12 @@ static json_t *result(const aucs_report_kernel *k, size_t i) {
   json_t *locs = json_array();
   if (f->a.instr)
     json_array_append_new(locs, location(f->a.instr, k->demangled));
-  json_t *j = json_pack(
-      "{s:s,s:I,s:s,s:{s:s},s:o,s:o,s:o}", "ruleId",
-      aucs_finding_kind_name(f->kind), "ruleIndex", (json_int_t)f->kind,
-      "level", f->kind == AUCS_FINDING_REDUNDANT_BARRIER ? "warning" : "error",
-      "message", "text", text, "locations", locs, "relatedLocations", rel,
-      "properties", properties(k, i));
+  json_t *j = json_pack("{s:s,s:I,s:s,s:{s:s},s:o,s:o,s:o}", "ruleId",
+                        aucs_finding_kind_name(f->kind), "ruleIndex",
+                        (json_int_t)f->kind, "level",
+                        aucs_severity_name(aucs_finding_severity(f)), "message",
+                        "text", text, "locations", locs, "relatedLocations",
+                        rel, "properties", properties(k, i));
   free(text);
   return j;
 }

@@ -86,13 +86,20 @@ static char *reproduce_prefix(const check *c, const aucs_source *s) {
   return aucs_buf_take(&b);
 }
 
-static json_t *counts(const aucs_report *r, size_t *unsup, size_t *errors) {
+/* The findings that count (aucs_finding_counts) by kind; *warnings: the
+ * others. */
+static json_t *counts(const aucs_report *r, size_t *unsup, size_t *errors,
+                      size_t *warnings) {
   size_t n[NKINDS] = {0};
   for (size_t i = 0; i < r->nkernels; i++) {
     const aucs_report_kernel *k = &r->kernels[i];
-    for (size_t f = 0; f < k->findings.n; f++)
-      if ((size_t)k->findings.v[f].kind < NKINDS)
-        n[k->findings.v[f].kind]++;
+    for (size_t f = 0; f < k->findings.n; f++) {
+      const aucs_finding *x = &k->findings.v[f];
+      if (!aucs_finding_counts(x, r->strict))
+        ++*warnings;
+      else if ((size_t)x->kind < NKINDS)
+        n[x->kind]++;
+    }
     *unsup += k->status == AUCS_KERNEL_UNSUPPORTED;
     *errors += k->status == AUCS_KERNEL_ERROR;
   }
@@ -110,14 +117,14 @@ static json_t *summarize(const aucs_report *r) {
   aucs_sarif s;
   aucs_sarif_begin(&s);
   aucs_sarif_add_report(&s, r);
-  size_t unsup = 0, errors = 0;
-  json_t *n = counts(r, &unsup, &errors);
+  size_t unsup = 0, errors = 0, warnings = 0;
+  json_t *n = counts(r, &unsup, &errors, &warnings);
   json_t *res = json_pack(
-      "{s:n,s:i,s:I,s:o,s:I,s:I,s:s,s:o,s:o}", "error", "exit",
+      "{s:n,s:i,s:I,s:o,s:I,s:I,s:I,s:s,s:o,s:o}", "error", "exit",
       aucs_detect_exit(r), "kernels", (json_int_t)r->nkernels, "counts", n,
-      "unsupported", (json_int_t)unsup, "kernel_errors", (json_int_t)errors,
-      "text", text.data ? text.data : "", "report",
-      json_loads(js.data, 0, NULL), "sarif", aucs_sarif_partial(&s));
+      "warnings", (json_int_t)warnings, "unsupported", (json_int_t)unsup,
+      "kernel_errors", (json_int_t)errors, "text", text.data ? text.data : "",
+      "report", json_loads(js.data, 0, NULL), "sarif", aucs_sarif_partial(&s));
   AUCS_ASSERT(res);
   aucs_buf_free(&text);
   aucs_buf_free(&js);
@@ -370,12 +377,13 @@ static void table(const check *c) {
 }
 
 static void total_line(const check *c, int code) {
-  size_t kernels = 0, unsup = 0, failed = 0, n[NKINDS] = {0};
+  size_t kernels = 0, unsup = 0, failed = 0, warn = 0, n[NKINDS] = {0};
   for (size_t f = 0; f < c->src.n; f++) {
     const json_t *res = c->jobs[f].res;
     failed += !json_is_null(json_object_get(res, "error"));
     kernels += get(res, "kernels");
     unsup += get(res, "unsupported");
+    warn += get(res, "warnings");
     for (size_t k = 0; k < NKINDS; k++)
       n[k] += (size_t)json_integer_value(
           json_array_get(json_object_get(res, "counts"), k));
@@ -389,11 +397,15 @@ static void total_line(const check *c, int code) {
       fprintf(stderr, "%s%zu %s", sep, n[k], kind_names[k]);
       sep = ", ";
     }
+  if (c->findings)
+    fputs(")", stderr);
+  if (warn)
+    fprintf(stderr, ", %zu warning%s (--strict counts them)", warn,
+            warn == 1 ? "" : "s");
   fprintf(stderr,
-          "%s, %zu unsupported, %zu failed; %.2f s with -j %u "
+          ", %zu unsupported, %zu failed; %.2f s with -j %u "
           "(exit %d)\n",
-          c->findings ? ")" : "", unsup, failed, aucs_seconds() - c->t0,
-          c->max_jobs, code);
+          unsup, failed, aucs_seconds() - c->t0, c->max_jobs, code);
 }
 
 static int exit_code(const check *c) {

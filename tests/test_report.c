@@ -4,6 +4,7 @@
  */
 #include "support.h"
 
+#include "aucs/detect.h"
 #include "aucs/report.h"
 #include "aucs/util.h"
 #include <jansson.h>
@@ -352,6 +353,117 @@ static void test_report_json_float_args(void **state) {
   aucs_report_kernel_free(&k);
 }
 
+/* One meaning of "finding": `findings` and the summary's count hold what
+ * the exit code counts (an error, a redundant barrier); a race of searched
+ * inputs or of filled data is a warning, apart in `warnings` and after the
+ * count, unless --strict. */
+static aucs_report_kernel with_warnings(fx *f, int barrier) {
+  aucs_report_kernel k = kernel(f);
+  add(&k, race(f, "s_tile", 0), repro);
+  add(&k, race(f, "s_tile", 4), repro);
+  aucs_finding *w = &k.findings.v[1];
+  w->severity = AUCS_SEVERITY_WARNING;
+  w->searched = aucs_xstrdup("n=3");
+  w->natural = aucs_xstrdup("n=64");
+  add(&k, race(f, "s_tile", 8), repro);
+  w = &k.findings.v[2];
+  w->severity = AUCS_SEVERITY_WARNING;
+  w->data_dependent = aucs_xstrdup("in");
+  w->data_loads = aucs_xstrdup("k.cu:3:9");
+  if (barrier)
+    add(&k,
+        (aucs_finding){.kind = AUCS_FINDING_REDUNDANT_BARRIER,
+                       .a = {.instr = f->barrier},
+                       .message = (char *)"it never ordered anything"},
+        NULL);
+  return k;
+}
+
+static json_t *kernel_json(const aucs_report *r, aucs_buf *out) {
+  aucs_report_json(r, out);
+  json_t *j = parse(out->data);
+  json_t *k0 = json_array_get(json_object_get(j, "kernels"), 0);
+  json_incref(k0);
+  json_decref(j);
+  return k0;
+}
+
+static const char *severity_at(json_t *k0, const char *array, size_t i) {
+  json_t *fd = json_array_get(json_object_get(k0, array), i);
+  return json_string_value(json_object_get(fd, "severity"));
+}
+
+static void test_report_warnings_apart(void **state) {
+  aucs_report_kernel k = with_warnings(*state, 1);
+  aucs_report r = {.kernels = &k, .nkernels = 1};
+  aucs_buf text = {0}, js = {0};
+  aucs_report_text(&r, &text);
+  assert_non_null(strstr(text.data,
+                         "aucs: 2 findings in 1 kernel (1 checked); 2 "
+                         "warnings (found only with searched inputs or filled "
+                         "data; --strict counts them)\n"));
+  json_t *k0 = kernel_json(&r, &js);
+  json_t *fs = json_object_get(k0, "findings");
+  json_t *ws = json_object_get(k0, "warnings");
+  assert_int_equal(json_array_size(fs), 2);
+  assert_string_equal(severity_at(k0, "findings", 0), "error");
+  assert_string_equal(
+      json_string_value(json_object_get(json_array_get(fs, 1), "kind")),
+      "redundant-barrier");
+  assert_int_equal(json_array_size(ws), 2);
+  assert_string_equal(severity_at(k0, "warnings", 0), "warning");
+  json_t *w0 = json_array_get(ws, 0), *w1 = json_array_get(ws, 1);
+  assert_int_equal(
+      json_integer_value(json_object_get(json_object_get(w0, "searched"), "n")),
+      3);
+  assert_int_equal(json_integer_value(json_object_get(w0, "offset")), 4);
+  assert_string_equal(json_string_value(json_array_get(
+                          json_object_get(w1, "data_dependent"), 0)),
+                      "in");
+  assert_string_equal(json_string_value(json_object_get(w1, "reproduce")),
+                      repro);
+  assert_int_equal(aucs_detect_exit(&r), 1); /* the redundant barrier */
+  json_decref(k0);
+  aucs_buf_free(&text);
+  aucs_buf_free(&js);
+  aucs_report_kernel_free(&k);
+}
+
+static void test_report_warnings_strict(void **state) {
+  aucs_report_kernel k = with_warnings(*state, 1);
+  aucs_report r = {.kernels = &k, .nkernels = 1, .strict = 1};
+  aucs_buf text = {0}, js = {0};
+  aucs_report_text(&r, &text);
+  assert_non_null(strstr(text.data, "aucs: 4 findings (1 error, 3 warnings) "
+                                    "in 1 kernel (1 checked)\n"));
+  json_t *k0 = kernel_json(&r, &js);
+  assert_int_equal(json_array_size(json_object_get(k0, "findings")), 4);
+  assert_string_equal(severity_at(k0, "findings", 1), "warning");
+  assert_int_equal(json_array_size(json_object_get(k0, "warnings")), 0);
+  json_decref(k0);
+  aucs_buf_free(&text);
+  aucs_buf_free(&js);
+  aucs_report_kernel_free(&k);
+}
+
+/* Warnings alone: the exit code is 0 and the count is 0; --strict: 1. */
+static void test_report_warnings_exit(void **state) {
+  aucs_report_kernel k = with_warnings(*state, 0);
+  k.findings.v[0].severity = AUCS_SEVERITY_WARNING;
+  k.findings.v[0].natural = aucs_xstrdup("n=64");
+  k.findings.v[0].searched = aucs_xstrdup("n=1");
+  aucs_report r = {.kernels = &k, .nkernels = 1};
+  aucs_buf text = {0};
+  aucs_report_text(&r, &text);
+  assert_non_null(strstr(text.data, "aucs: 0 findings in 1 kernel (1 "
+                                    "checked); 3 warnings ("));
+  assert_int_equal(aucs_detect_exit(&r), 0);
+  r.strict = 1;
+  assert_int_equal(aucs_detect_exit(&r), 1);
+  aucs_buf_free(&text);
+  aucs_report_kernel_free(&k);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report_demangle_functions),
@@ -363,6 +475,9 @@ int main(void) {
       cmocka_unit_test(test_report_text_barriers_and_status),
       cmocka_unit_test(test_report_json_schema),
       cmocka_unit_test(test_report_json_float_args),
+      cmocka_unit_test(test_report_warnings_apart),
+      cmocka_unit_test(test_report_warnings_strict),
+      cmocka_unit_test(test_report_warnings_exit),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
