@@ -175,8 +175,8 @@ static size_t stmt_end(const pt_text *t, size_t l, size_t end, int d) {
     char c = last_char(t, e);
     size_t b = pt_below(t, e);
     if (t->depth[e + 1] == d && (c == ';' || c == '}') &&
-        !(b && (starts(t, b, "else") || starts(t, b, "while") ||
-                pt_line_is(t, b, "{"))))
+        !(b && (starts(t, b, "else") || pt_line_is(t, b, "{") ||
+                (c == '}' && starts(t, b, "while")))))
       return e;
   }
   return 0;
