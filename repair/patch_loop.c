@@ -19,8 +19,9 @@
  *   3. The other edits inside the loop's lines are taken in: a barrier
  *      kept outside a guard (flatten-exit at a barrier line), a barrier
  *      inserted before a statement or at the end of the body, a deleted
- *      barrier line (or one only the IR rewrite had). Any other edit there
- *      refuses the form.
+ *      barrier line (or the barrier a flatten-exit kept, by its id; else
+ *      one only the IR rewrite had). Any other edit there refuses the
+ *      form.
  *   4. The loop becomes (INIT and its braces only when there is one):
  *
  *        for (INIT; COND; STEP) {         {
@@ -297,8 +298,20 @@ static const char *take_insert(const aucs_edit *e, const char *base, loop *lp) {
          "the body's level";
 }
 
-static const char *take_edit(const pt_text *t, const aucs_edit *e,
-                             const char *base, loop *lp) {
+/* The barrier line a flatten-exit edit of log kept the barrier `id` of
+ * (the barrier moved into a guard keeps its id), or NULL. */
+static stmt *kept_barrier(const aucs_editlog *log, unsigned id,
+                          const char *base, loop *lp) {
+  for (size_t k = 0; k < log->n && id; k++)
+    if (log->v[k].kind == AUCS_EDIT_FLATTEN_EXIT && log->v[k].id == id) {
+      stmt *st = stmt_at(lp, pt_edit_line(&log->v[k], base));
+      return st && st->kind == ST_BARRIER ? st : NULL;
+    }
+  return NULL;
+}
+
+static const char *take_edit(const pt_text *t, const aucs_editlog *log,
+                             const aucs_edit *e, const char *base, loop *lp) {
   unsigned l = pt_edit_line(e, base);
   stmt *st = stmt_at(lp, l);
   int bar = st && st->kind == ST_BARRIER;
@@ -308,6 +321,8 @@ static const char *take_edit(const pt_text *t, const aucs_edit *e,
                : "a region inside the loop was flattened apart from the "
                  "loop's barriers";
   case AUCS_EDIT_DELETE_BARRIER:
+    if (!bar)
+      st = kept_barrier(log, e->id, base, lp), bar = st != NULL;
     if (bar)
       return st->deleted = 1, NULL;
     return line_has(t, l, "__syncthreads") || line_has(t, l, "sync(")
@@ -554,7 +569,7 @@ static const char *take_edits(const pt_text *t, const aucs_editlog *log,
     if (k == i || l < lp->head || l > lp->end || !e->function || !u->function ||
         strcmp(e->function, u->function) || e->kind == AUCS_EDIT_INLINE_CALL)
       continue;
-    const char *why = take_edit(t, e, base, lp);
+    const char *why = take_edit(t, log, e, base, lp);
     if (why)
       return why;
     carry[k] = 1;
