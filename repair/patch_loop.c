@@ -18,10 +18,11 @@
  *      `switch` may hold its own `break`/`continue`).
  *   3. The other edits inside the loop's lines are taken in: a barrier
  *      kept outside a guard (flatten-exit at a barrier line), a barrier
- *      inserted before a statement or at the end of the body, a deleted
- *      barrier line (or the barrier a flatten-exit kept, by its id; else
- *      one only the IR rewrite had). Any other edit there refuses the
- *      form.
+ *      inserted before a statement or at the end of the body (with the
+ *      flattening of the body under `active` and its block splits), a
+ *      deleted barrier line (or the barrier a flatten-exit kept, by its
+ *      id; else one only the IR rewrite had). Any other edit there
+ *      refuses the form.
  *   4. The loop becomes (INIT and its braces only when there is one):
  *
  *        for (INIT; COND; STEP) {         {
@@ -333,6 +334,11 @@ static const char *take_edit(const pt_text *t, const aucs_editlog *log,
     return take_insert(e, base, lp);
   case AUCS_EDIT_SPLIT_BLOCK:
     return NULL;
+  case AUCS_EDIT_FLATTEN_REGION: /* the body under `active`: the runs */
+    return e->where && !strncmp(e->where, "region %uni.body", 16)
+               ? NULL
+               : "a region inside the loop was flattened apart from the "
+                 "loop's guard";
   default:
     return "another edit changes the loop (a loop inside it made uniform, "
            "a region flattened, a fence or an atomic)";

@@ -139,6 +139,44 @@ static void test_patch_loop_while_insert_delete(void **state) {
   free(text);
 }
 
+/* The flattening of the body under `active` (and its block split) is the
+ * runs of the rewrite: carried, with the barrier inserted before line 6
+ * standing in for the deleted one at line 5. */
+static void test_patch_loop_flattened_body(void **state) {
+  (void)state;
+  char *text = aucs_xasprintf("%s"
+                              "  for (int r = 0; r < t; r++) {\n"
+                              "    __syncthreads();\n"
+                              "    s[t] = in[r];\n"
+                              "    out[r] = s[63 - t];\n"
+                              "  }\n"
+                              "}\n",
+                              head);
+  run r = {0};
+  edit(&r, AUCS_EDIT_DELETE_BARRIER, 5, "delete the __syncthreads(); at k.cu:5",
+       4);
+  edit(&r, AUCS_EDIT_SPLIT_BLOCK, 7, NULL, 5);
+  edit(&r, AUCS_EDIT_FLATTEN_REGION, 7, NULL, 0);
+  r.log.v[2].where = aucs_xstrdup("region %uni.body3 .. %uni.head2");
+  edit(&r, AUCS_EDIT_INSERT_BARRIER, 7, "insert __syncthreads(); before k.cu:7",
+       6);
+  form(&r, text, 4);
+  assert_null(r.why);
+  assert_non_null(strstr(r.h.text.data, "      if (active) {\n"
+                                        "        s[t] = in[r];\n"
+                                        "      }\n"
+                                        "      __syncthreads();\n"
+                                        "      if (active) {\n"
+                                        "        out[r] = s[63 - t];\n"
+                                        "        r++;\n"));
+  assert_null(strstr(strstr(r.h.text.data, "while"), "__syncthreads();\n"
+                                                     "      if (active) {\n"
+                                                     "        s[t]"));
+  assert_true(r.carry[1] && r.carry[2] && r.carry[3] && r.carry[4]);
+  done(&r);
+  free(text);
+}
+
 /* A braced exit ending in `return` at the kernel's last statement; a
  * `continue` of a nested loop is that loop's. */
 static void test_patch_loop_return_nested_continue(void **state) {
@@ -237,7 +275,7 @@ static void test_patch_loop_refuses_other_edits(void **state) {
   edit(&r, AUCS_EDIT_FLATTEN_REGION, 5, NULL, 0);
   form(&r, text, 4);
   assert_non_null(r.why);
-  assert_non_null(strstr(r.why, "another edit changes the loop"));
+  assert_non_null(strstr(r.why, "flattened apart from the loop's guard"));
   done(&r);
   run q = {0};
   edit(&q, AUCS_EDIT_UNIFORMIZE_LOOP, 4, NULL, 0);
@@ -260,6 +298,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_patch_loop_for_break_hoist),
       cmocka_unit_test(test_patch_loop_while_insert_delete),
+      cmocka_unit_test(test_patch_loop_flattened_body),
       cmocka_unit_test(test_patch_loop_return_nested_continue),
       cmocka_unit_test(test_patch_loop_refusals),
       cmocka_unit_test(test_patch_loop_refuses_other_edits),
