@@ -18,11 +18,11 @@
  *      `switch` may hold its own `break`/`continue`).
  *   3. The other edits inside the loop's lines are taken in: a barrier
  *      kept outside a guard (flatten-exit at a barrier line), a barrier
- *      inserted before a statement or at the end of the body (with the
- *      flattening of the body under `active` and its block splits), a
- *      deleted barrier line (or the barrier a flatten-exit kept, by its
- *      id; else one only the IR rewrite had). Any other edit there
- *      refuses the form.
+ *      inserted before the loop (unless deleted again), before a
+ *      statement or at the end of the body (with the flattening of the
+ *      body under `active` and its block splits), a deleted barrier line
+ *      (or the barrier a flatten-exit kept, by its id; else one only the
+ *      IR rewrite had). Any other edit there refuses the form.
  *   4. The loop becomes (INIT and its braces only when there is one):
  *
  *        for (INIT; COND; STEP) {         {
@@ -84,6 +84,7 @@ typedef struct loop {
   stmt *v;
   size_t n;
   int cut_end; /* a barrier inserted at the end of the body */
+  int pre;     /* barriers inserted before the loop, less those deleted */
 } loop;
 
 static int word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -291,6 +292,8 @@ static const char *take_insert(const aucs_edit *e, const char *base, loop *lp) {
   unsigned before = pt_edit_at(e, "insert __syncthreads(); before ", base);
   unsigned after = pt_edit_at(e, "insert __syncthreads(); after ", base);
   stmt *st = before ? stmt_at(lp, before) : NULL;
+  if (before && before == lp->head)
+    return lp->pre++, NULL;
   if (st && st->kind != ST_BARRIER)
     return st->cut_before = 1, NULL;
   if (after && lp->n && lp->v[lp->n - 1].to == after)
@@ -311,6 +314,17 @@ static stmt *kept_barrier(const aucs_editlog *log, unsigned id,
   return NULL;
 }
 
+/* Whether the barrier `id` is one an edit of log inserted before the loop
+ * (its header line). */
+static int inserted_before(const aucs_editlog *log, unsigned id,
+                           const char *base, const loop *lp) {
+  for (size_t k = 0; k < log->n && id; k++)
+    if (log->v[k].kind == AUCS_EDIT_INSERT_BARRIER && log->v[k].id == id)
+      return pt_edit_at(&log->v[k], "insert __syncthreads(); before ", base) ==
+             lp->head;
+  return 0;
+}
+
 static const char *take_edit(const pt_text *t, const aucs_editlog *log,
                              const aucs_edit *e, const char *base, loop *lp) {
   unsigned l = pt_edit_line(e, base);
@@ -322,6 +336,8 @@ static const char *take_edit(const pt_text *t, const aucs_editlog *log,
                : "a region inside the loop was flattened apart from the "
                  "loop's barriers";
   case AUCS_EDIT_DELETE_BARRIER:
+    if (l == lp->head && inserted_before(log, e->id, base, lp))
+      return lp->pre--, NULL;
     if (!bar)
       st = kept_barrier(log, e->id, base, lp), bar = st != NULL;
     if (bar)
@@ -522,6 +538,8 @@ static void emit(const pt_text *t, const loop *lp, const char *active,
   char *extra = aucs_xasprintf("%s%s", unit, braces ? unit : "");
   unsigned L = (unsigned)lp->head;
   h->from = L, h->to = (unsigned)lp->end;
+  for (int k = 0; k < lp->pre; k++)
+    pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
   if (braces)
     pt_hunk_line(h, 0, "%.*s{", (int)in, ind);
   if (braces)

@@ -177,6 +177,38 @@ static void test_patch_loop_flattened_body(void **state) {
   free(text);
 }
 
+/* A barrier inserted before the loop's header goes before the rewrite,
+ * unless the repair deleted it again (`__syncthreads_or` orders the same
+ * pairs); either way the loop's hunk carries it. */
+static void test_patch_loop_barrier_before(void **state) {
+  (void)state;
+  char *text = aucs_xasprintf("%s"
+                              "  s[t] = in[t];\n"
+                              "  while (t < n) {\n"
+                              "    out[t] = s[63 - t];\n"
+                              "    __syncthreads();\n"
+                              "  }\n"
+                              "}\n",
+                              head);
+  for (int again = 0; again < 2; again++) {
+    run r = {0};
+    edit(&r, AUCS_EDIT_INSERT_BARRIER, 5,
+         "insert __syncthreads(); before k.cu:5", 8);
+    if (again)
+      edit(&r, AUCS_EDIT_DELETE_BARRIER, 5, NULL, 8);
+    form(&r, text, 5);
+    assert_null(r.why);
+    assert_int_equal(r.h.from, 5);
+    const char *first = again ? "  bool active = t < n;\n"
+                              : "  __syncthreads();\n"
+                                "  bool active = t < n;\n";
+    assert_int_equal(strncmp(r.h.text.data, first, strlen(first)), 0);
+    assert_true(r.carry[1] && (!again || r.carry[2]));
+    done(&r);
+  }
+  free(text);
+}
+
 /* A braced exit ending in `return` at the kernel's last statement; a
  * `continue` of a nested loop is that loop's. */
 static void test_patch_loop_return_nested_continue(void **state) {
@@ -299,6 +331,7 @@ int main(void) {
       cmocka_unit_test(test_patch_loop_for_break_hoist),
       cmocka_unit_test(test_patch_loop_while_insert_delete),
       cmocka_unit_test(test_patch_loop_flattened_body),
+      cmocka_unit_test(test_patch_loop_barrier_before),
       cmocka_unit_test(test_patch_loop_return_nested_continue),
       cmocka_unit_test(test_patch_loop_refusals),
       cmocka_unit_test(test_patch_loop_refuses_other_edits),
