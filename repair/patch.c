@@ -412,6 +412,24 @@ static void plan_if_else(const aucs_editlog *log, const text *t,
   }
 }
 
+/* The edits inside loop edit i's body (an IR-only loop) that have no form
+ * of their own say where they sit. */
+static void loop_ir_only(const aucs_editlog *log, size_t i, const text *t,
+                         const char *base, plan *p) {
+  const aucs_edit *u = &log->v[i];
+  unsigned head = pt_edit_line(u, base);
+  size_t end = head ? pt_block_end(t, head) : 0;
+  for (size_t k = 0; k < log->n && end; k++) {
+    const aucs_edit *e = &log->v[k];
+    unsigned l = pt_edit_line(e, base);
+    if (!p->exact[k] && e->kind != AUCS_EDIT_UNIFORMIZE_LOOP && l > head &&
+        l <= end && e->function && u->function &&
+        !strcmp(e->function, u->function))
+      p->why[k] = "it sits in the body of a loop made uniform whose source "
+                  "rewrite is IR only";
+  }
+}
+
 /* A loop made uniform (pt_form_loop) carries the edits made inside it. */
 static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
                        LLVMModuleRef m, pt_names *names, plan *p) {
@@ -429,6 +447,7 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
     p->exact[i] = !p->why[i];
     if (!p->exact[i]) {
       pt_hunk_free(&p->hunks[i]);
+      loop_ir_only(log, i, t, base, p);
       continue;
     }
     p->nloops++;
