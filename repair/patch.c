@@ -12,9 +12,10 @@
  *      an `if` split at its barrier) and a flattened if/else with its
  *      barrier before the else arm; a loop made uniform becomes
  *      `while (__syncthreads_or(active))` with the edits inside it in its
- *      hunk (repair/patch_loop.c). Other flattened regions, helpers inlined at one of several calls, code in another
- *      file and a template kernel instantiated more than once are "IR
- *      only", and so is every edit answering the same finding as an IR-only edit, a
+ *      hunk (repair/patch_loop.c). Other flattened regions, helpers
+ *      inlined at one of several calls, code in another file and a
+ *      template kernel instantiated more than once are "IR only", and so
+ *      is every edit answering the same finding as an IR-only edit, a
  *      finding an IR-only edit left, or whose lines overlap an earlier
  *      edit's hunk.
  *   3. Apply the hunks to a copy of the text; libgit2's buffer diff
