@@ -10,10 +10,12 @@
  *      body, or inside a statement split through a temporary),
  *      delete-barrier, flatten-exit (an early `return` made a flag, or
  *      an `if` split at its barrier) and a flattened if/else with its
- *      barrier before the else arm. Loops made uniform, other flattened
- *      regions, helpers inlined at one of several calls, code in another
- *      file and a template kernel instantiated more than once are "IR
- *      only", and so is every edit answering the same finding as an IR-only edit, a
+ *      barrier before the else arm; a loop made uniform becomes
+ *      `while (__syncthreads_or(active))` with the edits inside it in its
+ *      hunk (repair/patch_loop.c). Other flattened regions, helpers
+ *      inlined at one of several calls, code in another file and a
+ *      template kernel instantiated more than once are "IR only", and so
+ *      is every edit answering the same finding as an IR-only edit, a
  *      finding an IR-only edit left, or whose lines overlap an earlier
  *      edit's hunk.
  *   3. Apply the hunks to a copy of the text; libgit2's buffer diff
@@ -25,6 +27,8 @@
  *      It passes when no finding maps (by kind and original line) to a
  *      finding the patch answers, and every race or divergence maps to one
  *      that was there before.
+ *      When a patch with loops rewritten fails, the loops become IR only
+ *      and the rest is checked again.
  *
  * Limitation: an input outside the current directory keeps its path as
  * given in the diff headers.
@@ -165,15 +169,21 @@ static const char *inline_why(const aucs_edit *e, LLVMModuleRef m) {
   return NULL;
 }
 
+unsigned pt_edit_line(const aucs_edit *e, const char *base) {
+  return loc_in(e->source, base) ? loc_line(e->source) : 0;
+}
+
+unsigned pt_edit_at(const aucs_edit *e, const char *prefix, const char *base) {
+  return parse_at(e->source_edit, prefix, base);
+}
+
 static const char *kind_why(aucs_edit_kind k) {
   switch (k) {
   case AUCS_EDIT_FLATTEN_REGION:
     return "flattening a divergent if/else region has no exact source form "
            "here (both arms would be rewritten under held conditions)";
   case AUCS_EDIT_UNIFORMIZE_LOOP:
-    return "a loop made uniform has no exact source form here (the "
-           "`while (__syncthreads_or(active))` rewrite would have to redo "
-           "every exit and the header's side effects)";
+    return "the loop made uniform does not begin in this file";
   case AUCS_EDIT_SPLIT_BLOCK:
     return "the block split for a flattened region has no source form of "
            "its own";
@@ -314,6 +324,10 @@ typedef struct plan {
   unsigned char *exact;     /* per edit */
   unsigned char *dup;       /* per edit: an earlier edit writes its hunk */
   unsigned char *carried;   /* per edit: another edit's hunk holds it */
+  size_t *loop_of;          /* per edit: 1 + the loop edit holding it */
+  int no_loops;             /* loops stay IR only (a failed check) */
+  size_t nloops;            /* loops with a source form */
+  char *failed;             /* why the check failed, or NULL */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
   const char **why;         /* per edit: why it is IR only (static text) */
   size_t n, nexact, nchanged; /* edits; exact ones; those with a hunk */
@@ -326,6 +340,8 @@ static void plan_free(plan *p) {
   free(p->exact);
   free(p->dup);
   free(p->carried);
+  free(p->loop_of);
+  free(p->failed);
   free(p->addressed);
   free(p->why);
 }
@@ -398,6 +414,63 @@ static void plan_if_else(const aucs_editlog *log, const text *t,
   }
 }
 
+/* The edits inside loop edit i's body (an IR-only loop) that have no form
+ * of their own say where they sit. */
+static void loop_ir_only(const aucs_editlog *log, size_t i, const text *t,
+                         const char *base, plan *p) {
+  const aucs_edit *u = &log->v[i];
+  unsigned head = pt_edit_line(u, base);
+  size_t end = head ? pt_block_end(t, head) : 0;
+  for (size_t k = 0; k < log->n && end; k++) {
+    const aucs_edit *e = &log->v[k];
+    unsigned l = pt_edit_line(e, base);
+    if (!p->exact[k] && e->kind != AUCS_EDIT_UNIFORMIZE_LOOP && l > head &&
+        l <= end && e->function && u->function &&
+        !strcmp(e->function, u->function))
+      p->why[k] = "it sits in the body of a loop made uniform whose source "
+                  "rewrite is IR only";
+  }
+}
+
+/* A loop made uniform (pt_form_loop) carries the edits made inside it. */
+static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
+                       LLVMModuleRef m, pt_names *names, plan *p) {
+  unsigned char *carry = aucs_xcalloc(log->n + 1, 1);
+  for (size_t i = 0; i < log->n; i++) {
+    const aucs_edit *e = &log->v[i];
+    if (e->kind != AUCS_EDIT_UNIFORMIZE_LOOP || !loc_in(e->source, base) ||
+        shared_template(e->function, m))
+      continue;
+    memset(carry, 0, log->n);
+    p->why[i] = p->no_loops
+                    ? "the loop's source rewrite failed the patch's check "
+                      "(see the reason above)"
+                    : pt_form_loop(t, log, i, base, names, &p->hunks[i], carry);
+    p->exact[i] = !p->why[i];
+    if (!p->exact[i]) {
+      pt_hunk_free(&p->hunks[i]);
+      loop_ir_only(log, i, t, base, p);
+      continue;
+    }
+    p->nloops++;
+    for (size_t k = 0; k < log->n; k++)
+      if (carry[k]) {
+        pt_hunk_free(&p->hunks[k]);
+        p->exact[k] = p->carried[k] = 1;
+        p->loop_of[k] = i + 1;
+        p->why[k] = NULL;
+      }
+  }
+  free(carry);
+}
+
+/* An edit a loop's hunk holds goes with the loop. */
+static void plan_carried(plan *p) {
+  for (size_t k = 0; k < p->n; k++)
+    if (p->loop_of[k] && p->exact[k] && !p->exact[p->loop_of[k] - 1])
+      drop(p, k, "it goes with a loop rewrite that is IR only");
+}
+
 static void plan_make(const aucs_repair_result *r, const text *t,
                       const char *base, LLVMModuleRef m, plan *p,
                       aucs_buf *report) {
@@ -407,6 +480,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   p->exact = aucs_xcalloc(log->n + 1, 1);
   p->dup = aucs_xcalloc(log->n + 1, 1);
   p->carried = aucs_xcalloc(log->n + 1, 1);
+  p->loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   pt_names names = {.t = t};
   for (size_t i = 0; i < log->n; i++) {
@@ -416,8 +490,10 @@ static void plan_make(const aucs_repair_result *r, const text *t,
       pt_hunk_free(&p->hunks[i]);
   }
   plan_if_else(log, t, base, m, &names, p);
+  plan_loops(log, t, base, m, &names, p);
   aucs_buf_free(&names.used);
   plan_exclude(r, p);
+  plan_carried(p);
   p->addressed = aucs_xcalloc(r->nitems + 1, 1);
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
@@ -689,6 +765,10 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
   for (size_t i = 0; i < out->n; i++)
     if (!p->exact[i])
       out->per_edit[i] = aucs_xasprintf("IR only: %s", p->why[i]);
+    else if (p->loop_of[i])
+      out->per_edit[i] =
+          aucs_xstrdup("in the hunk of the loop made uniform (its `while "
+                       "(__syncthreads_or(active))` rewrite)");
     else if (p->carried[i])
       out->per_edit[i] = aucs_xstrdup(
           "in the hunk of the flattened if/else (its `__syncthreads();` "
@@ -725,8 +805,7 @@ static void changes(const text *t, const plan *p, const aucs_repair_result *r,
 }
 
 static int build(const aucs_repair_result *r, const aucs_patch_options *o,
-                 const text *t, const plan *p, aucs_patch *out,
-                 aucs_buf *report) {
+                 const text *t, plan *p, aucs_patch *out, aucs_buf *report) {
   unsigned *map;
   size_t nmap;
   char *now = patched(t, p, &map, &nmap);
@@ -746,10 +825,22 @@ static int build(const aucs_repair_result *r, const aucs_patch_options *o,
     out->diff = unified(t, now, o->cu);
     changes(t, p, r, out);
   }
-  free(why);
+  p->failed = why;
   free(now);
   free(map);
   return out->diff != NULL;
+}
+
+/* Plan p and check its patch; 1 when out->diff may be written. */
+static int attempt(const aucs_repair_result *r, const aucs_patch_options *o,
+                   const text *t, const char *base, plan *p, aucs_patch *out,
+                   aucs_buf *report) {
+  plan_make(r, t, base, o->module, p, report);
+  if (p->nchanged)
+    return build(r, o, t, p, out, report);
+  aucs_buf_printf(report, "aucs: source patch not written: %s\n",
+                  r->log.n ? "no edit has an exact source form" : "no edit");
+  return 0;
 }
 
 int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
@@ -763,13 +854,21 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   }
   char *b = aucs_xstrdup(o->cu);
   plan p = {0};
-  plan_make(r, &t, basename(b), o->module, &p, report);
-  int ok = 0;
-  if (!p.nchanged)
-    aucs_buf_printf(report, "aucs: source patch not written: %s\n",
-                    r->log.n ? "no edit has an exact source form" : "no edit");
-  else
-    ok = build(r, o, &t, &p, out, report);
+  aucs_buf first = {0};
+  int ok = attempt(r, o, &t, basename(b), &p, out, &first);
+  if (!ok && p.nloops && p.failed) {
+    /* The loops' rewrite is checked with the rest: without it, again. */
+    aucs_buf_printf(report,
+                    "aucs: source patch with %zu loop%s rewritten failed "
+                    "its check (%s); %s IR only\n",
+                    p.nloops, p.nloops == 1 ? "" : "s", p.failed,
+                    p.nloops == 1 ? "the loop stays" : "the loops stay");
+    plan_free(&p);
+    p = (plan){.no_loops = 1};
+    ok = attempt(r, o, &t, basename(b), &p, out, report);
+  } else
+    aucs_buf_puts(report, first.data ? first.data : "");
+  aucs_buf_free(&first);
   per_edit(r, &t, &p, ok, out);
   plan_free(&p);
   free(b);

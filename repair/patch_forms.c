@@ -370,6 +370,12 @@ static int braceless(const pt_text *t, size_t head, size_t body,
          !hd.rest_len && !has_comment(t, head) && one_line_statement(t, body);
 }
 
+int pt_has_word(const char *s, size_t n, const char *w) {
+  return has_word(s, n, w);
+}
+size_t pt_below(const pt_text *t, size_t l) { return below(t, l); }
+size_t pt_block_end(const pt_text *t, size_t l) { return block_end(t, l); }
+
 /* ---- insert, after, delete
  * -------------------------------------------------*/
 

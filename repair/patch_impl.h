@@ -77,4 +77,22 @@ const char *pt_form_exit(const pt_text *t, unsigned line, pt_names *names,
 const char *pt_form_if_else(const pt_text *t, unsigned line, pt_names *names,
                             pt_hunk *h);
 
+/* For the loop form (patch_loop.c): from patch_forms.c, whether `w` is a
+ * whole word of s[0..n), the nonblank line below l (0: none), the line
+ * closing the block line l opens (0: none); from patch.c, the line of e's
+ * source location in base's file (0: elsewhere), and the line of its
+ * source edit "PREFIX FILE:LINE" (0: another prefix or file). */
+int pt_has_word(const char *s, size_t n, const char *w);
+size_t pt_below(const pt_text *t, size_t l);
+size_t pt_block_end(const pt_text *t, size_t l);
+unsigned pt_edit_line(const aucs_edit *e, const char *base);
+unsigned pt_edit_at(const aucs_edit *e, const char *prefix, const char *base);
+/* Uniformize-loop edit i of log, at a loop of this file, rewritten as
+ * `bool active = COND; while (__syncthreads_or(active)) { if (active) {..}
+ * }` with the barriers the log leaves in it; carry[k] = 1 for each other
+ * edit of log its hunk holds (log->n entries, zeroed by the caller). */
+const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
+                         const char *base, pt_names *names, pt_hunk *h,
+                         unsigned char *carry);
+
 #endif
