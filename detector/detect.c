@@ -791,7 +791,9 @@ static void static_analyze(kstate *s) {
       .args = s->vals,
       .fixed_arg = s->fixed,
       .may_alias = o->may_alias,
+      .skip_barriers = o->no_barrier_proofs,
       .cache = s->cache,
+      .smt = o->smt,
       .budget = &s->pg.stat,
   };
   s->st = aucs_static_analyze(s->k->fn, &so);

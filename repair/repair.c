@@ -855,6 +855,8 @@ static void setup(state *s, const aucs_repair_options *o,
   *d = o->detect ? *o->detect : defaults;
   if (!d->cache)
     d->cache = aucs_qcache_new();
+  if (!d->smt) /* one Z3 context for every analysis of the repair */
+    d->smt = s->own_smt = aucs_smt_new(0);
   aucs_qcache_keep_sat(d->cache);
   unsigned secs =
       o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_FIX_SECONDS;
@@ -889,6 +891,7 @@ static int revalidate(state *s) {
   aucs_detect_options o = s->detect;
   o.seed = (o.has_seed ? o.seed : AUCS_SEARCH_SEED) + 1;
   o.has_seed = 1;
+  o.no_barrier_proofs = 1; /* redundant barriers are not fresh findings */
   aucs_report full;
   double t0 = aucs_seconds();
   int rc = detect_with(s, s->m, &o, &full);
@@ -933,6 +936,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     rp_index_free(&s.item_index);
     runs_free(&s);
     aucs_qcache_free(own);
+    aucs_smt_free(s.own_smt);
     return 1;
   }
   add_items(&s, &s.cur, 0);
@@ -958,6 +962,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   rp_proofs_free(&s);
   runs_free(&s);
   aucs_qcache_free(own);
+  aucs_smt_free(s.own_smt);
   return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "aucs/place.h"
 #include "aucs/report.h"
 #include "aucs/search.h"
+#include "aucs/smt.h"
 #include "aucs/srcloc.h"
 #include "aucs/static.h"
 #include "aucs/uniform.h"
@@ -82,6 +83,7 @@ typedef struct state {
   aucs_repair_result *r;
   aucs_report cur;            /* the detection of m as it is now */
   aucs_detect_options detect; /* o->detect's, with a cache for all trials */
+  aucs_smt *own_smt;          /* detect.smt when made here */
   unsigned next_id;
   char *err;
   struct proof *proofs; /* barrier redundancy per kernel text and barrier */

@@ -555,6 +555,7 @@ static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
 static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
   const aucs_detect_options *d = s->o->detect;
   aucs_static_options so = {.cache = s->detect.cache,
+                            .smt = s->detect.smt,
                             .budget = s->detect.within,
                             .only_barrier = bar};
   if (d) {
