@@ -9,7 +9,8 @@
  *        a. clone the module; find the finding's instructions in the clone
  *           by position (function, block, instruction index);
  *        b. inline into the kernel every call leading to a helper that holds
- *           one of them, and detect the clone again to see them there;
+ *           one of them, and find them there by their ids (detect the
+ *           clone again when an id has several copies there);
  *        c. plan and make the edits on the clone (place.h; a loop in the way
  *           is uniformized first, uniformize.h; a barrier that threads
  *           which exited never reach is kept, the threads kept in by
@@ -28,8 +29,15 @@
  * per kind of finding, are in repair_plan.c; the shared state in
  * repair_impl.h.
  *
- * Limitation: one trial costs one detection (two with helpers to inline);
- * the detector's search runs again on every trial.
+ * A trial's detection replays the runs that showed findings and searches
+ * one candidate and its children (none after a proven-redundant barrier's
+ * deletion); a finding in a helper is found in the inlined kernel by its
+ * instructions' ids. The final check skips only the static redundancy
+ * proofs. One Z3 context and one query cache serve every detection.
+ *
+ * Limitation: one trial costs one detection (two with helpers to inline
+ * when an id has several copies there); the final fresh-seed check costs
+ * about one first detection, more when edits changed the static queries.
  */
 #include "aucs/syncfix.h"
 #include "repair_impl.h"
@@ -339,7 +347,8 @@ int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
   aucs_detect_trial tr = {.kernels = (const char *const *)s->run_kernel,
                           .runs = s->runs,
                           .nargs = s->run_nargs,
-                          .n = s->nruns};
+                          .n = s->nruns,
+                          .replay_only = t->replay_only};
   aucs_detect_options o = s->detect;
   o.trial = &tr;
   /* The runs decide a trial; the static checker's witnesses (and proofs)
@@ -582,9 +591,44 @@ static LLVMValueRef call_towards(LLVMValueRef kernel, LLVMValueRef target) {
   return NULL;
 }
 
+/* The one instruction of fn with repair id `id` (inlining copies the
+ * helper's ids), or NULL when there is none or more than one. */
+static LLVMValueRef unique_id(LLVMValueRef fn, unsigned id) {
+  LLVMValueRef found = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I))
+      if (id && aucs_repair_id(I) == id) {
+        if (found)
+          return NULL;
+        found = I;
+      }
+  return found;
+}
+
+/* Point *f at its instructions' copies in kernel after inlining, when each
+ * has exactly one: the same finding, found without detecting the inlined
+ * kernel again (the trial's detection still checks the edit). 1 when
+ * done. */
+static int map_inlined(trial *t, LLVMValueRef kernel, const aucs_finding **f) {
+  const aucs_finding *g = *f;
+  LLVMValueRef a = unique_id(kernel, aucs_repair_id(g->a.instr));
+  LLVMValueRef b =
+      g->b.instr ? unique_id(kernel, aucs_repair_id(g->b.instr)) : NULL;
+  if (!a || (g->b.instr && !b))
+    return 0;
+  t->inlined = (aucs_finding){.kind = g->kind,
+                              .a = {.instr = a},
+                              .b = {.instr = b},
+                              .message = g->message};
+  *f = &t->inlined;
+  return 1;
+}
+
 /* Make f's instructions (in the clone) instructions of kernel: inline the
- * calls leading to them, detect again, and point *f at the same finding
- * there. 0 on success. */
+ * calls leading to them and point *f at the same finding there (by ids, or
+ * else by detecting the inlined kernel again). 0 on success. */
 static int prepare(state *s, trial *t, LLVMValueRef *kernel,
                    const aucs_finding **f) {
   LLVMValueRef call;
@@ -600,6 +644,8 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
     inlined = 1;
   }
   if (!inlined)
+    return 0;
+  if (map_inlined(t, *kernel, f))
     return 0;
   if (rp_detect_trial(s, t, &t->prep))
     return 1;

@@ -117,8 +117,13 @@ typedef struct trial {
   unsigned next_id;
   aucs_report prep; /* detection after inlining, when there was some */
   int has_prep;
+  aucs_finding inlined; /* the finding in the kernel after inlining, when
+                           its instructions' ids told where (no prep) */
   char *why; /* why the plan failed */
   int item;
+  /* Its edits are proven harmless (a statically redundant barrier
+   * deleted): its detection replays the recorded runs only. */
+  int replay_only;
 } trial;
 
 int rp_tracing(void);

@@ -108,6 +108,10 @@ typedef struct aucs_detect_trial {
   const aucs_candidate *runs;
   const size_t *nargs; /* per run: how many values runs[i].args holds */
   size_t n;
+  /* Replay the runs only, no fresh search, when the kernel has one (an
+   * edit the static checker proved harmless: a redundant barrier's
+   * deletion). */
+  int replay_only;
 } aucs_detect_trial;
 
 /* Parse the detect option at argv[*i], moving *i past its value: 1 when it
