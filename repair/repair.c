@@ -10,7 +10,8 @@
  *           by position (function, block, instruction index);
  *        b. inline into the kernel every call leading to a helper that holds
  *           one of them, and find them there by their ids (detect the
- *           clone again when an id has several copies there);
+ *           clone again when an id has several copies there, once per
+ *           finding and module state: prep_memo);
  *        c. plan and make the edits on the clone (place.h; a loop in the way
  *           is uniformized first, uniformize.h; a barrier that threads
  *           which exited never reach is kept, the threads kept in by
@@ -629,6 +630,63 @@ static int map_inlined(trial *t, LLVMValueRef kernel, const aucs_finding **f) {
 /* Make f's instructions (in the clone) instructions of kernel: inline the
  * calls leading to them and point *f at the same finding there (by ids, or
  * else by detecting the inlined kernel again). 0 on success. */
+static int same_pos(pos x, pos y) {
+  return x.fn == y.fn && x.bb == y.bb && x.ins == y.ins;
+}
+
+static pos pos_or_none(LLVMValueRef I) {
+  return I ? rp_pos_of(I) : (pos){-1, -1, -1};
+}
+
+/* The memo of t's item, from f, on the module as it is now, or NULL. */
+static const prep_memo *memo_of(const state *s, const trial *t,
+                                const aucs_finding *f) {
+  pos a = pos_or_none(f->a.instr), b = pos_or_none(f->b.instr);
+  for (size_t i = 0; i < s->nmemo; i++) {
+    const prep_memo *m = &s->memo[i];
+    if (m->item == t->item && m->version == s->version &&
+        same_pos(m->from_a, a) && same_pos(m->from_b, b))
+      return m;
+  }
+  return NULL;
+}
+
+/* A previous trial's detection of the inlined kernel answers this one: 0
+ * with *f set, 1 when the finding was gone; -1 when there is none. */
+static int recall_inlined(const state *s, trial *t, const aucs_finding **f) {
+  const prep_memo *m = memo_of(s, t, *f);
+  if (!m)
+    return -1;
+  if (!m->found) {
+    t->why = aucs_xstrdup("the finding went away once its helper was inlined");
+    return 1;
+  }
+  t->inlined =
+      (aucs_finding){.kind = (*f)->kind,
+                     .a = {.instr = at_pos(t->c, m->a)},
+                     .b = {.instr = m->has_b ? at_pos(t->c, m->b) : NULL},
+                     .message = (*f)->message};
+  *f = &t->inlined;
+  return 0;
+}
+
+static void remember_inlined(state *s, const trial *t, const aucs_finding *from,
+                             const aucs_finding *f) {
+  s->memo = aucs_xrealloc(s->memo, (s->nmemo + 1) * sizeof *s->memo);
+  prep_memo *m = &s->memo[s->nmemo++];
+  *m = (prep_memo){.item = t->item,
+                   .version = s->version,
+                   .from_a = pos_or_none(from->a.instr),
+                   .from_b = pos_or_none(from->b.instr),
+                   .found = f != NULL};
+  if (f) {
+    m->a = rp_pos_of(f->a.instr);
+    m->has_b = f->b.instr != NULL;
+    if (m->has_b)
+      m->b = rp_pos_of(f->b.instr);
+  }
+}
+
 static int prepare(state *s, trial *t, LLVMValueRef *kernel,
                    const aucs_finding **f) {
   LLVMValueRef call;
@@ -647,10 +705,16 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
     return 0;
   if (map_inlined(t, *kernel, f))
     return 0;
+  int known = recall_inlined(s, t, f);
+  if (known >= 0)
+    return known;
+  const aucs_finding *from = *f;
   if (rp_detect_trial(s, t, &t->prep))
     return 1;
   t->has_prep = 1;
   *f = rp_lookup(&t->prep, &s->r->items[t->item], kernel);
+  if (!rp_cut_short(&t->prep))
+    remember_inlined(s, t, from, *f);
   if (!*f) {
     t->why = aucs_xstrdup("the finding went away once its helper was inlined");
     return 1;
@@ -745,6 +809,7 @@ static void commit(state *s, trial *t, aucs_report *after) {
   merge_into(&s->cur, after);
   rp_cur_changed(s);
   s->next_id = t->next_id;
+  s->version++;
 }
 
 static void trial_free(trial *t) {
@@ -983,6 +1048,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     runs_free(&s);
     aucs_qcache_free(own);
     aucs_smt_free(s.own_smt);
+    free(s.memo);
     return 1;
   }
   add_items(&s, &s.cur, 0);
@@ -1009,6 +1075,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   runs_free(&s);
   aucs_qcache_free(own);
   aucs_smt_free(s.own_smt);
+  free(s.memo);
   return 0;
 }
 

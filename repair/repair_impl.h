@@ -62,6 +62,18 @@ typedef struct op {
                   the blocks of `at` and `at2` the layout puts later */
 } op;
 
+/* Where an item's finding was in its kernel once the helpers were inlined
+ * (a detection found it, or found it gone), for the module as it was at
+ * `version`: inlining is deterministic, so a later trial of the item on the
+ * same module finds it at the same positions without detecting again. */
+typedef struct prep_memo {
+  int item;
+  unsigned version;
+  pos from_a, from_b; /* the finding's instructions before (in the helper) */
+  int found, has_b;
+  pos a, b; /* ... and in the inlined kernel, when found */
+} prep_memo;
+
 /* A hash index over finding keys (repair_index.c). */
 typedef struct rp_slot {
   const char *kernel; /* NULL: an empty slot */
@@ -97,6 +109,9 @@ typedef struct state {
   rp_index item_index; /* key -> item (add_item) */
   rp_index cur_index;  /* key -> (kernel, finding) of cur, when cur_indexed */
   int cur_indexed;
+  unsigned version; /* edits kept on m so far (commit) */
+  prep_memo *memo;
+  size_t nmemo;
 } state;
 
 /* The static checker's redundancy verdict for one barrier of one kernel,
