@@ -44,7 +44,7 @@ static const char *base(const char *path) {
 /* The text after "// KEY:" in the file at path, or "". */
 static void header(const char *path, const char *key, char *out, size_t n) {
   FILE *f = fopen(path, "r");
-  char line[512];
+  char line[1024];
   size_t klen = strlen(key);
   out[0] = '\0';
   while (f && fgets(line, sizeof line, f))
@@ -171,7 +171,7 @@ static void patch_cells(LLVMModuleRef m, const char *path,
 }
 
 static void scenario(const char *path) {
-  char bug[256], expect[64], launch[256];
+  char bug[256], expect[64], launch[1024];
   header(path, "BUG", bug, sizeof bug);
   header(path, "EXPECT", expect, sizeof expect);
   header(path, "LAUNCH", launch, sizeof launch);
