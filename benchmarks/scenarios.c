@@ -4,7 +4,9 @@
  * what became of the scenario's own findings (fixed, unfixable, not
  * fixed), the edits, the findings left in the repaired module, whether the
  * repaired module verifies and re-detects as the repair said on another
- * seed, and the time of one detection and of the whole repair; then the
+ * seed, and the time of one detection and of the whole repair (CPU time
+ * of this process, both in-process and one kernel at a time, so that the
+ * ratio holds on a shared, loaded machine); then the
  * checked source patch (patch.h): how many edits have an exact source
  * form (of all, and of the barrier insertions, deletions and early-exit
  * flags, which should all have one), and whether the patch was written
@@ -42,7 +44,7 @@ static const char *base(const char *path) {
 /* The text after "// KEY:" in the file at path, or "". */
 static void header(const char *path, const char *key, char *out, size_t n) {
   FILE *f = fopen(path, "r");
-  char line[512];
+  char line[1024];
   size_t klen = strlen(key);
   out[0] = '\0';
   while (f && fgets(line, sizeof line, f))
@@ -77,6 +79,14 @@ static size_t count(const aucs_report *r) {
   for (size_t k = 0; k < r->nkernels; k++)
     n += r->kernels[k].findings.n;
   return n;
+}
+
+/* CPU seconds of this process (the repair's detections run in it: one
+ * job at a time). */
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static size_t detect(LLVMModuleRef m, const aucs_detect_options *o) {
@@ -161,7 +171,7 @@ static void patch_cells(LLVMModuleRef m, const char *path,
 }
 
 static void scenario(const char *path) {
-  char bug[256], expect[64], launch[256];
+  char bug[256], expect[64], launch[1024];
   header(path, "BUG", bug, sizeof bug);
   header(path, "EXPECT", expect, sizeof expect);
   header(path, "LAUNCH", launch, sizeof launch);
@@ -176,14 +186,16 @@ static void scenario(const char *path) {
     return;
   }
   LLVMModuleRef m = aucs_module_llvm(mod);
-  double t0 = aucs_seconds();
-  size_t found = detect(m, &o.detect);
-  double t1 = aucs_seconds();
+  aucs_detect_options one = o.detect;
+  one.jobs = 1; /* in this process, as the repair's detections */
+  double t0 = cpu_seconds();
+  size_t found = detect(m, &one);
+  double t1 = cpu_seconds();
   aucs_repair_options ro = {.detect = &o.detect,
                             .trust_dynamic = o.trust_dynamic};
   aucs_repair_result r;
   int failed = aucs_repair_run(m, &ro, &r, &err);
-  double t2 = aucs_seconds();
+  double t2 = cpu_seconds();
   char cells[128] = "- | - | -";
   if (!failed)
     patch_cells(m, path, &lo, &o, &r, cells, sizeof cells);

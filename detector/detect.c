@@ -791,7 +791,9 @@ static void static_analyze(kstate *s) {
       .args = s->vals,
       .fixed_arg = s->fixed,
       .may_alias = o->may_alias,
+      .skip_barriers = o->no_barrier_proofs,
       .cache = s->cache,
+      .smt = o->smt,
       .budget = &s->pg.stat,
   };
   s->st = aucs_static_analyze(s->k->fn, &so);
@@ -1189,12 +1191,16 @@ static void budget_settle(kstate *s) {
  * of them is the full search's first run). */
 static void trial_runs(kstate *s, aucs_search_space *sp) {
   const aucs_detect_trial *t = s->o->trial;
+  size_t replayed = 0;
   for (size_t i = 0; i < t->n; i++) {
     if (strcmp(t->kernels[i], s->k->name) || t->nargs[i] != s->nl)
       continue;
     aucs_fitness fit;
     eval(s, &t->runs[i], &fit);
+    replayed++;
   }
+  if (t->replay_only && replayed)
+    return;
   sp->population = sp->generations = 1;
   search(s, sp);
 }

@@ -357,3 +357,7 @@ const char *aucs_smt_reason(const aucs_smt *s) { return s->reason; }
 const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s) {
   return &s->stats;
 }
+
+void aucs_smt_stats_reset(aucs_smt *s) {
+  memset(&s->stats, 0, sizeof s->stats);
+}

@@ -167,7 +167,9 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   S->td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(kernel));
   S->cfg = aucs_cfg_build(kernel);
   S->u = aucs_uniform_compute(S->cfg);
-  S->smt = aucs_smt_new(S->o.timeout_ms);
+  S->smt = S->o.smt ? S->o.smt : (S->own_smt = aucs_smt_new(0));
+  aucs_smt_stats_reset(S->smt);
+  aucs_smt_set_timeout(S->smt, S->o.timeout_ms);
   S->cache = S->o.cache ? S->o.cache : (S->own_cache = aucs_qcache_new());
   S->z = aucs_smt_context(S->smt);
   st_make_symbols(S);
@@ -234,7 +236,7 @@ void aucs_static_free(aucs_static *S) {
   aucs_ptrmap_free(&S->gbase);
   aucs_ptrmap_free(&S->opaque);
   aucs_ptrmap_free(&S->products);
-  aucs_smt_free(S->smt);
+  aucs_smt_free(S->own_smt);
   aucs_qcache_free(S->own_cache);
   aucs_uniform_free(S->u);
   aucs_cfg_free(S->cfg);

@@ -137,7 +137,7 @@ struct aucs_static {
   size_t nregions;
   aucs_static_pair *pairs;
   size_t npairs;
-  aucs_smt *smt;
+  aucs_smt *smt, *own_smt; /* own_smt: made here, freed with S */
   Z3_context z;
   Z3_ast tid[2][3], ctaid[2][3], ntid[3], nctaid[3];
   Z3_ast *params;

@@ -9,7 +9,9 @@
  *        a. clone the module; find the finding's instructions in the clone
  *           by position (function, block, instruction index);
  *        b. inline into the kernel every call leading to a helper that holds
- *           one of them, and detect the clone again to see them there;
+ *           one of them, and find them there by their ids (detect the
+ *           clone again when an id has several copies there, once per
+ *           finding and module state: prep_memo);
  *        c. plan and make the edits on the clone (place.h; a loop in the way
  *           is uniformized first, uniformize.h; a barrier that threads
  *           which exited never reach is kept, the threads kept in by
@@ -28,8 +30,15 @@
  * per kind of finding, are in repair_plan.c; the shared state in
  * repair_impl.h.
  *
- * Limitation: one trial costs one detection (two with helpers to inline);
- * the detector's search runs again on every trial.
+ * A trial's detection replays the runs that showed findings and searches
+ * one candidate and its children (none after a proven-redundant barrier's
+ * deletion); a finding in a helper is found in the inlined kernel by its
+ * instructions' ids. The final check skips only the static redundancy
+ * proofs. One Z3 context and one query cache serve every detection.
+ *
+ * Limitation: one trial costs one detection (two with helpers to inline
+ * when an id has several copies there); the final fresh-seed check costs
+ * about one first detection, more when edits changed the static queries.
  */
 #include "aucs/syncfix.h"
 #include "repair_impl.h"
@@ -339,7 +348,8 @@ int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
   aucs_detect_trial tr = {.kernels = (const char *const *)s->run_kernel,
                           .runs = s->runs,
                           .nargs = s->run_nargs,
-                          .n = s->nruns};
+                          .n = s->nruns,
+                          .replay_only = t->replay_only};
   aucs_detect_options o = s->detect;
   o.trial = &tr;
   /* The runs decide a trial; the static checker's witnesses (and proofs)
@@ -582,9 +592,101 @@ static LLVMValueRef call_towards(LLVMValueRef kernel, LLVMValueRef target) {
   return NULL;
 }
 
+/* The one instruction of fn with repair id `id` (inlining copies the
+ * helper's ids), or NULL when there is none or more than one. */
+static LLVMValueRef unique_id(LLVMValueRef fn, unsigned id) {
+  LLVMValueRef found = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I))
+      if (id && aucs_repair_id(I) == id) {
+        if (found)
+          return NULL;
+        found = I;
+      }
+  return found;
+}
+
+/* Point *f at its instructions' copies in kernel after inlining, when each
+ * has exactly one: the same finding, found without detecting the inlined
+ * kernel again (the trial's detection still checks the edit). 1 when
+ * done. */
+static int map_inlined(trial *t, LLVMValueRef kernel, const aucs_finding **f) {
+  const aucs_finding *g = *f;
+  LLVMValueRef a = unique_id(kernel, aucs_repair_id(g->a.instr));
+  LLVMValueRef b =
+      g->b.instr ? unique_id(kernel, aucs_repair_id(g->b.instr)) : NULL;
+  if (!a || (g->b.instr && !b))
+    return 0;
+  t->inlined = (aucs_finding){.kind = g->kind,
+                              .a = {.instr = a},
+                              .b = {.instr = b},
+                              .message = g->message};
+  *f = &t->inlined;
+  return 1;
+}
+
 /* Make f's instructions (in the clone) instructions of kernel: inline the
- * calls leading to them, detect again, and point *f at the same finding
- * there. 0 on success. */
+ * calls leading to them and point *f at the same finding there (by ids, or
+ * else by detecting the inlined kernel again). 0 on success. */
+static int same_pos(pos x, pos y) {
+  return x.fn == y.fn && x.bb == y.bb && x.ins == y.ins;
+}
+
+static pos pos_or_none(LLVMValueRef I) {
+  return I ? rp_pos_of(I) : (pos){-1, -1, -1};
+}
+
+/* The memo of t's item, from f, on the module as it is now, or NULL. */
+static const prep_memo *memo_of(const state *s, const trial *t,
+                                const aucs_finding *f) {
+  pos a = pos_or_none(f->a.instr), b = pos_or_none(f->b.instr);
+  for (size_t i = 0; i < s->nmemo; i++) {
+    const prep_memo *m = &s->memo[i];
+    if (m->item == t->item && m->version == s->version &&
+        same_pos(m->from_a, a) && same_pos(m->from_b, b))
+      return m;
+  }
+  return NULL;
+}
+
+/* A previous trial's detection of the inlined kernel answers this one: 0
+ * with *f set, 1 when the finding was gone; -1 when there is none. */
+static int recall_inlined(const state *s, trial *t, const aucs_finding **f) {
+  const prep_memo *m = memo_of(s, t, *f);
+  if (!m)
+    return -1;
+  if (!m->found) {
+    t->why = aucs_xstrdup("the finding went away once its helper was inlined");
+    return 1;
+  }
+  t->inlined =
+      (aucs_finding){.kind = (*f)->kind,
+                     .a = {.instr = at_pos(t->c, m->a)},
+                     .b = {.instr = m->has_b ? at_pos(t->c, m->b) : NULL},
+                     .message = (*f)->message};
+  *f = &t->inlined;
+  return 0;
+}
+
+static void remember_inlined(state *s, const trial *t, const aucs_finding *from,
+                             const aucs_finding *f) {
+  s->memo = aucs_xrealloc(s->memo, (s->nmemo + 1) * sizeof *s->memo);
+  prep_memo *m = &s->memo[s->nmemo++];
+  *m = (prep_memo){.item = t->item,
+                   .version = s->version,
+                   .from_a = pos_or_none(from->a.instr),
+                   .from_b = pos_or_none(from->b.instr),
+                   .found = f != NULL};
+  if (f) {
+    m->a = rp_pos_of(f->a.instr);
+    m->has_b = f->b.instr != NULL;
+    if (m->has_b)
+      m->b = rp_pos_of(f->b.instr);
+  }
+}
+
 static int prepare(state *s, trial *t, LLVMValueRef *kernel,
                    const aucs_finding **f) {
   LLVMValueRef call;
@@ -601,10 +703,18 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
   }
   if (!inlined)
     return 0;
+  if (map_inlined(t, *kernel, f))
+    return 0;
+  int known = recall_inlined(s, t, f);
+  if (known >= 0)
+    return known;
+  const aucs_finding *from = *f;
   if (rp_detect_trial(s, t, &t->prep))
     return 1;
   t->has_prep = 1;
   *f = rp_lookup(&t->prep, &s->r->items[t->item], kernel);
+  if (!rp_cut_short(&t->prep))
+    remember_inlined(s, t, from, *f);
   if (!*f) {
     t->why = aucs_xstrdup("the finding went away once its helper was inlined");
     return 1;
@@ -699,6 +809,7 @@ static void commit(state *s, trial *t, aucs_report *after) {
   merge_into(&s->cur, after);
   rp_cur_changed(s);
   s->next_id = t->next_id;
+  s->version++;
 }
 
 static void trial_free(trial *t) {
@@ -855,6 +966,8 @@ static void setup(state *s, const aucs_repair_options *o,
   *d = o->detect ? *o->detect : defaults;
   if (!d->cache)
     d->cache = aucs_qcache_new();
+  if (!d->smt) /* one Z3 context for every analysis of the repair */
+    d->smt = s->own_smt = aucs_smt_new(0);
   aucs_qcache_keep_sat(d->cache);
   unsigned secs =
       o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_FIX_SECONDS;
@@ -889,6 +1002,7 @@ static int revalidate(state *s) {
   aucs_detect_options o = s->detect;
   o.seed = (o.has_seed ? o.seed : AUCS_SEARCH_SEED) + 1;
   o.has_seed = 1;
+  o.no_barrier_proofs = 1; /* redundant barriers are not fresh findings */
   aucs_report full;
   double t0 = aucs_seconds();
   int rc = detect_with(s, s->m, &o, &full);
@@ -933,6 +1047,8 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     rp_index_free(&s.item_index);
     runs_free(&s);
     aucs_qcache_free(own);
+    aucs_smt_free(s.own_smt);
+    free(s.memo);
     return 1;
   }
   add_items(&s, &s.cur, 0);
@@ -958,6 +1074,8 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   rp_proofs_free(&s);
   runs_free(&s);
   aucs_qcache_free(own);
+  aucs_smt_free(s.own_smt);
+  free(s.memo);
   return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "aucs/place.h"
 #include "aucs/report.h"
 #include "aucs/search.h"
+#include "aucs/smt.h"
 #include "aucs/srcloc.h"
 #include "aucs/static.h"
 #include "aucs/uniform.h"
@@ -61,6 +62,18 @@ typedef struct op {
                   the blocks of `at` and `at2` the layout puts later */
 } op;
 
+/* Where an item's finding was in its kernel once the helpers were inlined
+ * (a detection found it, or found it gone), for the module as it was at
+ * `version`: inlining is deterministic, so a later trial of the item on the
+ * same module finds it at the same positions without detecting again. */
+typedef struct prep_memo {
+  int item;
+  unsigned version;
+  pos from_a, from_b; /* the finding's instructions before (in the helper) */
+  int found, has_b;
+  pos a, b; /* ... and in the inlined kernel, when found */
+} prep_memo;
+
 /* A hash index over finding keys (repair_index.c). */
 typedef struct rp_slot {
   const char *kernel; /* NULL: an empty slot */
@@ -82,6 +95,7 @@ typedef struct state {
   aucs_repair_result *r;
   aucs_report cur;            /* the detection of m as it is now */
   aucs_detect_options detect; /* o->detect's, with a cache for all trials */
+  aucs_smt *own_smt;          /* detect.smt when made here */
   unsigned next_id;
   char *err;
   struct proof *proofs; /* barrier redundancy per kernel text and barrier */
@@ -95,6 +109,9 @@ typedef struct state {
   rp_index item_index; /* key -> item (add_item) */
   rp_index cur_index;  /* key -> (kernel, finding) of cur, when cur_indexed */
   int cur_indexed;
+  unsigned version; /* edits kept on m so far (commit) */
+  prep_memo *memo;
+  size_t nmemo;
 } state;
 
 /* The static checker's redundancy verdict for one barrier of one kernel,
@@ -115,8 +132,13 @@ typedef struct trial {
   unsigned next_id;
   aucs_report prep; /* detection after inlining, when there was some */
   int has_prep;
+  aucs_finding inlined; /* the finding in the kernel after inlining, when
+                           its instructions' ids told where (no prep) */
   char *why; /* why the plan failed */
   int item;
+  /* Its edits are proven harmless (a statically redundant barrier
+   * deleted): its detection replays the recorded runs only. */
+  int replay_only;
 } trial;
 
 int rp_tracing(void);

@@ -555,6 +555,7 @@ static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
 static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
   const aucs_detect_options *d = s->o->detect;
   aucs_static_options so = {.cache = s->detect.cache,
+                            .smt = s->detect.smt,
                             .budget = s->detect.within,
                             .only_barrier = bar};
   if (d) {
@@ -631,6 +632,9 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                           "deletes it on that)");
     return 1;
   }
+  /* A proof: no pair the barrier separates can race, so the trial need
+   * not search for a new input (the final check still does). */
+  t->replay_only = !s->o->trust_dynamic;
   const aucs_detect_options *d = s->o->detect;
   int fixed = !s->o->trust_dynamic && d && (d->has_grid || d->has_block);
   char *text = aucs_xasprintf("%s%s", why,

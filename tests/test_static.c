@@ -733,6 +733,32 @@ static void test_static_only_barrier_asks_its_own_queries(void **state) {
   support_free(m);
 }
 
+/* A borrowed Z3 context (a repair's, aucs_static_options.smt) serves one
+ * analysis after another: each gets the verdicts of an analysis with its
+ * own context and counts its own queries, not the ones before it. */
+static void test_static_shared_context_counts_each_analysis(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(barriers);
+  LLVMValueRef k = support_fn(m, "k");
+  aucs_static *own = aucs_static_analyze(k, &patient);
+  aucs_static_options o = patient;
+  o.smt = aucs_smt_new(0);
+  for (int round = 0; round < 2; round++) {
+    aucs_static *s = aucs_static_analyze(k, &o);
+    assert_int_equal(aucs_static_stats(s)->queries,
+                     aucs_static_stats(own)->queries);
+    assert_int_equal(aucs_static_npairs(s), aucs_static_npairs(own));
+    for (size_t b = 0; b < 2; b++)
+      assert_int_equal(
+          aucs_static_barrier_redundant(s, aucs_static_barrier(s, b)),
+          aucs_static_barrier_redundant(own, aucs_static_barrier(own, b)));
+    aucs_static_free(s);
+  }
+  aucs_smt_free(o.smt);
+  aucs_static_free(own);
+  support_free(m);
+}
+
 /* Thread-private memory makes no pair: a helper's byval copy, an alloca
  * passed to a helper, the kernel's byval struct (a struct parameter at
  * -O0). Followed to the call site, they were unknown pointers that could
@@ -1128,6 +1154,7 @@ int main(void) {
       cmocka_unit_test(test_static_distinct_arguments_overlap_only_if_asked),
       cmocka_unit_test(test_static_barrier_redundancy),
       cmocka_unit_test(test_static_only_barrier_asks_its_own_queries),
+      cmocka_unit_test(test_static_shared_context_counts_each_analysis),
       cmocka_unit_test(test_static_private_memory_makes_no_pair),
       cmocka_unit_test(test_static_witness_replays_as_confirmed_race),
       cmocka_unit_test(test_static_unconfirmed_witness_is_possible),

@@ -79,6 +79,7 @@ typedef struct aucs_detect_options {
   /* static: answers shared across calls (a repair's trials); borrowed.
    * NULL: one cache for the kernels of this call. */
   aucs_qcache *cache;
+  struct aucs_smt *smt; /* static: a Z3 context shared likewise; borrowed */
   /* Budgets (budget.h), per kernel: seconds of wall clock (the static
    * checker gets half unless it runs alone) and the process's resident
    * bytes; 0: AUCS_BUDGET_DETECT_SECONDS, AUCS_BUDGET_MEMORY_BYTES. within: an
@@ -94,6 +95,10 @@ typedef struct aucs_detect_options {
                  size_t nargs);
   void *record_ctx;
   const struct aucs_detect_trial *trial;
+  /* For the repair's final check: no static barrier-redundancy proofs
+   * (they only annotate redundant-barrier findings, which the final check
+   * does not read); every pair is still asked. */
+  int no_barrier_proofs;
   char *text; /* owned copy of the text aucs_detect_options_parse split */
 } aucs_detect_options;
 
@@ -103,6 +108,10 @@ typedef struct aucs_detect_trial {
   const aucs_candidate *runs;
   const size_t *nargs; /* per run: how many values runs[i].args holds */
   size_t n;
+  /* Replay the runs only, no fresh search, when the kernel has one (an
+   * edit the static checker proved harmless: a redundant barrier's
+   * deletion). */
+  int replay_only;
 } aucs_detect_trial;
 
 /* Parse the detect option at argv[*i], moving *i past its value: 1 when it

@@ -94,5 +94,8 @@ void aucs_smt_count_cached(aucs_smt *s, aucs_smt_result r);
  * string lives until the next query. */
 const char *aucs_smt_reason(const aucs_smt *s);
 const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s);
+/* Zero the counts, so that one context serves analyses one after another
+ * (a repair's) with each one's own stats and budget. */
+void aucs_smt_stats_reset(aucs_smt *s);
 
 #endif

@@ -84,6 +84,10 @@ typedef struct aucs_static_options {
   /* Answers shared with other analyses (the module's other kernels, a
    * repair's trials); borrowed. NULL: one of the analysis' own. */
   aucs_qcache *cache;
+  /* A Z3 context shared with analyses before and after this one (a
+   * repair's: a context costs milliseconds to make); borrowed, its counts
+   * zeroed first. NULL: one of the analysis' own. */
+  aucs_smt *smt;
   /* Wall clock and memory (budget.h), checked while queries are built and
    * before each is asked; each query's timeout shrinks to the time left.
    * Spent: the analysis stops (aucs_static_stopped). NULL: none. */
