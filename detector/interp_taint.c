@@ -504,16 +504,21 @@ static const char *leaf_name(const run *R, unsigned k) {
   return in && i < in->n ? in->v[i].p.name : "?";
 }
 
+/* The buffers finding f depends on (masks a, b of its instructions), or 0:
+ * a race with one side free of filled data is real (the data only chooses
+ * which of that side's bytes the other hits). */
+static uint64_t depends(const aucs_finding *f, uint64_t a, uint64_t b) {
+  int pair = f->kind != AUCS_FINDING_OUT_OF_BOUNDS &&
+             f->kind != AUCS_FINDING_BARRIER_DIVERGENCE && f->b.instr;
+  return pair && (!a || !b) ? 0 : a | b;
+}
+
 static void taint_finding(run *R, const aucs_ptrmap *m, aucs_finding *f) {
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER || f->data_dependent)
     return;
-  uint64_t a = mask_of_instr(m, f->a.instr), b = mask_of_instr(m, f->b.instr);
-  uint64_t x = a | b;
-  /* a race with one side free of filled data is real: the data only
-   * chooses which of that side's bytes the other hits */
-  int pair = f->kind != AUCS_FINDING_OUT_OF_BOUNDS &&
-             f->kind != AUCS_FINDING_BARRIER_DIVERGENCE && f->b.instr;
-  if (!x || (pair && (!a || !b)))
+  uint64_t x =
+      depends(f, mask_of_instr(m, f->a.instr), mask_of_instr(m, f->b.instr));
+  if (!x)
     return;
   aucs_buf names = {0}, at = {0};
   for (unsigned k = 0; k < NBITS; k++) {
@@ -528,6 +533,35 @@ static void taint_finding(run *R, const aucs_ptrmap *m, aucs_finding *f) {
   }
   f->data_dependent = aucs_buf_take(&names);
   f->data_loads = aucs_buf_take(&at);
+}
+
+/* The mask of instruction I: the union over its pcs. */
+static uint64_t instr_mask(const run *R, LLVMValueRef I) {
+  uint64_t x = 0;
+  for (uint32_t pc = 0; I && pc < R->p->ncode; pc++)
+    if (R->p->instr[pc] == I)
+      x |= R->tt->pc_mask[pc];
+  return x;
+}
+
+static int found(const aucs_findings *fs, const aucs_finding *f) {
+  for (size_t i = 0; i < fs->n; i++)
+    if (aucs_finding_same(&fs->v[i], f))
+      return 1;
+  return 0;
+}
+
+int ip_taint_settled(const run *R) {
+  const aucs_findings *want = R->cfg->taint_until;
+  if (!R->taint || !R->tt || !want || R->res->findings.n < want->n)
+    return 0;
+  for (size_t i = 0; i < want->n; i++) {
+    const aucs_finding *f = &want->v[i];
+    if (!found(&R->res->findings, f) ||
+        !depends(f, instr_mask(R, f->a.instr), instr_mask(R, f->b.instr)))
+      return 0;
+  }
+  return 1;
 }
 
 void ip_taint_findings(run *R, aucs_findings *fs) {
