@@ -3,7 +3,8 @@
  * (interp.h, cfg.taint_until; datadep.h): a race on an address read from a
  * filled buffer, followed by a long loop, is settled as soon as it is found
  * (AUCS_RUN_SETTLED, a fraction of the full run, the same data_dependent
- * answer); a finding the run never makes keeps the run going to its end.
+ * answer); a finding the run never makes keeps the run going to its end, and
+ * so does a list of more than 32 findings (the check stays cheap).
  */
 #include "support.h"
 
@@ -109,10 +110,33 @@ static void test_settle_runs_on_for_a_finding_not_made(void **state) {
   fixture_close(&f);
 }
 
+static void test_settle_runs_on_for_a_long_list(void **state) {
+  (void)state;
+  fixture f;
+  fixture_open(&f);
+  aucs_run_result full, part;
+  assert_int_equal(run(&f, NULL, &full), AUCS_RUN_OK);
+  const aucs_finding *race = race_of(&full);
+  assert_non_null(race);
+  aucs_finding many[33];
+  for (size_t i = 0; i < 33; i++)
+    many[i] = *race;
+  aucs_findings until = {.v = many, .n = 33, .cap = 33};
+  assert_int_equal(run(&f, &until, &part), AUCS_RUN_OK);
+  assert_true(part.thread_instructions == full.thread_instructions);
+  until.n = 32;
+  aucs_run_result_free(&part);
+  assert_int_equal(run(&f, &until, &part), AUCS_RUN_SETTLED);
+  aucs_run_result_free(&part);
+  aucs_run_result_free(&full);
+  fixture_close(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_settle_stops_once_the_race_depends_on_data),
       cmocka_unit_test(test_settle_runs_on_for_a_finding_not_made),
+      cmocka_unit_test(test_settle_runs_on_for_a_long_list),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
