@@ -347,7 +347,7 @@ def main():
     ap.add_argument("--old-aucs")
     ap.add_argument("--realworld", default="/work/shared/realworld")
     ap.add_argument("--only")
-    ap.add_argument("--sections", default="files,plugin,throughput")
+    ap.add_argument("--sections", default="files,shipped,plugin,throughput")
     ap.add_argument("--plugin-files", default="corpus")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--cold", action="store_true",
