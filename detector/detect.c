@@ -44,6 +44,7 @@
 #include "aucs/progress.h"
 #include "aucs/natural.h"
 #include "aucs/datadep.h"
+#include "aucs/replay.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
 #include "aucs/assume.h"
@@ -278,6 +279,7 @@ typedef struct kstate {
   size_t *fnext;
   int taint; /* runs track filled data (datadep.h) */
   aucs_budget datadep; /* the taint replays' own time (datadep.h) */
+  aucs_findings until; /* a replay may stop once these are settled */
 } kstate;
 
 static const char *fn_name(LLVMValueRef fn) {
@@ -363,6 +365,7 @@ static void kstate_free(kstate *s) {
   for (size_t i = 0; i < s->nfound; i++)
     free(s->found[i].args);
   free(s->found);
+  free(s->until.v);
   aucs_static_free(s->st);
   aucs_adaptive_free(s->plan);
   free(s->unreplayed);
@@ -621,6 +624,7 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
       .buffer_data = (const unsigned char *const *)s->iv.data,
       .buffer_data_bytes = s->iv.data_bytes,
       .taint = s->taint,
+      .taint_until = s->taint && s->until.n ? &s->until : NULL,
       .dynamic_shared_bytes = s->o->user.dynamic_shared,
       .seed = c->seed,
       .fill = c->fill,
@@ -705,6 +709,31 @@ static void natural(kstate *s) {
 
 /* ---- data-dependent findings (datadep.h) --------------------------------*/
 
+static int same_run(const kstate *s, const aucs_candidate *a,
+                    const aucs_candidate *b) {
+  return a->seed == b->seed && a->fill == b->fill &&
+         !memcmp(&a->launch, &b->launch, sizeof a->launch) &&
+         !memcmp(a->args, b->args, s->nl * sizeof *a->args);
+}
+
+/* The findings datadep() will look up in the replay of c (s->until, shallow
+ * copies): once each is found and depends on filled data, the rest of the
+ * replay cannot change their verdict, so it may stop (interp.h). */
+static void replay_wants(kstate *s, const aucs_candidate *c) {
+  s->until.n = 0;
+  for (size_t i = 0; i < s->nfound && i < s->k->findings.n; i++) {
+    const aucs_finding *f = &s->k->findings.v[i];
+    if (!aucs_replay_kind(f->kind) || f->data_dependent || !s->found[i].args ||
+        !same_run(s, &s->found[i], c))
+      continue;
+    if (s->until.n == s->until.cap) {
+      s->until.cap = s->until.cap ? 2 * s->until.cap : 8;
+      s->until.v = aucs_xrealloc(s->until.v, s->until.cap * sizeof *s->until.v);
+    }
+    s->until.v[s->until.n++] = *f;
+  }
+}
+
 /* A replay with the taint track; a run that did not finish (an access
  * through a wild pointer read from filled data, a trip count read from it)
  * still tells what it found; one that violated an assumption does not. */
@@ -715,7 +744,9 @@ static int datadep_replay(void *ctx, const aucs_candidate *c,
   aucs_budget kernel = s->pg.kernel; /* may be spent: the search used it */
   s->pg.kernel = s->datadep;
   s->taint = 1;
+  replay_wants(s, c);
   aucs_run_status st = run(s, c, &res);
+  s->until.n = 0;
   s->taint = 0;
   s->datadep = s->pg.kernel;
   s->pg.kernel = kernel;

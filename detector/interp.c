@@ -507,6 +507,10 @@ static uint64_t next_slice(run *R, thread *T, uint64_t used) {
     free(why);
     return 0;
   }
+  if (R->cfg->taint_until && ip_taint_settled(R)) {
+    ip_stop(R, T, AUCS_RUN_SETTLED, "every finding replayed is settled");
+    return 0;
+  }
   return slice(R, T);
 }
 

@@ -252,6 +252,9 @@ void ip_taint_page(run *R, thread *T, uint32_t id, page *pg, uint64_t at,
 void ip_taint_flat(run *R, thread *T, uint32_t id, uint64_t off, uint64_t n,
                    int write);
 void ip_taint_findings(run *R, aucs_findings *fs);
+/* 1 when the run found each of cfg->taint_until and each depends on
+ * filled data already (never for more than 32 findings). */
+int ip_taint_settled(run *R);
 void ip_data_page(run *R, uint32_t id, uint64_t pno, page *pg);
 
 /* gridsync.c */

@@ -57,6 +57,7 @@ struct ip_taint {
   LLVMBasicBlockRef *rejoin; /* per pc of a branch: where its paths join */
   unsigned char *rejoin_done;
   aucs_cfg **cfgs; /* per function of the program, built on demand */
+  struct settle *settle; /* cfg->taint_until's progress, built on demand */
 };
 
 void ip_taint_init(run *R) {
@@ -94,6 +95,8 @@ void ip_taint_thread_free(thread *T) {
   T->tt = (ip_tthread){0};
 }
 
+static void settle_free(struct settle *st);
+
 void ip_taint_free(run *R) {
   struct ip_taint *t = R->tt;
   for (uint32_t t2 = 0; t2 < R->nthreads && R->th; t2++)
@@ -110,6 +113,7 @@ void ip_taint_free(run *R) {
     free(t->flats[id].tb);
   free(t->flats);
   free(t->pc_mask);
+  settle_free(t->settle);
   free(t->obj_leaf);
   free(t->obj_bit);
   free(t);
@@ -504,16 +508,21 @@ static const char *leaf_name(const run *R, unsigned k) {
   return in && i < in->n ? in->v[i].p.name : "?";
 }
 
+/* The buffers finding f depends on (masks a, b of its instructions), or 0:
+ * a race with one side free of filled data is real (the data only chooses
+ * which of that side's bytes the other hits). */
+static uint64_t depends(const aucs_finding *f, uint64_t a, uint64_t b) {
+  int pair = f->kind != AUCS_FINDING_OUT_OF_BOUNDS &&
+             f->kind != AUCS_FINDING_BARRIER_DIVERGENCE && f->b.instr;
+  return pair && (!a || !b) ? 0 : a | b;
+}
+
 static void taint_finding(run *R, const aucs_ptrmap *m, aucs_finding *f) {
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER || f->data_dependent)
     return;
-  uint64_t a = mask_of_instr(m, f->a.instr), b = mask_of_instr(m, f->b.instr);
-  uint64_t x = a | b;
-  /* a race with one side free of filled data is real: the data only
-   * chooses which of that side's bytes the other hits */
-  int pair = f->kind != AUCS_FINDING_OUT_OF_BOUNDS &&
-             f->kind != AUCS_FINDING_BARRIER_DIVERGENCE && f->b.instr;
-  if (!x || (pair && (!a || !b)))
+  uint64_t x =
+      depends(f, mask_of_instr(m, f->a.instr), mask_of_instr(m, f->b.instr));
+  if (!x)
     return;
   aucs_buf names = {0}, at = {0};
   for (unsigned k = 0; k < NBITS; k++) {
@@ -528,6 +537,75 @@ static void taint_finding(run *R, const aucs_ptrmap *m, aucs_finding *f) {
   }
   f->data_dependent = aucs_buf_take(&names);
   f->data_loads = aucs_buf_take(&at);
+}
+
+/* cfg->taint_until (at most SETTLE_MAX findings): which were found, how
+ * many of the run's findings were looked at, and the pcs of each one's
+ * instructions (want i's a side: pcs[at[2i], at[2i+1]), b side: up to
+ * at[2i+2]), so that a check costs the new findings and those pcs only. */
+enum { SETTLE_MAX = 32 };
+
+struct settle {
+  size_t seen;
+  uint32_t found;
+  uint32_t *pcs;
+  size_t at[2 * SETTLE_MAX + 1];
+};
+
+static void settle_free(struct settle *st) {
+  if (st)
+    free(st->pcs);
+  free(st);
+}
+
+static void pcs_of(const run *R, LLVMValueRef I, uint32_t **pcs, size_t *n) {
+  for (uint32_t pc = 0; I && pc < R->p->ncode; pc++)
+    if (R->p->instr[pc] == I) {
+      *pcs = aucs_xrealloc(*pcs, (*n + 1) * sizeof **pcs);
+      (*pcs)[(*n)++] = pc;
+    }
+}
+
+static struct settle *settle_new(const run *R, const aucs_findings *want) {
+  struct settle *st = aucs_xcalloc(1, sizeof *st);
+  size_t n = 0;
+  for (size_t i = 0; i < want->n; i++) {
+    st->at[2 * i] = n;
+    pcs_of(R, want->v[i].a.instr, &st->pcs, &n);
+    st->at[2 * i + 1] = n;
+    pcs_of(R, want->v[i].b.instr, &st->pcs, &n);
+  }
+  st->at[2 * want->n] = n;
+  return st;
+}
+
+static uint64_t pcs_mask(const run *R, const struct settle *st, size_t from,
+                         size_t to) {
+  uint64_t x = 0;
+  for (size_t k = from; k < to; k++)
+    x |= R->tt->pc_mask[st->pcs[k]];
+  return x;
+}
+
+int ip_taint_settled(run *R) {
+  const aucs_findings *want = R->cfg->taint_until;
+  if (!R->taint || !R->tt || !want || !want->n || want->n > SETTLE_MAX)
+    return 0;
+  struct settle *st = R->tt->settle;
+  if (!st)
+    st = R->tt->settle = settle_new(R, want);
+  const aucs_findings *fs = &R->res->findings;
+  for (; st->seen < fs->n; st->seen++)
+    for (size_t i = 0; i < want->n; i++)
+      if (aucs_finding_same(&fs->v[st->seen], &want->v[i]))
+        st->found |= UINT32_C(1) << i;
+  if (st->found != (UINT32_C(1) << (want->n - 1) << 1) - 1)
+    return 0;
+  for (size_t i = 0; i < want->n; i++)
+    if (!depends(&want->v[i], pcs_mask(R, st, st->at[2 * i], st->at[2 * i + 1]),
+                 pcs_mask(R, st, st->at[2 * i + 1], st->at[2 * i + 2])))
+      return 0;
+  return 1;
 }
 
 void ip_taint_findings(run *R, aucs_findings *fs) {

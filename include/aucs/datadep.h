@@ -13,7 +13,9 @@
  * warning naming those buffers (data_dependent) and where they were read
  * (data_loads). A finding of the given data, or of addresses computed from
  * the thread index and scalars only, stays an error; a replay that does not
- * reproduce the finding leaves it as it is.
+ * reproduce the finding leaves it as it is. A replay stops once each
+ * finding it was run for is found and depends on filled data (interp.h,
+ * taint_until): the rest of the run could only name more buffers.
  */
 #ifndef AUCS_DATADEP_H
 #define AUCS_DATADEP_H

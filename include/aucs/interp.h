@@ -114,6 +114,11 @@ typedef struct aucs_run_config {
    * thread-dependent branch before it, depend on them gets
    * data_dependent and data_loads (finding.h). Slower; 0: off. */
   int taint;
+  /* With taint: stop the run (AUCS_RUN_SETTLED) once it has found each of
+   * these findings and each depends on filled data. Masks only grow, so the
+   * rest of the run could add buffers to their data_dependent lists, never
+   * make one independent (datadep.h replays). NULL: run to the end. */
+  const aucs_findings *taint_until;
   /* The kernel's time and memory budget (budget.h), checked every few
    * thousand steps: spent, the run stops with AUCS_RUN_BUDGET. NULL: none. */
   struct aucs_budget *budget;
@@ -138,7 +143,8 @@ typedef enum aucs_run_status {
   /* a thread reached llvm.assume with a false condition: the input is
    * outside the kernel's precondition (res->assumption names the call) */
   AUCS_RUN_ASSUME,
-  AUCS_RUN_BUDGET, /* cfg->budget was spent (time or memory) */
+  AUCS_RUN_BUDGET,  /* cfg->budget was spent (time or memory) */
+  AUCS_RUN_SETTLED, /* cfg->taint_until: every finding wanted is settled */
 } aucs_run_status;
 
 /* Words of a run's coverage signature (4096 bits). */
