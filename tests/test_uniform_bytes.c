@@ -302,6 +302,83 @@ static void test_uniform_bytes_late_varying_bits(void **state) {
   unload(&f);
 }
 
+/* The same in SSA form (the group object promoted out of memory): the
+ * size bits taken out of the packed word are uniform, so the loop is;
+ * the rank bits vary, and so does a field whose bits a varying value
+ * reaches through a shift. */
+static void test_uniform_bytes_ssa_bit_fields(void **state) {
+  (void)state;
+  fixture f =
+      load("define ptx_kernel void @k(ptr %out) {\n"
+           "entry:\n"
+           "  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+           "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+           "  %n64 = zext i32 %n to i64\n"
+           "  %t64 = zext i32 %t to i64\n"
+           "  %hi = shl i64 %t64, 32\n"
+           "  %word = or i64 %hi, %n64\n"
+           "  %sizew = and i64 %word, 4294967295\n"
+           "  %size = trunc i64 %sizew to i32\n"
+           "  %rankw = lshr i64 %word, 32\n"
+           "  %rank = trunc i64 %rankw to i32\n"
+           "  %mixw = lshr i64 %word, 31\n"
+           "  %mix = trunc i64 %mixw to i32\n"
+           "  br label %head\n"
+           "head:\n"
+           "  %i = phi i32 [ 0, %entry ], [ %i1, %body ]\n"
+           "  %c = icmp ult i32 %i, %size\n"
+           "  br i1 %c, label %body, label %exit\n"
+           "body:\n"
+           "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+           "  %i1 = add i32 %i, 1\n"
+           "  br label %head\n"
+           "exit:\n"
+           "  %s = add i32 %rank, %mix\n"
+           "  store i32 %s, ptr %out\n"
+           "  ret void\n"
+           "}\n");
+  assert_true(varies(&f, "word"));
+  assert_false(varies(&f, "sizew"));
+  assert_false(varies(&f, "size"));
+  assert_true(uniform_block(&f, "body"));
+  assert_true(varies(&f, "rank"));
+  assert_true(varies(&f, "mix"));
+  unload(&f);
+}
+
+/* A bit-field computed from uniform values inside a loop whose exit
+ * diverges: threads leave after different iterations, so the value they
+ * take out of the loop varies in every bit, through a narrowing trunc and
+ * through memory. */
+static void test_uniform_bytes_loop_exit_value(void **state) {
+  (void)state;
+  fixture f = load("define ptx_kernel void @k(ptr %out) {\n"
+                   "entry:\n"
+                   "  %w = alloca i32, align 4\n"
+                   "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                   "  br label %loop\n"
+                   "loop:\n"
+                   "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n"
+                   "  %field = and i32 %i, 255\n"
+                   "  %i1 = add i32 %i, 1\n"
+                   "  %more = icmp ult i32 %i1, %t\n"
+                   "  br i1 %more, label %loop, label %exit\n"
+                   "exit:\n"
+                   "  %low = trunc i32 %field to i8\n"
+                   "  store i32 %field, ptr %w\n"
+                   "  %back = load i32, ptr %w\n"
+                   "  %l32 = zext i8 %low to i32\n"
+                   "  %s = add i32 %back, %l32\n"
+                   "  store i32 %s, ptr %out\n"
+                   "  ret void\n"
+                   "}\n");
+  assert_false(varies(&f, "i"));
+  assert_true(varies(&f, "field"));
+  assert_true(varies(&f, "low"));
+  assert_true(varies(&f, "back"));
+  unload(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_uniform_bytes_uniform_field_beside_varying),
@@ -312,6 +389,8 @@ int main(void) {
       cmocka_unit_test(test_uniform_bytes_memcpy_copies_taint),
       cmocka_unit_test(test_uniform_bytes_divergent_stores),
       cmocka_unit_test(test_uniform_bytes_late_varying_bits),
+      cmocka_unit_test(test_uniform_bytes_ssa_bit_fields),
+      cmocka_unit_test(test_uniform_bytes_loop_exit_value),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,10 @@
  *
  * A worklist taint analysis over the reachable blocks of one function:
  *   1. Every instruction is evaluated; one that becomes varying queues its
- *      users. Seeds: the VARYING, WARP, ATOMIC and SYNC_OTHER lines of
+ *      users (and, through users that vary already and whose varying bits
+ *      uniform_bytes.c follows, theirs). A bit-field operation (and, or,
+ *      shift, trunc, extractvalue) of a varying operand varies only when
+ *      some bit of its result can. Seeds: the VARYING, WARP, ATOMIC and SYNC_OTHER lines of
  *      nvvm.def, atomicrmw, cmpxchg, atomic loads, inline asm, indirect
  *      calls, calls to external functions and convergent `llvm.*`
  *      intrinsics. Other `llvm.*` intrinsics vary with their arguments.
@@ -159,15 +162,27 @@ static int bit_op(LLVMValueRef v) {
 }
 
 /* v's users, and through users that already vary and whose varying bits
- * are followed, theirs: a store of such a chain may store more varying
- * bytes now (step 2). */
-static void push_chain(aucs_uniformity *u, LLVMValueRef v, int depth) {
-  for (LLVMUseRef use = LLVMGetFirstUse(v); use; use = LLVMGetNextUse(use)) {
-    LLVMValueRef user = LLVMGetUser(use);
-    push(u, user);
-    if (depth < 24 && bit_op(user) && origin_of(u, user))
-      push_chain(u, user, depth + 1);
+ * are followed (bit_op), theirs: such a user may have more varying bits
+ * now, so its users (a bit_op that kept none, a store) are looked at again
+ * (steps 1 and 2). */
+static void push_chain(aucs_uniformity *u, LLVMValueRef v) {
+  vec stack = {0};
+  aucs_ptrmap seen = {0};
+  vec_push(&stack, v);
+  while (stack.n) {
+    LLVMValueRef x = stack.v[--stack.n];
+    for (LLVMUseRef use = LLVMGetFirstUse(x); use; use = LLVMGetNextUse(use)) {
+      LLVMValueRef user = LLVMGetUser(use);
+      push(u, user);
+      if (bit_op(user) && origin_of(u, user) &&
+          !aucs_ptrmap_get(&seen, user, NULL)) {
+        aucs_ptrmap_put(&seen, user, 1);
+        vec_push(&stack, user);
+      }
+    }
   }
+  free(stack.v);
+  aucs_ptrmap_free(&seen);
 }
 
 static void make_varying(aucs_uniformity *u, LLVMValueRef v,
@@ -175,7 +190,7 @@ static void make_varying(aucs_uniformity *u, LLVMValueRef v,
   if (!origin || is_void(v) || origin_of(u, v))
     return;
   aucs_ptrmap_put(&u->varying, v, (intptr_t)origin);
-  push_chain(u, v, 0);
+  push_chain(u, v);
 }
 
 static int rank(aucs_why why) {
@@ -472,8 +487,15 @@ static const char *divergent_store(const aucs_uniformity *u, LLVMValueRef st) {
   return u->why[b] == AUCS_WHY_UNIFORM ? NULL : "alloca";
 }
 
+/* uniform_bytes.h's verdict: 2 for a value that varies by control (a
+ * join of a divergent branch, a value leaving a loop with a divergent
+ * exit): every bit of it, whatever its operands. */
 static int varies(const void *u, LLVMValueRef v) {
-  return origin_of(u, v) != NULL;
+  const char *o = origin_of(u, v);
+  if (!o)
+    return 0;
+  return strcmp(o, "divergent join") && strcmp(o, "divergent loop exit") ? 1
+                                                                         : 2;
 }
 
 /* A store through a varying address taints the alloca(s) whole; else the
@@ -572,10 +594,35 @@ static void eval_load(aucs_uniformity *u, LLVMValueRef ld) {
       o ? o : range_origin(u, p, LLVMStoreSizeOfType(u->td, LLVMTypeOf(ld))));
 }
 
+/* bit_op instructions that may drop an operand's varying bits (the
+ * others keep some when an operand has some). */
+static int narrows(LLVMValueRef v) {
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMTrunc:
+  case LLVMExtractValue:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* A value varies with its first varying operand; one whose varying bits
+ * are followed (bit_op) only when some bit of it does: the type and size
+ * bit-fields taken out of a word whose other bits hold the thread's rank
+ * stay uniform. */
 static void eval_operands(aucs_uniformity *u, LLVMValueRef inst) {
   int n = LLVMGetNumOperands(inst);
-  for (int i = 0; i < n && !origin_of(u, inst); i++)
-    make_varying(u, inst, origin_of(u, LLVMGetOperand(inst, i)));
+  const char *o = NULL;
+  for (int i = 0; i < n && !o; i++)
+    o = origin_of(u, LLVMGetOperand(inst, i));
+  if (o && narrows(inst) && !ub_value_bits(u->td, inst, varies, u))
+    return;
+  make_varying(u, inst, o);
 }
 
 static int is_convergent(LLVMValueRef fn) {

@@ -15,6 +15,9 @@
  *      inserted at the same member (SROA's first-class aggregates).
  *   5. Anything else (a phi, arithmetic, a load, a call) varies in every
  *      bit. A chain deeper than MAX_DEPTH does too.
+ * uniform.c asks for the bits of a value it stores to private memory
+ * (ub_varying_bytes) and of a bit-field operation it judges
+ * (ub_value_bits): one none of whose bits can vary stays uniform.
  * Bytes follow bits on a little-endian target (byte i = bits 8i..8i+7); on
  * a big-endian one every byte of a varying value varies.
  *
@@ -86,8 +89,9 @@ typedef struct walk {
   LLVMTargetDataRef td;
   ub_varies_fn varies;
   const void *ctx;
-  aucs_ptrmap memo; /* value -> its varying bits (bitfield chains reuse
-                       values: without it the walk is exponential) */
+  aucs_ptrmap memo;  /* value -> its varying bits (bitfield chains reuse
+                        values: without it the walk is exponential) */
+  LLVMValueRef self; /* the value being judged: its operands decide */
 } walk;
 
 static unsigned width_of(walk *w, LLVMTypeRef t) {
@@ -171,7 +175,8 @@ enum { MAX_PATH = 16 };
 static uint64_t member_bits(walk *w, LLVMValueRef v, unsigned *path, unsigned n,
                             unsigned width, int depth) {
   while (depth++ < MAX_DEPTH && w->varies(w->ctx, v)) {
-    if (!LLVMIsAInsertValueInst(v) && !LLVMIsAExtractValueInst(v))
+    if (w->varies(w->ctx, v) == 2 ||
+        (!LLVMIsAInsertValueInst(v) && !LLVMIsAExtractValueInst(v)))
       return ones(width);
     unsigned k = LLVMGetNumIndices(v);
     const unsigned *ix = LLVMGetIndices(v);
@@ -228,9 +233,11 @@ static uint64_t bits_of(walk *w, LLVMValueRef v, int depth) {
 }
 
 static uint64_t op_bits(walk *w, LLVMValueRef v, unsigned width, int depth) {
-  if (!w->varies(w->ctx, v))
+  int k = w->varies(w->ctx, v);
+  if (v != w->self && !k)
     return 0;
-  if (!width || width > 64 || depth >= MAX_DEPTH || !LLVMIsAInstruction(v))
+  if (k == 2 || !width || width > 64 || depth >= MAX_DEPTH ||
+      !LLVMIsAInstruction(v))
     return ones(width ? width : 64);
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   switch (op) {
@@ -260,7 +267,7 @@ uint64_t ub_varying_bytes(LLVMTargetDataRef td, LLVMValueRef v,
                           ub_varies_fn varies, const void *ctx) {
   uint64_t n = LLVMStoreSizeOfType(td, LLVMTypeOf(v));
   uint64_t all = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-  walk w = {td, varies, ctx, {0}};
+  walk w = {td, varies, ctx, {0}, NULL};
   if (!varies(ctx, v))
     return 0;
   if (LLVMByteOrder(td) != LLVMLittleEndian || n > 8)
@@ -271,4 +278,12 @@ uint64_t ub_varying_bytes(LLVMTargetDataRef td, LLVMValueRef v,
     if ((bits >> (8 * i)) & 0xff)
       bytes |= (uint64_t)1 << i;
   return bytes;
+}
+
+uint64_t ub_value_bits(LLVMTargetDataRef td, LLVMValueRef v,
+                       ub_varies_fn varies, const void *ctx) {
+  walk w = {td, varies, ctx, {0}, v};
+  uint64_t bits = bits_of(&w, v, 0);
+  aucs_ptrmap_free(&w.memo);
+  return bits;
 }

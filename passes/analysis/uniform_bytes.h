@@ -19,7 +19,9 @@
  * a whole. */
 enum { UB_MAX_BYTES = 1024 };
 
-/* 1 when v varies by thread (the analysis' verdict so far). */
+/* The analysis' verdict on v so far: 0 uniform, 1 varies (as its
+ * operands do, for the operations followed here), 2 varies in every bit
+ * (by control: a divergent join, a divergent loop's exit value). */
 typedef int (*ub_varies_fn)(const void *ctx, LLVMValueRef v);
 
 /* p is alloca *base plus a constant *off (through GEPs with constant
@@ -38,5 +40,12 @@ uint64_t ub_alloca_size(LLVMTargetDataRef td, LLVMValueRef a);
  * varies in every byte. */
 uint64_t ub_varying_bytes(LLVMTargetDataRef td, LLVMValueRef v,
                           ub_varies_fn varies, const void *ctx);
+
+/* The bits of value v (an instruction) that may vary, judged from its
+ * operands as ub_varying_bytes does (whatever the analysis says of v
+ * itself); a value that is no integer or pointer of at most 64 bits has
+ * all 64 set when anything varies. */
+uint64_t ub_value_bits(LLVMTargetDataRef td, LLVMValueRef v,
+                       ub_varies_fn varies, const void *ctx);
 
 #endif
