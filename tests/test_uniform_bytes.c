@@ -349,7 +349,8 @@ static void test_uniform_bytes_ssa_bit_fields(void **state) {
 /* A bit-field computed from uniform values inside a loop whose exit
  * diverges: threads leave after different iterations, so the value they
  * take out of the loop varies in every bit, through a narrowing trunc and
- * through memory. */
+ * through memory; so does a word whose other bits varied already (the
+ * iteration count shifted out of it varies too). */
 static void test_uniform_bytes_loop_exit_value(void **state) {
   (void)state;
   fixture f = load("define ptx_kernel void @k(ptr %out) {\n"
@@ -360,15 +361,20 @@ static void test_uniform_bytes_loop_exit_value(void **state) {
                    "loop:\n"
                    "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n"
                    "  %field = and i32 %i, 255\n"
+                   "  %tl = and i32 %t, 255\n"
+                   "  %ih = shl i32 %i, 8\n"
+                   "  %packed = or i32 %ih, %tl\n"
                    "  %i1 = add i32 %i, 1\n"
                    "  %more = icmp ult i32 %i1, %t\n"
                    "  br i1 %more, label %loop, label %exit\n"
                    "exit:\n"
                    "  %low = trunc i32 %field to i8\n"
+                   "  %count = lshr i32 %packed, 8\n"
                    "  store i32 %field, ptr %w\n"
                    "  %back = load i32, ptr %w\n"
                    "  %l32 = zext i8 %low to i32\n"
-                   "  %s = add i32 %back, %l32\n"
+                   "  %s0 = add i32 %back, %l32\n"
+                   "  %s = add i32 %s0, %count\n"
                    "  store i32 %s, ptr %out\n"
                    "  ret void\n"
                    "}\n");
@@ -376,6 +382,7 @@ static void test_uniform_bytes_loop_exit_value(void **state) {
   assert_true(varies(&f, "field"));
   assert_true(varies(&f, "low"));
   assert_true(varies(&f, "back"));
+  assert_true(varies(&f, "count"));
   unload(&f);
 }
 

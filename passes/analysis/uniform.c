@@ -6,10 +6,11 @@
  *      users (and, through users that vary already and whose varying bits
  *      uniform_bytes.c follows, theirs). A bit-field operation (and, or,
  *      shift, trunc, extractvalue) of a varying operand varies only when
- *      some bit of its result can. Seeds: the VARYING, WARP, ATOMIC and SYNC_OTHER lines of
- *      nvvm.def, atomicrmw, cmpxchg, atomic loads, inline asm, indirect
- *      calls, calls to external functions and convergent `llvm.*`
- *      intrinsics. Other `llvm.*` intrinsics vary with their arguments.
+ *      some bit of its result can. Seeds: the VARYING, WARP, ATOMIC and
+ *      SYNC_OTHER lines of nvvm.def, atomicrmw, cmpxchg, atomic loads,
+ *      inline asm, indirect calls, calls to external functions and
+ *      convergent `llvm.*` intrinsics. Other `llvm.*` intrinsics vary with
+ *      their arguments.
  *   2. Private memory: an alloca whose address escapes (into a call, a
  *      stored value, ptrtoint, ...) holds varying data, and so does one a
  *      store writes a varying value to, through a varying address or from
@@ -71,6 +72,7 @@ struct aucs_uniformity {
   aucs_ptrmap slots;   /* alloca -> origin of the varying data it holds */
   aucs_ptrmap bytes;   /* alloca -> its varying bytes (part *), when only
                           some are (uniform_bytes.h) */
+  aucs_ptrmap whole;   /* values that vary by control, in every bit */
   LLVMTargetDataRef td; /* the module's, not owned */
   aucs_why *why;
   int *why_block, *why_aux;
@@ -191,6 +193,19 @@ static void make_varying(aucs_uniformity *u, LLVMValueRef v,
     return;
   aucs_ptrmap_put(&u->varying, v, (intptr_t)origin);
   push_chain(u, v);
+}
+
+/* v varies by control (a divergent join, a value leaving a loop with a
+ * divergent exit): in every bit, even where it already varied in some
+ * through its operands. */
+static void make_whole(aucs_uniformity *u, LLVMValueRef v, const char *origin) {
+  if (is_void(v) || aucs_ptrmap_get(&u->whole, v, NULL))
+    return;
+  aucs_ptrmap_put(&u->whole, v, 1);
+  if (origin_of(u, v))
+    push_chain(u, v);
+  else
+    make_varying(u, v, origin);
 }
 
 static int rank(aucs_why why) {
@@ -487,15 +502,13 @@ static const char *divergent_store(const aucs_uniformity *u, LLVMValueRef st) {
   return u->why[b] == AUCS_WHY_UNIFORM ? NULL : "alloca";
 }
 
-/* uniform_bytes.h's verdict: 2 for a value that varies by control (a
- * join of a divergent branch, a value leaving a loop with a divergent
- * exit): every bit of it, whatever its operands. */
-static int varies(const void *u, LLVMValueRef v) {
-  const char *o = origin_of(u, v);
-  if (!o)
-    return 0;
-  return strcmp(o, "divergent join") && strcmp(o, "divergent loop exit") ? 1
-                                                                         : 2;
+/* uniform_bytes.h's verdict: 2 for a value that varies by control
+ * (make_whole), in every bit whatever its operands. */
+static int varies(const void *ctx, LLVMValueRef v) {
+  const aucs_uniformity *u = ctx;
+  if (aucs_ptrmap_get(&u->whole, v, NULL))
+    return 2;
+  return origin_of(u, v) != NULL;
 }
 
 /* A store through a varying address taints the alloca(s) whole; else the
@@ -843,7 +856,7 @@ static void vary_phis(aucs_uniformity *u, int x) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(u->cfg->blocks[x]);
        i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
     if (!same_incoming(i))
-      make_varying(u, i, "divergent join");
+      make_whole(u, i, "divergent join");
 }
 
 static void join_phis(aucs_uniformity *u, int b, int stop,
@@ -875,7 +888,7 @@ static void loop_diverges(aucs_uniformity *u, int l, int exit) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks[b]); i;
          i = LLVMGetNextInstruction(i))
       if (used_outside(u, l, i))
-        make_varying(u, i, "divergent loop exit");
+        make_whole(u, i, "divergent loop exit");
   }
 }
 
@@ -1059,6 +1072,7 @@ void aucs_uniform_free(aucs_uniformity *u) {
   aucs_ptrmap_free(&u->varying);
   aucs_ptrmap_free(&u->slots);
   aucs_ptrmap_free(&u->bytes);
+  aucs_ptrmap_free(&u->whole);
   aucs_arena_free(u->arena);
 }
 
