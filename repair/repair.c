@@ -709,6 +709,9 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
   if (known >= 0)
     return known;
   const aucs_finding *from = *f;
+  if (t->has_prep) /* a later copy's plan (plan_copies) */
+    aucs_detect_report_free(&t->prep);
+  t->has_prep = 0;
   if (rp_detect_trial(s, t, &t->prep))
     return 1;
   t->has_prep = 1;
@@ -724,10 +727,13 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
 
 /* ---- one trial ----------------------------------------------------------*/
 
-static int plan(state *s, trial *t, LLVMValueRef kernel, const aucs_finding *f,
-                int variant) {
-  if (prepare(s, t, &kernel, &f))
+/* Plan the edits for *fp; *fp is then the finding as planned for (its
+ * instructions in the kernel, helpers inlined). */
+static int plan(state *s, trial *t, LLVMValueRef kernel,
+                const aucs_finding **fp, int variant) {
+  if (prepare(s, t, &kernel, fp))
     return 1;
+  const aucs_finding *f = *fp;
   switch (f->kind) {
   case AUCS_FINDING_RACE:
     return rp_place_race(s, t, f->a.instr, f->b.instr, variant);
@@ -821,6 +827,69 @@ static void trial_free(trial *t) {
   LLVMDisposeModule(t->c);
 }
 
+enum { MAX_COPIES = 8 }; /* instances of one finding a trial repairs */
+
+/* A finding of rep with the item's key whose pair of instructions is none
+ * of the n pairs in done (another inlined copy of the same helper code, the
+ * same ids on other instructions), or NULL. */
+static const aucs_finding *other_copy(const aucs_report *rep,
+                                      const aucs_repair_item *it,
+                                      LLVMValueRef done[][2], size_t n) {
+  for (size_t k = 0; k < rep->nkernels; k++)
+    for (size_t i = 0; i < rep->kernels[k].findings.n; i++) {
+      const aucs_finding *f = &rep->kernels[k].findings.v[i];
+      if (!same_key(it, rep->kernels[k].name, f))
+        continue;
+      size_t j = 0;
+      while (j < n && !(done[j][0] == f->a.instr && done[j][1] == f->b.instr))
+        j++;
+      if (j == n)
+        return f;
+    }
+  return NULL;
+}
+
+/* Plan, verify and detect the trial; while the item's finding is still
+ * there on instructions no plan of the trial has seen (a helper called
+ * twice and inlined twice: the race is in each copy), plan again for that
+ * copy. 1 when the last detection accepts the trial. */
+static int plan_copies(state *s, trial *t, LLVMValueRef kc,
+                       const aucs_finding *fc, int variant,
+                       aucs_report *after) {
+  LLVMValueRef done[MAX_COPIES][2];
+  size_t n = 0;
+  aucs_finding cur = *fc;
+  for (;;) {
+    const aucs_finding *planned = &cur;
+    if (plan(s, t, kc, &planned, variant) || !verified(t))
+      return 0;
+    done[n][0] = planned->a.instr;
+    done[n][1] = planned->b.instr;
+    n++;
+    if (rp_detect_trial(s, t, after))
+      return 0;
+    if (accepted(s, t, after))
+      return 1;
+    const aucs_finding *again =
+        n < MAX_COPIES ? other_copy(after, &s->r->items[t->item], done, n)
+                       : NULL;
+    if (!again || aucs_budget_check(&s->budget))
+      return 0;
+    cur = (aucs_finding){.kind = again->kind,
+                         .a = {.instr = again->a.instr},
+                         .b = {.instr = again->b.instr},
+                         .message = fc->message};
+    if (rp_tracing())
+      fprintf(stderr,
+              "aucs: repair: item %d: the finding is also in "
+              "another copy of the code; repairing it too\n",
+              t->item);
+    aucs_detect_report_free(after);
+    free(t->why);
+    t->why = NULL;
+  }
+}
+
 /* One trial of variant for the item; 1 when it was kept. */
 static int try_once(state *s, int item, LLVMValueRef kernel,
                     const aucs_finding *f, int variant) {
@@ -833,8 +902,7 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
                            .message = f->message};
   LLVMValueRef kc = LLVMGetNamedFunction(t.c, kernel_name(kernel));
   aucs_report after = {0};
-  int kept = !plan(s, &t, kc, &fc, variant) && verified(&t) &&
-             !rp_detect_trial(s, &t, &after) && accepted(s, &t, &after);
+  int kept = plan_copies(s, &t, kc, &fc, variant, &after);
   if (rp_tracing()) {
     char *ir = LLVMPrintModuleToString(t.c);
     fprintf(stderr, "aucs: repair: item %d variant %d: %s\n%s\n", item, variant,

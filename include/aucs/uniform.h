@@ -7,9 +7,11 @@
  *      atomics (atomicrmw, cmpxchg, atomic intrinsics), warp shuffles and
  *      votes, calls to unknown external functions.
  *   2. A value is varying when an operand is; a load when its address is, or
- *      when it reads a private alloca that some store writes a varying value
- *      to, or that escapes into a call; a call when an argument is, or when
- *      the defined callee returns a varying value with uniform arguments.
+ *      when it reads bytes of a private alloca that some store writes
+ *      varying bits to (byte by byte at constant offsets, the whole alloca
+ *      otherwise), or that escapes into a call; a call when an argument
+ *      is, or when the defined callee returns a varying value with uniform
+ *      arguments.
  *   3. A branch (br/switch) is divergent when its condition varies.
  *   4. A block is non-uniform when it is control-dependent on a divergent
  *      branch or on any branch of a non-uniform block, or lies in a loop with

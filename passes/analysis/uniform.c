@@ -3,15 +3,24 @@
  *
  * A worklist taint analysis over the reachable blocks of one function:
  *   1. Every instruction is evaluated; one that becomes varying queues its
- *      users. Seeds: the VARYING, WARP, ATOMIC and SYNC_OTHER lines of
- *      nvvm.def, atomicrmw, cmpxchg, atomic loads, inline asm, indirect
- *      calls, calls to external functions and convergent `llvm.*`
- *      intrinsics. Other `llvm.*` intrinsics vary with their arguments.
+ *      users (and, through users that vary already and whose varying bits
+ *      uniform_bytes.c follows, theirs). A bit-field operation (and, or,
+ *      shift, trunc, extractvalue) of a varying operand varies only when
+ *      some bit of its result can. Seeds: the VARYING, WARP, ATOMIC and
+ *      SYNC_OTHER lines of nvvm.def, atomicrmw, cmpxchg, atomic loads,
+ *      inline asm, indirect calls, calls to external functions and
+ *      convergent `llvm.*` intrinsics. Other `llvm.*` intrinsics vary with
+ *      their arguments.
  *   2. Private memory: an alloca whose address escapes (into a call, a
  *      stored value, ptrtoint, ...) holds varying data, and so does one a
  *      store writes a varying value to, through a varying address or from
  *      a non-uniform block. A load from such an alloca (its address
- *      followed through GEPs, casts, phis and selects) varies.
+ *      followed through GEPs, casts, phis and selects) varies. Where the
+ *      address is the alloca plus a constant offset, only the bytes the
+ *      store writes are tainted, and of a varying value only those whose
+ *      bits vary (uniform_bytes.c; memcpy copies the taint byte by byte),
+ *      and a load at a constant offset varies only when it reads a
+ *      tainted byte.
  *   3. A call to a defined function varies when an argument does or when
  *      the callee, analysed with uniform arguments, returns a varying
  *      value; summaries are cached per function for the whole computation
@@ -43,7 +52,9 @@
 #include "aucs/uniform.h"
 
 #include "aucs/nvvm.h"
+#include "uniform_bytes.h"
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +70,10 @@ struct aucs_uniformity {
   aucs_arena *arena;
   aucs_ptrmap varying; /* value -> origin (const char *) */
   aucs_ptrmap slots;   /* alloca -> origin of the varying data it holds */
+  aucs_ptrmap bytes;   /* alloca -> its varying bytes (part *), when only
+                          some are (uniform_bytes.h) */
+  aucs_ptrmap whole;   /* values that vary by control, in every bit */
+  LLVMTargetDataRef td; /* the module's, not owned */
   aucs_why *why;
   int *why_block, *why_aux;
   unsigned char *divergent; /* block ends in a divergent branch */
@@ -118,11 +133,6 @@ static LLVMValueRef pop(aucs_uniformity *u) {
   return v;
 }
 
-static void push_users(aucs_uniformity *u, LLVMValueRef v) {
-  for (LLVMUseRef use = LLVMGetFirstUse(v); use; use = LLVMGetNextUse(use))
-    push(u, LLVMGetUser(use));
-}
-
 static void push_block(aucs_uniformity *u, int b) {
   LLVMBasicBlockRef bb = u->cfg->blocks[b];
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -130,12 +140,72 @@ static void push_block(aucs_uniformity *u, int b) {
     push(u, i);
 }
 
+/* Opcodes whose varying bits uniform_bytes.c follows. */
+static int bit_op(LLVMValueRef v) {
+  switch (LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMRet) {
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMXor:
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMTrunc:
+  case LLVMPtrToInt:
+  case LLVMIntToPtr:
+  case LLVMBitCast:
+  case LLVMExtractValue:
+  case LLVMInsertValue:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* v's users, and through users that already vary and whose varying bits
+ * are followed (bit_op), theirs: such a user may have more varying bits
+ * now, so its users (a bit_op that kept none, a store) are looked at again
+ * (steps 1 and 2). */
+static void push_chain(aucs_uniformity *u, LLVMValueRef v) {
+  vec stack = {0};
+  aucs_ptrmap seen = {0};
+  vec_push(&stack, v);
+  while (stack.n) {
+    LLVMValueRef x = stack.v[--stack.n];
+    for (LLVMUseRef use = LLVMGetFirstUse(x); use; use = LLVMGetNextUse(use)) {
+      LLVMValueRef user = LLVMGetUser(use);
+      push(u, user);
+      if (bit_op(user) && origin_of(u, user) &&
+          !aucs_ptrmap_get(&seen, user, NULL)) {
+        aucs_ptrmap_put(&seen, user, 1);
+        vec_push(&stack, user);
+      }
+    }
+  }
+  free(stack.v);
+  aucs_ptrmap_free(&seen);
+}
+
 static void make_varying(aucs_uniformity *u, LLVMValueRef v,
                          const char *origin) {
   if (!origin || is_void(v) || origin_of(u, v))
     return;
   aucs_ptrmap_put(&u->varying, v, (intptr_t)origin);
-  push_users(u, v);
+  push_chain(u, v);
+}
+
+/* v varies by control (a divergent join, a value leaving a loop with a
+ * divergent exit): in every bit, even where it already varied in some
+ * through its operands. */
+static void make_whole(aucs_uniformity *u, LLVMValueRef v, const char *origin) {
+  if (is_void(v) || aucs_ptrmap_get(&u->whole, v, NULL))
+    return;
+  aucs_ptrmap_put(&u->whole, v, 1);
+  if (origin_of(u, v))
+    push_chain(u, v);
+  else
+    make_varying(u, v, origin);
 }
 
 static int rank(aucs_why why) {
@@ -235,17 +305,54 @@ static void uses_of_alloca(LLVMValueRef a, vec *users, vec *ptrs) {
   aucs_ptrmap_free(&seen);
 }
 
+/* Some bytes of an alloca hold varying data. */
+typedef struct part {
+  const char *origin;
+  uint64_t size;
+  unsigned char *v; /* v[i]: byte i varies */
+} part;
+
+static part *part_of(const aucs_uniformity *u, LLVMValueRef a) {
+  intptr_t p;
+  return aucs_ptrmap_get(&u->bytes, a, &p) ? (part *)p : NULL;
+}
+
+/* The origin of varying data in the whole of alloca a or in some of its
+ * bytes, or NULL. */
+static const char *alloca_origin(const aucs_uniformity *u, LLVMValueRef a) {
+  intptr_t o;
+  if (aucs_ptrmap_get(&u->slots, a, &o))
+    return (const char *)o;
+  part *p = part_of(u, a);
+  return p ? p->origin : NULL;
+}
+
 static const char *slot_origin(const aucs_uniformity *u, LLVMValueRef p) {
   vec roots = {0};
   const char *origin = NULL;
   allocas_under(p, &roots);
-  for (size_t i = 0; i < roots.n && !origin; i++) {
-    intptr_t o;
-    if (aucs_ptrmap_get(&u->slots, roots.v[i], &o))
-      origin = (const char *)o;
-  }
+  for (size_t i = 0; i < roots.n && !origin; i++)
+    origin = alloca_origin(u, roots.v[i]);
   free(roots.v);
   return origin;
+}
+
+/* The origin of varying data among the n bytes p points to in private
+ * memory, or NULL. */
+static const char *range_origin(const aucs_uniformity *u, LLVMValueRef p,
+                                uint64_t n) {
+  LLVMValueRef a;
+  uint64_t off;
+  intptr_t o;
+  if (!ub_const_offset(u->td, p, &a, &off))
+    return slot_origin(u, p);
+  if (aucs_ptrmap_get(&u->slots, a, &o))
+    return (const char *)o;
+  part *x = part_of(u, a);
+  for (uint64_t i = 0; x && i < n; i++)
+    if (off + i >= x->size || x->v[off + i])
+      return x->origin;
+  return NULL;
 }
 
 static void taint_alloca(aucs_uniformity *u, LLVMValueRef a,
@@ -269,6 +376,59 @@ static void taint_memory(aucs_uniformity *u, LLVMValueRef p,
   for (size_t i = 0; i < roots.n; i++)
     taint_alloca(u, roots.v[i], origin);
   free(roots.v);
+}
+
+static void push_alloca_users(aucs_uniformity *u, LLVMValueRef a) {
+  vec users = {0}, ptrs = {0};
+  uses_of_alloca(a, &users, &ptrs);
+  for (size_t i = 0; i < users.n; i++)
+    push(u, users.v[i]);
+  free(users.v);
+  free(ptrs.v);
+}
+
+/* Byte off + i of alloca a, for each i < n that vary[i] (NULL: all) says,
+ * now holds data that varies with origin. */
+static void taint_bytes(aucs_uniformity *u, LLVMValueRef a, uint64_t off,
+                        uint64_t n, const unsigned char *vary,
+                        const char *origin) {
+  uint64_t size = ub_alloca_size(u->td, a);
+  if (aucs_ptrmap_get(&u->slots, a, NULL))
+    return;
+  if (!size || off > size || n > size - off) {
+    taint_alloca(u, a, origin);
+    return;
+  }
+  part *x = part_of(u, a);
+  if (!x) {
+    x = AUCS_ANEW(u->arena, part, 1);
+    *x = (part){origin, size, AUCS_ANEW(u->arena, unsigned char, size)};
+    aucs_ptrmap_put(&u->bytes, a, (intptr_t)x);
+  }
+  int grew = 0;
+  for (uint64_t i = 0; i < n; i++)
+    if ((!vary || vary[i]) && !x->v[off + i])
+      grew = x->v[off + i] = 1;
+  if (grew)
+    push_alloca_users(u, a);
+}
+
+/* A store of n bytes through p, the bytes i with bit i of mask (n > 64:
+ * all when mask is nonzero) varying with origin. */
+static void taint_store(aucs_uniformity *u, LLVMValueRef p, uint64_t n,
+                        uint64_t mask, const char *origin) {
+  LLVMValueRef a;
+  uint64_t off;
+  if (!mask)
+    return;
+  if (!ub_const_offset(u->td, p, &a, &off) || n > UB_MAX_BYTES) {
+    taint_memory(u, p, origin);
+    return;
+  }
+  unsigned char vary[64];
+  for (uint64_t i = 0; i < n && i < 64; i++)
+    vary[i] = (unsigned char)((mask >> i) & 1);
+  taint_bytes(u, a, off, n, n > 64 ? NULL : vary, origin);
 }
 
 static const char *callee_name(LLVMValueRef call) {
@@ -342,20 +502,89 @@ static const char *divergent_store(const aucs_uniformity *u, LLVMValueRef st) {
   return u->why[b] == AUCS_WHY_UNIFORM ? NULL : "alloca";
 }
 
+/* uniform_bytes.h's verdict: 2 for a value that varies by control
+ * (make_whole), in every bit whatever its operands. */
+static int varies(const void *ctx, LLVMValueRef v) {
+  const aucs_uniformity *u = ctx;
+  if (aucs_ptrmap_get(&u->whole, v, NULL))
+    return 2;
+  return origin_of(u, v) != NULL;
+}
+
+/* A store through a varying address taints the alloca(s) whole; else the
+ * bytes it writes: all of them from a non-uniform block, those whose bits
+ * vary from a uniform one. */
 static void eval_store(aucs_uniformity *u, LLVMValueRef st) {
   LLVMValueRef value = LLVMGetOperand(st, 0), ptr = LLVMGetOperand(st, 1);
-  const char *o = origin_of(u, value);
-  if (!o)
-    o = origin_of(u, ptr);
-  if (!o)
-    o = divergent_store(u, st);
-  if (o)
+  const char *o = origin_of(u, ptr);
+  if (o) {
     taint_memory(u, ptr, o);
+    return;
+  }
+  uint64_t n = LLVMStoreSizeOfType(u->td, LLVMTypeOf(value));
+  o = divergent_store(u, st);
+  uint64_t mask = o ? ~(uint64_t)0 : ub_varying_bytes(u->td, value, varies, u);
+  taint_store(u, ptr, n, mask, o ? o : origin_of(u, value));
+}
+
+static uint64_t const_len(LLVMValueRef call) {
+  LLVMValueRef n = LLVMGetOperand(call, 2);
+  return LLVMIsAConstantInt(n) ? LLVMConstIntGetZExtValue(n) : UINT64_MAX;
+}
+
+/* memcpy/memmove of n constant bytes from src to alloca a at off: the
+ * source's taint moves byte by byte (all of it when src is not an alloca
+ * at a constant offset: memory outside private memory is uniform when its
+ * address is, see uniform.h). */
+static void copy_taint(aucs_uniformity *u, LLVMValueRef a, uint64_t off,
+                       LLVMValueRef src, uint64_t n) {
+  LLVMValueRef s;
+  uint64_t soff;
+  const char *o = slot_origin(u, src);
+  if (!o)
+    return;
+  if (!ub_const_offset(u->td, src, &s, &soff) ||
+      aucs_ptrmap_get(&u->slots, s, NULL)) {
+    taint_bytes(u, a, off, n, NULL, o);
+    return;
+  }
+  part *x = part_of(u, s);
+  unsigned char *vary = aucs_xcalloc(n ? n : 1, 1);
+  for (uint64_t i = 0; i < n; i++)
+    vary[i] = soff + i >= x->size || x->v[soff + i];
+  taint_bytes(u, a, off, n, vary, o);
+  free(vary);
+}
+
+/* memcpy/memmove/memset of a constant length into alloca memory at a
+ * constant offset, from a uniform block, through uniform operands: the
+ * bytes it writes take the source's taint (memset: the value's). 1 when
+ * handled. */
+static int eval_mem_bytes(aucs_uniformity *u, LLVMValueRef call,
+                          const char *name) {
+  LLVMValueRef dest = LLVMGetOperand(call, 0), a;
+  uint64_t off, n = const_len(call);
+  if (n > UB_MAX_BYTES || origin_of(u, dest) || divergent_store(u, call) ||
+      !ub_const_offset(u->td, dest, &a, &off))
+    return 0;
+  LLVMValueRef src = LLVMGetOperand(call, 1);
+  if (starts(name, "llvm.memset.")) {
+    if (origin_of(u, src))
+      taint_bytes(u, a, off, n, NULL, origin_of(u, src));
+    return 1;
+  }
+  if (origin_of(u, src))
+    taint_bytes(u, a, off, n, NULL, origin_of(u, src));
+  else
+    copy_taint(u, a, off, src, n);
+  return 1;
 }
 
 /* memset/memcpy/memmove: a store to the first argument of data that varies
  * when any other argument does or points to varying private data. */
 static void eval_mem(aucs_uniformity *u, LLVMValueRef call) {
+  if (eval_mem_bytes(u, call, callee_name(call)))
+    return;
   LLVMValueRef dest = LLVMGetOperand(call, 0);
   const char *o = arg_origin(u, call, 0);
   if (!o)
@@ -371,13 +600,42 @@ static void eval_load(aucs_uniformity *u, LLVMValueRef ld) {
     make_varying(u, ld, "atomic");
     return;
   }
-  make_varying(u, ld, value_origin(u, LLVMGetOperand(ld, 0)));
+  LLVMValueRef p = LLVMGetOperand(ld, 0);
+  const char *o = origin_of(u, p);
+  make_varying(
+      u, ld,
+      o ? o : range_origin(u, p, LLVMStoreSizeOfType(u->td, LLVMTypeOf(ld))));
 }
 
+/* bit_op instructions that may drop an operand's varying bits (the
+ * others keep some when an operand has some). */
+static int narrows(LLVMValueRef v) {
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMTrunc:
+  case LLVMExtractValue:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* A value varies with its first varying operand; one whose varying bits
+ * are followed (bit_op) only when some bit of it does: the type and size
+ * bit-fields taken out of a word whose other bits hold the thread's rank
+ * stay uniform. */
 static void eval_operands(aucs_uniformity *u, LLVMValueRef inst) {
   int n = LLVMGetNumOperands(inst);
-  for (int i = 0; i < n && !origin_of(u, inst); i++)
-    make_varying(u, inst, origin_of(u, LLVMGetOperand(inst, i)));
+  const char *o = NULL;
+  for (int i = 0; i < n && !o; i++)
+    o = origin_of(u, LLVMGetOperand(inst, i));
+  if (o && narrows(inst) && !ub_value_bits(u->td, inst, varies, u))
+    return;
+  make_varying(u, inst, o);
 }
 
 static int is_convergent(LLVMValueRef fn) {
@@ -598,7 +856,7 @@ static void vary_phis(aucs_uniformity *u, int x) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(u->cfg->blocks[x]);
        i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
     if (!same_incoming(i))
-      make_varying(u, i, "divergent join");
+      make_whole(u, i, "divergent join");
 }
 
 static void join_phis(aucs_uniformity *u, int b, int stop,
@@ -630,7 +888,7 @@ static void loop_diverges(aucs_uniformity *u, int l, int exit) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks[b]); i;
          i = LLVMGetNextInstruction(i))
       if (used_outside(u, l, i))
-        make_varying(u, i, "divergent loop exit");
+        make_whole(u, i, "divergent loop exit");
   }
 }
 
@@ -758,6 +1016,7 @@ static aucs_uniformity *alloc(const aucs_cfg *cfg) {
   int n = cfg->nblocks;
   u->cfg = cfg;
   u->arena = a;
+  u->td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(cfg->fn));
   u->why = AUCS_ANEW(a, aucs_why, n);
   u->why_block = AUCS_ANEW(a, int, n);
   u->why_aux = AUCS_ANEW(a, int, n);
@@ -812,6 +1071,8 @@ void aucs_uniform_free(aucs_uniformity *u) {
     return;
   aucs_ptrmap_free(&u->varying);
   aucs_ptrmap_free(&u->slots);
+  aucs_ptrmap_free(&u->bytes);
+  aucs_ptrmap_free(&u->whole);
   aucs_arena_free(u->arena);
 }
 
