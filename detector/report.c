@@ -559,7 +559,7 @@ static void static_notes(aucs_buf *out, const aucs_report_kernel *k,
  * request: on code the solver cannot follow (locals kept in memory at -O0,
  * pointers loaded from memory) there can be dozens. */
 static void text_possible(aucs_buf *out, const aucs_report_kernel *k,
-                          int list) {
+                          size_t list) {
   size_t n = k->st.possible.n;
   if (n && !list)
     aucs_buf_printf(out,
@@ -567,7 +567,7 @@ static void text_possible(aucs_buf *out, const aucs_report_kernel *k,
                     "interpreter did not confirm (list them with "
                     "--possible)\n",
                     k->demangled, n, n == 1 ? "" : "s");
-  for (size_t i = 0; list && i < n; i++) {
+  for (size_t i = 0; i < list && i < n; i++) {
     const aucs_finding *f = &k->st.possible.v[i];
     char *head = aucs_report_headline(f);
     loc_prefix(out, f->a.instr);
@@ -610,13 +610,37 @@ static void text_proof(aucs_buf *out, const aucs_report_kernel *k) {
 
 static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
+size_t aucs_report_max_listed(uint64_t option) {
+  if (!option)
+    return AUCS_REPORT_MAX_FINDINGS;
+  return option == UINT64_MAX ? 0 : (size_t)option;
+}
+
+size_t aucs_report_listed(const aucs_report *r, size_t n) {
+  return r->max_findings && n > r->max_findings ? r->max_findings : n;
+}
+
+static void unlisted_note(aucs_buf *out, const aucs_report_kernel *k, size_t n,
+                          const char *what) {
+  if (n)
+    aucs_buf_printf(out,
+                    "aucs: note: kernel '%s': %zu more %s%s of this kernel "
+                    "not listed; --max-findings to list them\n",
+                    k->demangled, n, what, plural(n));
+}
+
 static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                         const aucs_report *r) {
-  for (size_t i = 0; i < k->findings.n; i++) {
+  size_t listed = aucs_report_listed(r, k->findings.n);
+  for (size_t i = 0; i < listed; i++) {
     text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
     static_notes(out, k, i);
   }
-  text_possible(out, k, r->possible);
+  unlisted_note(out, k, k->findings.n - listed, "finding");
+  size_t np = k->st.possible.n, lp = aucs_report_listed(r, np);
+  text_possible(out, k, r->possible ? lp : 0);
+  if (r->possible)
+    unlisted_note(out, k, np - lp, "possible race");
   text_proof(out, k);
   if (k->status != AUCS_KERNEL_CHECKED)
     aucs_buf_printf(out, "aucs: %s: %s\n",
@@ -861,9 +885,12 @@ static json_t *json_words(const char *s) {
   return a;
 }
 
-static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
+static json_t *json_kernel(const aucs_report_kernel *k, const aucs_report *r) {
+  int stats = r->stats;
+  size_t nf = aucs_report_listed(r, k->findings.n);
+  size_t np = aucs_report_listed(r, k->st.possible.n);
   json_t *fs = json_array();
-  for (size_t i = 0; i < k->findings.n; i++) {
+  for (size_t i = 0; i < nf; i++) {
     const aucs_finding *x = &k->findings.v[i];
     json_t *f = json_finding(x, k->reproduce ? k->reproduce[i] : NULL);
     json_static_fields(f, k, i, 0);
@@ -879,7 +906,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
     json_array_append_new(fs, f);
   }
   json_t *ps = json_array();
-  for (size_t i = 0; i < k->st.possible.n; i++) {
+  for (size_t i = 0; i < np; i++) {
     json_t *f = json_finding(&k->st.possible.v[i], NULL);
     json_static_fields(f, k, i, 1);
     json_array_append_new(ps, f);
@@ -889,6 +916,10 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
       k->demangled, "status", status_name(k->status), "reason",
       json_str(k->reason), "launch", json_launch(k->launch, k->args),
       "findings", fs, "possible", ps);
+  json_object_set_new(j, "findings_not_listed",
+                      json_integer((json_int_t)(k->findings.n - nf)));
+  json_object_set_new(j, "possible_not_listed",
+                      json_integer((json_int_t)(k->st.possible.n - np)));
   json_object_set_new(j, "proof",
                       json_string(k->st.ran ? k->st.proof : "none"));
   json_object_set_new(j, "pairs", json_pairs(&k->st));
@@ -929,7 +960,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats) {
 void aucs_report_json(const aucs_report *r, aucs_buf *out) {
   json_t *ks = json_array();
   for (size_t i = 0; i < r->nkernels; i++)
-    json_array_append_new(ks, json_kernel(&r->kernels[i], r->stats));
+    json_array_append_new(ks, json_kernel(&r->kernels[i], r));
   json_t *root = json_pack("{s:s,s:s,s:o,s:o}", "tool", "aucs", "version",
                            r->version ? r->version : "?", "input",
                            json_str(r->input), "kernels", ks);

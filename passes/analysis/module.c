@@ -37,6 +37,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/module.h"
 
+#include "aucs/budget.h"
 #include "aucs/pch.h"
 #include "aucs/sandbox.h"
 #include "aucs/util.h"
@@ -613,6 +614,16 @@ static int probe_load(void *arg, int out_fd, char **msg) {
   return rc;
 }
 
+/* The command's budget ran out: 1 with *err saying so. */
+static int budget_spent(aucs_budget *budget, const char *path, char **err) {
+  if (!aucs_budget_check(budget))
+    return 0;
+  char *why = aucs_budget_why(budget);
+  fail(err, path, "%s while loading; nothing checked", why);
+  free(why);
+  return 1;
+}
+
 /* Limits that grow with the input: a big .ll takes a while to parse. */
 static aucs_sandbox_limits probe_limits(size_t len) {
   return (aucs_sandbox_limits){.seconds = 60 + (double)(len >> 22),
@@ -622,12 +633,18 @@ static aucs_sandbox_limits probe_limits(size_t len) {
 /* Load *b in a child first. On success the parent parses bitcode: *b
  * itself, or for .ll the child's bitcode of it. */
 static int parse_isolated(aucs_module *m, const char *path, const blob *b,
-                          enum kind k, char **err) {
+                          enum kind k, aucs_budget *budget, char **err) {
   probe p = {path, b, k};
   aucs_sandbox_limits lim = probe_limits(b->len);
   blob bc = {0};
   char *why = NULL;
+  if (budget && budget_spent(budget, path, err))
+    return 1;
+  if (budget && aucs_budget_left(budget) < lim.seconds)
+    lim.seconds = aucs_budget_left(budget) + 0.001;
   if (aucs_sandbox_run(probe_load, &p, &lim, &bc.data, &bc.len, &why)) {
+    if (budget && budget_spent(budget, path, err))
+      return free(why), 1;
     size_t n = strlen(path);
     if (strncmp(why, path, n) == 0 && why[n] == ':')
       *err = why; /* the child's own message names the file */
@@ -663,10 +680,11 @@ static int parse(aucs_module *m, const char *path, const aucs_load_options *o,
   if (read_file(path, max, &b, err))
     return 1;
   enum kind k = kind_of(path, &b);
-  int rc = k != KIND_CUDA && o->isolate ? parse_isolated(m, path, &b, k, err)
-           : k == KIND_BITCODE          ? parse_bitcode(m, path, &b, err)
-           : k == KIND_IR               ? parse_ir(m, path, &b, err)
-                                        : load_cuda(m, path, o, err);
+  int rc = k != KIND_CUDA && o->isolate
+               ? parse_isolated(m, path, &b, k, o->budget, err)
+           : k == KIND_BITCODE ? parse_bitcode(m, path, &b, err)
+           : k == KIND_IR      ? parse_ir(m, path, &b, err)
+                               : load_cuda(m, path, o, err);
   free(b.data);
   if (rc)
     return 1;
