@@ -123,72 +123,11 @@ static char *first_line(const char *s) {
   return line;
 }
 
-/* Read fd to its end, or fail with EFBIG past max bytes. */
-static int read_fd(int fd, size_t max, blob *out) {
-  size_t cap = 65536, len = 0;
-  char *data = aucs_xmalloc(cap + 1);
-  for (;;) {
-    if (len > max) {
-      free(data);
-      return EFBIG;
-    }
-    if (len == cap)
-      data = aucs_xrealloc(data, (cap *= 2) + 1);
-    ssize_t n = read(fd, data + len, cap - len);
-    if (n == 0)
-      break;
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      int e = errno;
-      free(data);
-      return e;
-    }
-    len += (size_t)n;
-  }
-  data[len] = '\0';
-  *out = (blob){data, len};
-  return 0;
-}
-
-static const char *kind_name(mode_t mode) {
-  return S_ISDIR(mode)    ? "is a directory"
-         : S_ISFIFO(mode) ? "is a FIFO"
-         : S_ISCHR(mode)  ? "is a character device"
-         : S_ISBLK(mode)  ? "is a block device"
-         : S_ISSOCK(mode) ? "is a socket"
-                          : "is not a regular file";
-}
-
-/* Only regular files of at most max bytes: a device or a FIFO could block
- * or never end. O_NONBLOCK keeps open() itself from waiting on a FIFO. */
+/* Only regular files of at most max bytes (aucs_read_regular). */
 static int read_file(const char *path, size_t max, blob *out, char **err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return fail_errno(err, path, NULL, errno);
-  struct stat st;
-  int e = fstat(fd, &st) ? errno : 0;
-  if (!e && !S_ISREG(st.st_mode)) {
-    close(fd);
-    return fail(err, path, "%s, not a kernel file", kind_name(st.st_mode));
-  }
-  if (!e && (uintmax_t)st.st_size > max) {
-    close(fd);
-    return fail(err, path,
-                "%jd bytes, more than the input limit of %zu bytes "
-                "(--max-input-size)",
-                (intmax_t)st.st_size, max);
-  }
-  if (!e)
-    e = read_fd(fd, max, out);
-  close(fd);
-  if (e == EFBIG)
-    return fail(err, path,
-                "more than the input limit of %zu bytes "
-                "(--max-input-size)",
-                max);
-  if (e)
-    return fail_errno(err, path, "cannot read", e);
+  if (aucs_read_regular(path, max, "a kernel file", "--max-input-size",
+                        &out->data, &out->len, err))
+    return 1;
   if (out->len == 0) {
     free(out->data);
     return fail(err, path, "empty file");
@@ -458,7 +397,7 @@ static int spawn(const args *a, aucs_buf *output, int *status) {
   close(fds[1]);
   if (!e) {
     blob b = {0};
-    if (read_fd(fds[0], SIZE_MAX, &b) == 0) {
+    if (aucs_read_fd(fds[0], SIZE_MAX, &b.data, &b.len) == 0) {
       aucs_buf_puts(output, b.data);
       free(b.data);
     }
