@@ -867,7 +867,7 @@ static void setup(state *s, const aucs_repair_options *o,
   /* from the command's start when known: loading is inside fix's budget */
   aucs_budget_init_at(&s->budget, d->started > 0 ? d->started : aucs_seconds(),
                       secs, mem, d->within);
-  aucs_budget_reserve(&s->budget, AUCS_BUDGET_RESERVE_FIX, 2.0);
+  aucs_budget_reserve(&s->budget, AUCS_BUDGET_RESERVE_FIX, 3.0);
   d->within = &s->budget;
   d->time_budget = 0;
   d->started = 0;

@@ -30,7 +30,7 @@
 #define AUCS_BUDGET_MEMORY_BYTES (4ull << 30) /* resident bytes */
 /* The share of a budget kept for the report (aucs_budget_reserve). */
 #define AUCS_BUDGET_RESERVE_DETECT 0.05 /* at most 1 s */
-#define AUCS_BUDGET_RESERVE_FIX 0.10    /* at most 2 s */
+#define AUCS_BUDGET_RESERVE_FIX 0.15    /* at most 3 s */
 
 typedef enum aucs_budget_hit {
   AUCS_BUDGET_OK,
