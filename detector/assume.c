@@ -80,24 +80,22 @@ int aucs_assume_precedes(const aucs_cfg *cfg, LLVMValueRef call,
   return aucs_cfg_dominates(cfg, a, b);
 }
 
-/* Line `line` (from 1) of the file, or NULL. Free with free(). */
+/* Line `line` (from 1) of the file (a regular file, as the debug info
+ * names it), or NULL. Free with free(). */
 static char *read_line(const char *file, unsigned line) {
-  FILE *fp = fopen(file, "r");
-  if (!fp)
+  char *text = NULL, *why = NULL;
+  size_t len;
+  if (aucs_read_regular(file, (size_t)1 << 30, "a source file", "", &text, &len,
+                        &why)) {
+    free(why);
     return NULL;
-  aucs_buf b = {0};
-  unsigned at = 1;
-  int c;
-  while (at <= line && (c = fgetc(fp)) != EOF) {
-    if (c == '\n')
-      at++;
-    else if (at == line)
-      aucs_buf_printf(&b, "%c", c);
   }
-  fclose(fp);
-  if (at < line)
-    aucs_buf_free(&b);
-  return at < line ? NULL : aucs_buf_take(&b);
+  const char *p = text;
+  for (unsigned at = 1; p && at < line; at++)
+    p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+  char *got = p ? aucs_xasprintf("%.*s", (int)strcspn(p, "\n"), p) : NULL;
+  free(text);
+  return got;
 }
 
 /* The text between the parentheses of the first "assume(" at or after

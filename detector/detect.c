@@ -103,6 +103,20 @@ static int bad(char **err, const char *flag, const char *v, const char *want) {
   return -1;
 }
 
+/* --time-budget S: decimal seconds ("30", "0.5"), more than 0, at most a
+ * day. */
+static int seconds_value(aucs_detect_options *o, const char *flag,
+                         const char *v, char **err) {
+  size_t whole = strspn(v, "0123456789");
+  size_t frac = v[whole] == '.' ? strspn(v + whole + 1, "0123456789") : 0;
+  size_t len = whole + (v[whole] == '.') + frac;
+  double s = whole || frac ? strtod(v, NULL) : 0;
+  if (v[len] || whole > 6 || s <= 0 || s > 86400)
+    return bad(err, flag, v, "seconds, more than 0 and at most 86400");
+  o->time_budget = s;
+  return 1;
+}
+
 static int option_value(aucs_detect_options *o, const char *flag, const char *v,
                         char **err) {
   uint64_t x;
@@ -125,6 +139,11 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     o->sarif = !strcmp(v, "sarif");
     return o->json = !strcmp(v, "json"), 1;
   }
+  if (!strcmp(flag, "--time-budget"))
+    return seconds_value(o, flag, v, err);
+  if (!strcmp(flag, "--max-findings")) /* 0: all */
+    return aucs_parse_u64(v, &x) ? bad(err, flag, v, "a count, 0 for all")
+                                 : (o->max_findings = x ? x : UINT64_MAX, 1);
   if (aucs_parse_u64(v, &x))
     return bad(err, flag, v, "a non-negative integer");
   if (!strcmp(flag, "--search-budget")) {
@@ -148,11 +167,6 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     return o->memory_budget = (size_t)x, 1;
   if (!strcmp(flag, "--memory-limit"))
     return x ? (o->memory_limit = x, 1) : bad(err, flag, v, "bytes, >= 1");
-  if (!strcmp(flag, "--time-budget")) {
-    if (x == 0 || x > 86400)
-      return bad(err, flag, v, "1..86400 seconds");
-    return o->time_budget = (unsigned)x, 1;
-  }
   if (x == 0 || x > 1000)
     return bad(err, flag, v, "1..1000");
   if (!strcmp(flag, "--jobs") || !strcmp(flag, "-j"))
@@ -179,7 +193,7 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
       "--step-budget", "--memory-budget", "--population",  "--generations",
       "--format",      "--fill",          "--smt-timeout", "--static-budget",
       "--replays",     "--time-budget",   "--memory-limit", "--search-budget",
-      "--jobs",        "-j"};
+      "--jobs",        "-j",              "--max-findings"};
   int in = aucs_inputs_option(&o->user, argc, argv, i, err);
   if (in)
     return inputs_launch(o), in;
@@ -280,6 +294,7 @@ typedef struct kstate {
   int taint; /* runs track filled data (datadep.h) */
   aucs_budget datadep; /* the taint replays' own time (datadep.h) */
   aucs_findings until; /* a replay may stop once these are settled */
+  double start;        /* its budget's clock start (the command's); 0: now */
 } kstate;
 
 static const char *fn_name(LLVMValueRef fn) {
@@ -1245,7 +1260,7 @@ static void check_kernel(kstate *s) {
   s->bar_cmd = aucs_xcalloc(s->nbar + 1, sizeof(char *));
   aucs_search_space sp;
   space_of(s, &sp);
-  aucs_progress_begin(&s->pg, s->o);
+  aucs_progress_begin(&s->pg, s->o, s->start);
   double start = aucs_seconds();
   static_replay(s, &sp);
   if (!s->o->static_only && !s->o->exhaustive && !s->o->trial)
@@ -1301,6 +1316,8 @@ static void check_all(kstate *st, size_t n, const aucs_detect_options *o) {
       tasks[nt++] = i;
   /* the repair's record callback and the query cache live in this process */
   unsigned jobs = o->record ? 1 : o->jobs ? o->jobs : aucs_jobs_default();
+  for (size_t i = 0; i < nt && i < jobs; i++) /* no wait before these */
+    st[tasks[i]].start = o->started;
   aucs_jobs_run(tasks, nt, jobs, &fns, st);
   free(tasks);
 }
@@ -1353,7 +1370,8 @@ int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
   *r = (aucs_report){.version = AUCS_VERSION,
                      .stats = o->stats,
                      .possible = o->possible,
-                     .strict = o->strict};
+                     .strict = o->strict,
+                     .max_findings = aucs_report_max_listed(o->max_findings)};
   r->input = o->input ? o->input : LLVMGetModuleIdentifier(m, &len);
   if (check_launch(o, err))
     return -1;

@@ -554,9 +554,21 @@ static int json_keys(json_t *root, const char *path, char **err) {
   return 0;
 }
 
+static int read_file(const char *path, unsigned char **out, uint64_t *n,
+                     char **err);
+
 int aucs_inputs_read_json(aucs_inputs_user *u, const char *path, char **err) {
   json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
+  unsigned char *text = NULL;
+  uint64_t len = 0;
+  char *why = NULL;
+  if (read_file(path, &text, &len, &why)) {
+    *err = aucs_xasprintf("--inputs: %s", why);
+    free(why);
+    return -1;
+  }
+  json_t *root = json_loadb((const char *)text, (size_t)len, 0, &je);
+  free(text);
   if (!root) {
     *err = aucs_xasprintf("--inputs: %s:%d:%d: %s", path, je.line, je.column,
                           je.text);
@@ -863,19 +875,18 @@ static int bind_buffer(const aucs_inputs *in, const char *kname,
   return 1;
 }
 
-/* The bytes of path (at most 1 GiB) into *out, *n. */
-static int read_file(const char *path, unsigned char **out, uint64_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+/* The bytes of path, a regular file of at most AUCS_INPUTS_MAX_FILE bytes,
+ * into *out, *n; else -1 with *err naming the file. */
+static int read_file(const char *path, unsigned char **out, uint64_t *n,
+                     char **err) {
+  char *data;
+  size_t len;
+  if (aucs_read_regular(path, AUCS_INPUTS_MAX_FILE, "a data file",
+                        "--buffer-data, --inputs", &data, &len, err))
     return -1;
-  errno = 0;
-  long len = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
-  int bad = len < 0 || len > (1l << 30) || fseek(f, 0, SEEK_SET);
-  *out = bad ? NULL : aucs_xmalloc((size_t)len + 1);
-  bad = bad || fread(*out, 1, (size_t)len, f) != (size_t)len;
-  fclose(f);
-  *n = bad ? 0 : (uint64_t)len;
-  return bad ? -1 : 0;
+  *out = (unsigned char *)data;
+  *n = len;
+  return 0;
 }
 
 /* --buffer-data NAME=FILE: the buffer's contents, and its size unless
@@ -895,10 +906,10 @@ static int bind_data(const aucs_inputs *in, const char *kname,
   }
   free(v->data[i]);
   v->data[i] = NULL;
-  if (read_file(s->value, &v->data[i], &v->data_bytes[i])) {
-    *err = aucs_xasprintf("--buffer-data %s: cannot read '%s' (%s)", s->name,
-                          s->value,
-                          errno ? strerror(errno) : "larger than 1 GiB");
+  char *why = NULL;
+  if (read_file(s->value, &v->data[i], &v->data_bytes[i], &why)) {
+    *err = aucs_xasprintf("--buffer-data %s: %s", s->name, why);
+    free(why);
     return -1;
   }
   if (!v->bytes[i])

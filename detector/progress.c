@@ -14,12 +14,16 @@
 
 #include "aucs/util.h"
 
-void aucs_progress_begin(aucs_progress *p, const aucs_detect_options *o) {
+void aucs_progress_begin(aucs_progress *p, const aucs_detect_options *o,
+                         double start) {
   *p = (aucs_progress){.no_static = o->no_static, .search = !o->static_only};
-  unsigned secs =
-      o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_DETECT_SECONDS;
+  double secs = o->time_budget ? o->time_budget : AUCS_BUDGET_DETECT_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
-  aucs_budget_init(&p->kernel, secs, mem, o->within);
+  if (start <= 0)
+    start = aucs_seconds();
+  aucs_budget_init_at(&p->kernel, start, secs, mem, o->within);
+  if (!o->within) /* fix's budget keeps its own reserve */
+    aucs_budget_reserve(&p->kernel, AUCS_BUDGET_RESERVE_DETECT, 1.0);
   double left = aucs_budget_left(&p->kernel);
   double share = o->static_only || o->no_static ? left : left / 2.0;
   aucs_budget_init(&p->stat, share, mem, &p->kernel);

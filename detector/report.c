@@ -562,7 +562,7 @@ static void static_notes(aucs_buf *out, const aucs_report_kernel *k,
  * request: on code the solver cannot follow (locals kept in memory at -O0,
  * pointers loaded from memory) there can be dozens. */
 static void text_possible(aucs_buf *out, const aucs_report_kernel *k,
-                          int list) {
+                          size_t list) {
   size_t n = k->st.possible.n;
   if (n && !list)
     aucs_buf_printf(out,
@@ -570,7 +570,7 @@ static void text_possible(aucs_buf *out, const aucs_report_kernel *k,
                     "interpreter did not confirm (list them with "
                     "--possible)\n",
                     k->demangled, n, n == 1 ? "" : "s");
-  for (size_t i = 0; list && i < n; i++) {
+  for (size_t i = 0; i < list && i < n; i++) {
     const aucs_finding *f = &k->st.possible.v[i];
     char *head = aucs_report_headline(f);
     loc_prefix(out, f->a.instr);
@@ -613,13 +613,37 @@ static void text_proof(aucs_buf *out, const aucs_report_kernel *k) {
 
 static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
+size_t aucs_report_max_listed(uint64_t option) {
+  if (!option)
+    return AUCS_REPORT_MAX_FINDINGS;
+  return option == UINT64_MAX ? 0 : (size_t)option;
+}
+
+size_t aucs_report_listed(const aucs_report *r, size_t n) {
+  return r->max_findings && n > r->max_findings ? r->max_findings : n;
+}
+
+static void unlisted_note(aucs_buf *out, const aucs_report_kernel *k, size_t n,
+                          const char *what) {
+  if (n)
+    aucs_buf_printf(out,
+                    "aucs: note: kernel '%s': %zu more %s%s of this kernel "
+                    "not listed; --max-findings to list them\n",
+                    k->demangled, n, what, plural(n));
+}
+
 static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                         const aucs_report *r) {
-  for (size_t i = 0; i < k->findings.n; i++) {
+  size_t listed = aucs_report_listed(r, k->findings.n);
+  for (size_t i = 0; i < listed; i++) {
     text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
     static_notes(out, k, i);
   }
-  text_possible(out, k, r->possible);
+  unlisted_note(out, k, k->findings.n - listed, "finding");
+  size_t np = k->st.possible.n, lp = aucs_report_listed(r, np);
+  text_possible(out, k, r->possible ? lp : 0);
+  if (r->possible)
+    unlisted_note(out, k, np - lp, "possible race");
   text_proof(out, k);
   if (k->status != AUCS_KERNEL_CHECKED)
     aucs_buf_printf(out, "aucs: %s: %s\n",
@@ -880,12 +904,13 @@ static json_t *json_words(const char *s) {
   return a;
 }
 
-/* The findings of k that count (aucs_finding_counts), or those that do
- * not: one shape for the "findings" and "warnings" arrays. */
+/* The listed findings of k (the first nf) that count
+ * (aucs_finding_counts), or those that do not: one shape for the
+ * "findings" and "warnings" arrays. */
 static json_t *json_findings(const aucs_report_kernel *k, int strict,
-                             int counted) {
+                             int counted, size_t nf) {
   json_t *fs = json_array();
-  for (size_t i = 0; i < k->findings.n; i++) {
+  for (size_t i = 0; i < nf; i++) {
     const aucs_finding *x = &k->findings.v[i];
     if (aucs_finding_counts(x, strict) != counted)
       continue;
@@ -905,9 +930,21 @@ static json_t *json_findings(const aucs_report_kernel *k, int strict,
   return fs;
 }
 
-static json_t *json_kernel(const aucs_report_kernel *k, int stats, int strict) {
+/* How many of k's findings that count (or do not) are past the first n. */
+static size_t not_listed(const aucs_report_kernel *k, int strict, int counted,
+                         size_t n) {
+  size_t left = 0;
+  for (size_t i = n; i < k->findings.n; i++)
+    left += aucs_finding_counts(&k->findings.v[i], strict) == counted;
+  return left;
+}
+
+static json_t *json_kernel(const aucs_report_kernel *k, const aucs_report *r) {
+  int stats = r->stats, strict = r->strict;
+  size_t nf = aucs_report_listed(r, k->findings.n);
+  size_t np = aucs_report_listed(r, k->st.possible.n);
   json_t *ps = json_array();
-  for (size_t i = 0; i < k->st.possible.n; i++) {
+  for (size_t i = 0; i < np; i++) {
     json_t *f = json_finding(&k->st.possible.v[i], NULL);
     json_static_fields(f, k, i, 1);
     json_array_append_new(ps, f);
@@ -916,8 +953,16 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats, int strict) {
                         "demangled", k->demangled, "status",
                         status_name(k->status), "reason", json_str(k->reason),
                         "launch", json_launch(k->launch, k->args), "findings",
-                        json_findings(k, strict, 1), "warnings",
-                        json_findings(k, strict, 0), "possible", ps);
+                        json_findings(k, strict, 1, nf), "warnings",
+                        json_findings(k, strict, 0, nf), "possible", ps);
+  json_object_set_new(
+      j, "findings_not_listed",
+      json_integer((json_int_t)not_listed(k, strict, 1, nf)));
+  json_object_set_new(
+      j, "warnings_not_listed",
+      json_integer((json_int_t)not_listed(k, strict, 0, nf)));
+  json_object_set_new(j, "possible_not_listed",
+                      json_integer((json_int_t)(k->st.possible.n - np)));
   json_object_set_new(j, "proof",
                       json_string(k->st.ran ? k->st.proof : "none"));
   json_object_set_new(j, "pairs", json_pairs(&k->st));
@@ -958,7 +1003,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, int stats, int strict) {
 void aucs_report_json(const aucs_report *r, aucs_buf *out) {
   json_t *ks = json_array();
   for (size_t i = 0; i < r->nkernels; i++)
-    json_array_append_new(ks, json_kernel(&r->kernels[i], r->stats, r->strict));
+    json_array_append_new(ks, json_kernel(&r->kernels[i], r));
   json_t *root = json_pack("{s:s,s:s,s:o,s:o}", "tool", "aucs", "version",
                            r->version ? r->version : "?", "input",
                            json_str(r->input), "kernels", ks);

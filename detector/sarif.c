@@ -45,14 +45,16 @@ static const char *const rule_text[AUCS_FINDING_NKINDS] = {
                                         "it fetches in the same launch",
 };
 
-/* Notification descriptors: why an input or kernel was not checked. */
+/* Notification descriptors: why an input or kernel was not checked, or
+ * why some of its findings are not among the results (--max-findings). */
 static const char *const note_ids[] = {"unsupported", "kernel-error",
-                                       "input-error"};
+                                       "input-error", "findings-not-listed"};
 static const char *const note_text[] = {
     "Kernel not checked: the interpreter cannot run one of its instructions",
     "Kernel not checked: every run exceeded a budget or trapped",
-    "Input not checked: it could not be loaded or compiled"};
-enum { NOTE_UNSUPPORTED, NOTE_KERNEL_ERROR, NOTE_INPUT_ERROR };
+    "Input not checked: it could not be loaded or compiled",
+    "More findings than --max-findings: the rest are counted, not listed"};
+enum { NOTE_UNSUPPORTED, NOTE_KERNEL_ERROR, NOTE_INPUT_ERROR, NOTE_NOT_LISTED };
 
 /* ---- locations ----------------------------------------------------------*/
 
@@ -260,6 +262,16 @@ static json_t *note(int id, const char *level, const char *text, json_t *loc) {
   return j;
 }
 
+static void unlisted_note(aucs_sarif *s, const aucs_report_kernel *k,
+                          size_t n) {
+  char *text = aucs_xasprintf("kernel '%s': %zu more finding%s of this kernel "
+                              "not listed; --max-findings to list them",
+                              k->demangled, n, n == 1 ? "" : "s");
+  json_array_append_new(s->notes, note(NOTE_NOT_LISTED, "note", text,
+                                       kernel_location(k->fn, k->demangled)));
+  free(text);
+}
+
 static void kernel_note(aucs_sarif *s, const aucs_report_kernel *k) {
   int unsupported = k->status == AUCS_KERNEL_UNSUPPORTED;
   char *text = aucs_xasprintf("kernel '%s' not checked: %s", k->demangled,
@@ -281,9 +293,12 @@ void aucs_sarif_begin(aucs_sarif *s) {
 void aucs_sarif_add_report(aucs_sarif *s, const aucs_report *r) {
   for (size_t i = 0; i < r->nkernels; i++) {
     const aucs_report_kernel *k = &r->kernels[i];
-    for (size_t f = 0; f < k->findings.n; f++)
+    size_t listed = aucs_report_listed(r, k->findings.n);
+    for (size_t f = 0; f < listed; f++)
       if (k->findings.v[f].kind != AUCS_FINDING_UNSUPPORTED)
         json_array_append_new(s->results, result(k, f));
+    if (listed < k->findings.n)
+      unlisted_note(s, k, k->findings.n - listed);
     if (k->status != AUCS_KERNEL_CHECKED)
       kernel_note(s, k);
   }

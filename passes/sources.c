@@ -169,7 +169,13 @@ static void add_entry(aucs_sources *l, json_t *e) {
 
 static int database(aucs_sources *l, const char *path, char **err) {
   json_error_t je;
-  json_t *db = json_load_file(path, 0, &je);
+  char *text = NULL;
+  size_t len = 0;
+  if (aucs_read_regular(path, (size_t)1 << 30, "a compile database",
+                        "compile_commands.json", &text, &len, err))
+    return 1;
+  json_t *db = json_loadb(text, len, 0, &je);
+  free(text);
   if (!json_is_array(db)) {
     *err =
         db ? aucs_xasprintf("%s: not a compile database (a JSON array "

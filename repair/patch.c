@@ -715,6 +715,7 @@ static char *check(const aucs_patch_options *o, const char *now,
     d.cache = NULL;
     d.seed = (d.has_seed ? d.seed : 1) + 1;
     d.has_seed = 1;
+    d.started = 0; /* a kernel's own budget, not the command's clock */
     LLVMValueRef *ks = NULL;
     size_t n = aucs_kernel_list(aucs_module_llvm(mod), &ks);
     aucs_report rep = {0};

@@ -92,17 +92,12 @@ static void depths(pt_text *t) {
 
 int pt_text_read(pt_text *t, const char *path) {
   memset(t, 0, sizeof(*t));
-  FILE *f = fopen(path, "rb");
-  if (!f)
+  char *why = NULL;
+  if (aucs_read_regular(path, (size_t)1 << 30, "a source file", "", &t->data,
+                        &t->len, &why)) {
+    free(why);
     return 1;
-  aucs_buf b = {0};
-  char chunk[4096];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)))
-    aucs_buf_printf(&b, "%.*s", (int)got, chunk);
-  fclose(f);
-  t->len = b.len;
-  t->data = b.data ? aucs_buf_take(&b) : aucs_xstrdup("");
+  }
   t->start = aucs_xcalloc(t->len + 2, sizeof(size_t));
   for (size_t i = 0; i < t->len; i++)
     if (i == 0 || t->data[i - 1] == '\n')

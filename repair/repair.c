@@ -414,8 +414,13 @@ static int add_item(state *s, const char *kernel, const aucs_finding *f,
   memset(it, 0, sizeof(*it));
   it->kind = f->kind;
   it->kernel = aucs_xstrdup(kernel);
-  it->location = f->a.instr ? aucs_srcloc_format(f->a.instr) : NULL;
-  it->headline = aucs_report_headline(f);
+  /* past the listed ones, once the budget is spent, only counted: the
+   * words of a hundred thousand findings would outlast the budget */
+  int unlisted = r->max_listed && r->nitems >= r->max_listed &&
+                 aucs_budget_check(&s->budget);
+  it->location =
+      f->a.instr && !unlisted ? aucs_srcloc_format(f->a.instr) : NULL;
+  it->headline = unlisted ? NULL : aucs_report_headline(f);
   it->outcome = AUCS_OUTCOME_REMAINS;
   it->introduced = introduced;
   it->ida = aucs_repair_id(f->a.instr);
@@ -987,7 +992,8 @@ static void settle(state *s) {
       set_how(it, fixed_how(r, i));
     } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && r->budget &&
                !it->attempted) {
-      set_how(it, aucs_xasprintf("not attempted: %s", r->budget));
+      if (!r->max_listed || i < r->max_listed) /* the rest are not listed */
+        set_how(it, aucs_xasprintf("not attempted: %s", r->budget));
       r->unattempted++;
     } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && !it->how)
       set_how(it, aucs_xstrdup("the round limit came first"));
@@ -1037,12 +1043,15 @@ static void setup(state *s, const aucs_repair_options *o,
   if (!d->smt) /* one Z3 context for every analysis of the repair */
     d->smt = s->own_smt = aucs_smt_new(0);
   aucs_qcache_keep_sat(d->cache);
-  unsigned secs =
-      o->time_budget ? o->time_budget : (unsigned)AUCS_BUDGET_FIX_SECONDS;
+  double secs = o->time_budget ? o->time_budget : AUCS_BUDGET_FIX_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
-  aucs_budget_init(&s->budget, secs, mem, d->within);
+  /* from the command's start when known: loading is inside fix's budget */
+  aucs_budget_init_at(&s->budget, d->started > 0 ? d->started : aucs_seconds(),
+                      secs, mem, d->within);
+  aucs_budget_reserve(&s->budget, AUCS_BUDGET_RESERVE_FIX, 3.0);
   d->within = &s->budget;
   d->time_budget = 0;
+  d->started = 0;
   ro->detect = d;
   s->o = ro;
 }
@@ -1104,6 +1113,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   s.detect.record = record_run;
   s.detect.record_ctx = &s;
   memset(r, 0, sizeof(*r));
+  r->max_listed = aucs_report_max_listed(s.detect.max_findings);
   double t0 = aucs_seconds();
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
@@ -1182,9 +1192,10 @@ static void print_item(const aucs_repair_item *it, aucs_buf *out) {
   const char *k = d ? d : it->kernel;
   static const char *const label[] = {"note: fixed", "error: unfixable",
                                       "error: not fixed"};
-  aucs_buf_printf(out, "%s: %s: %s in '%s'%s: %s\n", loc, label[it->outcome],
-                  it->headline, k, it->introduced ? " (left by an edit)" : "",
-                  it->how ? it->how : "");
+  aucs_buf_printf(
+      out, "%s: %s: %s in '%s'%s: %s\n", loc, label[it->outcome],
+      it->headline ? it->headline : aucs_finding_kind_name(it->kind), k,
+      it->introduced ? " (left by an edit)" : "", it->how ? it->how : "");
   if (it->suggestion)
     aucs_buf_printf(out, "%s: note: suggestion: %s\n", loc, it->suggestion);
   free(d);
@@ -1194,8 +1205,15 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
   if (r->warnings)
     aucs_buf_puts(out, r->warnings);
   aucs_editlog_print(&r->log, out);
-  for (size_t i = 0; i < r->nitems; i++)
+  size_t listed =
+      r->max_listed && r->nitems > r->max_listed ? r->max_listed : r->nitems;
+  for (size_t i = 0; i < listed; i++)
     print_item(&r->items[i], out);
+  if (listed < r->nitems)
+    aucs_buf_printf(out,
+                    "aucs: note: fix: %zu more finding%s not listed; "
+                    "--max-findings to list them\n",
+                    r->nitems - listed, r->nitems - listed == 1 ? "" : "s");
   if (r->budget)
     aucs_buf_printf(out,
                     "aucs: note: fix: %s: the repair stopped; %zu finding%s "

@@ -292,14 +292,21 @@ static void print_fn(const fn_text *a, const fn_text *b,
 
 static void summary(const aucs_repair_result *r, aucs_buf *out) {
   static const char *const label[] = {"fixed", "unfixable", "not fixed"};
-  for (size_t i = 0; i < r->nitems; i++) {
+  size_t listed =
+      r->max_listed && r->nitems > r->max_listed ? r->max_listed : r->nitems;
+  for (size_t i = 0; i < listed; i++) {
     const aucs_repair_item *it = &r->items[i];
     aucs_buf_printf(out, "# %s: %s: %s: %s\n", label[it->outcome],
-                    it->location ? it->location : it->kernel, it->headline,
-                    it->how ? it->how : "");
+                    it->location ? it->location : it->kernel,
+                    it->headline ? it->headline : "?", it->how ? it->how : "");
     if (it->suggestion)
       aucs_buf_printf(out, "#   suggestion: %s\n", it->suggestion);
   }
+  if (listed < r->nitems)
+    aucs_buf_printf(out,
+                    "# %zu more findings not listed; --max-findings to "
+                    "list them\n",
+                    r->nitems - listed);
 }
 
 void aucs_review_print(aucs_review *rv, LLVMModuleRef m,

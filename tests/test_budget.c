@@ -65,6 +65,32 @@ static void test_budget_within_an_outer_one(void **state) {
   free(why);
 }
 
+/* A budget counted from an earlier start (the command's) is spent by the
+ * time that has passed since; the reserve moves the deadline, not the
+ * message. */
+static void test_budget_from_the_command_start(void **state) {
+  (void)state;
+  aucs_budget b, r;
+  double start = aucs_seconds() - 5;
+  aucs_budget_init_at(&b, start, 4, 0, NULL);
+  assert_int_equal(aucs_budget_check(&b), AUCS_BUDGET_TIME);
+  aucs_budget_init_at(&b, start, 100, 0, NULL);
+  assert_int_equal(aucs_budget_check(&b), AUCS_BUDGET_OK);
+  assert_true(b.deadline == start + 100);
+  aucs_budget_init_at(&r, start, 100, 0, NULL);
+  aucs_budget_reserve(&r, 0.10, 2.0); /* 10 s, at most 2 */
+  assert_true(r.deadline > start + 97.999 && r.deadline < start + 98.001);
+  aucs_budget_init_at(&r, start, 10, 0, NULL);
+  aucs_budget_reserve(&r, 0.10, 2.0);
+  assert_true(r.deadline > start + 8.999 && r.deadline < start + 9.001);
+  aucs_budget_init_at(&r, start, 5.5, 0, NULL);
+  aucs_budget_reserve(&r, 0.10, 2.0);
+  assert_int_equal(aucs_budget_check(&r), AUCS_BUDGET_TIME);
+  char *why = aucs_budget_why(&r);
+  assert_string_equal(why, "time budget (5.5 s) reached");
+  free(why);
+}
+
 static void test_budget_memory(void **state) {
   (void)state;
   assert_true(aucs_budget_rss() > 0);
@@ -184,6 +210,7 @@ int main(void) {
       cmocka_unit_test(test_budget_deadline),
       cmocka_unit_test(test_budget_expires_and_stays_spent),
       cmocka_unit_test(test_budget_within_an_outer_one),
+      cmocka_unit_test(test_budget_from_the_command_start),
       cmocka_unit_test(test_budget_memory),
       cmocka_unit_test(test_budget_poll_checks_now_and_then),
       cmocka_unit_test(test_budget_stops_an_interpreter_run),

@@ -28,6 +28,9 @@
 #define AUCS_BUDGET_DETECT_SECONDS 30.0       /* per kernel, `detect` */
 #define AUCS_BUDGET_FIX_SECONDS 120.0         /* the whole repair, `fix` */
 #define AUCS_BUDGET_MEMORY_BYTES (4ull << 30) /* resident bytes */
+/* The share of a budget kept for the report (aucs_budget_reserve). */
+#define AUCS_BUDGET_RESERVE_DETECT 0.05 /* at most 1 s */
+#define AUCS_BUDGET_RESERVE_FIX 0.15    /* at most 3 s */
 
 typedef enum aucs_budget_hit {
   AUCS_BUDGET_OK,
@@ -50,6 +53,14 @@ typedef struct aucs_budget {
  * outer (may be NULL). */
 void aucs_budget_init(aucs_budget *b, double seconds, uint64_t memory,
                       aucs_budget *outer);
+/* The same with the clock started at start (aucs_seconds()'s clock, e.g.
+ * when the command started) instead of now. */
+void aucs_budget_init_at(aucs_budget *b, double start, double seconds,
+                         uint64_t memory, aucs_budget *outer);
+/* Keep the last share of b's time, at most max seconds, for what follows
+ * the phases b bounds (the report, freeing the findings): b's deadline
+ * comes that much earlier; its messages still name the whole budget. */
+void aucs_budget_reserve(aucs_budget *b, double share, double max);
 /* Why b is spent, or AUCS_BUDGET_OK. b may be NULL (never spent). */
 aucs_budget_hit aucs_budget_check(aucs_budget *b);
 /* aucs_budget_check on one call in 256; b->hit on the others. */

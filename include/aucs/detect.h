@@ -83,8 +83,15 @@ typedef struct aucs_detect_options {
   /* Budgets (budget.h), per kernel: seconds of wall clock (the static
    * checker gets half unless it runs alone) and the process's resident
    * bytes; 0: AUCS_BUDGET_DETECT_SECONDS, AUCS_BUDGET_MEMORY_BYTES. within: an
-   * enclosing budget that also bounds every kernel (fix's), or NULL. */
-  unsigned time_budget;
+   * enclosing budget that also bounds every kernel (fix's), or NULL.
+   * started: when the command started (aucs_seconds()), 0: unknown; the
+   * first kernel each job checks counts its time from it, so that loading
+   * and lowering are inside its budget. */
+  double time_budget;
+  double started;
+  /* --max-findings N: findings listed per kernel (report.h); 0: the
+   * default, UINT64_MAX: all (the user's 0). */
+  uint64_t max_findings;
   uint64_t memory_limit;
   struct aucs_budget *within;
   /* For the repair only (repair.c). record: called with the run of each new

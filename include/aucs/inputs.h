@@ -27,6 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest --buffer-data or --inputs file read (regular files only). */
+#define AUCS_INPUTS_MAX_FILE ((size_t)1 << 30)
+
 enum { AUCS_INPUTS_MAX_ARRAY = 64, AUCS_INPUTS_MAX_LEAVES = 512 };
 
 /* One leaf of a kernel's inputs. */

@@ -33,6 +33,10 @@ typedef struct aucs_load_options {
    * that a crash or abort inside LLVM on a corrupt file is an error, not
    * the caller's death. Front ends that own their process only. */
   int isolate;
+  /* With isolate: the command's time budget (budget.h), or NULL. The load
+   * ends with "time budget (S s) reached while loading" once it is spent
+   * (the child is killed). */
+  struct aucs_budget *budget;
 } aucs_load_options;
 
 #define AUCS_MAX_INPUT_DEFAULT ((size_t)1 << 30)

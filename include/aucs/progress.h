@@ -34,8 +34,10 @@ typedef struct aucs_progress {
   int run_cut;                /* a run was stopped in flight */
 } aucs_progress;
 
-/* Start the kernel's budgets now. Plain data: no free. */
-void aucs_progress_begin(aucs_progress *p, const aucs_detect_options *o);
+/* Start the kernel's budgets, counted from start (aucs_seconds()'s clock;
+ * <= 0: now). Plain data: no free. */
+void aucs_progress_begin(aucs_progress *p, const aucs_detect_options *o,
+                         double start);
 /* The kernel's budget, or the static checker's share, was spent. */
 int aucs_progress_cut(const aucs_progress *p);
 /* What ran out ("time budget (30 s) reached"); what was and was not

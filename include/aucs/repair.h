@@ -47,7 +47,7 @@ typedef struct aucs_repair_options {
    * (0: AUCS_BUDGET_FIX_SECONDS) and resident bytes (0: the default). When
    * it is spent, no trial starts, one under way is rejected (its check was
    * cut short), and what was verified is kept. */
-  unsigned time_budget;
+  double time_budget;
   uint64_t memory_limit;
 } aucs_repair_options;
 
@@ -102,6 +102,8 @@ typedef struct aucs_repair_result {
                      findings not attempted say so; or NULL */
   size_t unattempted; /* findings left with no trial made */
   aucs_repair_stats stats;
+  size_t max_listed; /* items aucs_repair_print lists (--max-findings); 0:
+                        all; the counts cover every item */
 } aucs_repair_result;
 
 /* Give every load, store, atomic, call and terminator of m that has none a

@@ -109,7 +109,21 @@ typedef struct aucs_report {
   int stats;    /* add run statistics */
   int possible; /* text: list each possible race, not only their count */
   int strict;   /* --strict: warnings count (aucs_finding_counts) */
+  /* Findings (and possible races) listed per kernel in every format; the
+   * rest are counted ("N more findings of this kernel not listed"). 0: all.
+   * Counts and the exit code always cover every finding. */
+  size_t max_findings;
 } aucs_report;
+
+/* The default of --max-findings: a report of a kernel with a hundred
+ * thousand findings would cost more than its check (README "Budgets"). */
+#define AUCS_REPORT_MAX_FINDINGS 100
+
+/* How many of n findings r lists per kernel. */
+size_t aucs_report_listed(const aucs_report *r, size_t n);
+/* The listing limit of a --max-findings value (detect.h: 0 the default,
+ * UINT64_MAX all), as aucs_report.max_findings takes it. */
+size_t aucs_report_max_listed(uint64_t option);
 
 /* Append the clang-style text report of r to out. */
 void aucs_report_text(const aucs_report *r, aucs_buf *out);

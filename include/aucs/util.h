@@ -39,6 +39,19 @@ double aucs_seconds(void);
  * 0 on success, -1 when s is not such a number or overflows. */
 int aucs_parse_u64(const char *s, uint64_t *out);
 
+/* The whole of path, which must be a regular file of at most max bytes,
+ * into *data (NUL-terminated; free with free()) and *len. A FIFO, device,
+ * socket or directory is refused before anything is read (opened with
+ * O_NONBLOCK, then fstat), so nothing blocks or reads without end. 0 on
+ * success; nonzero with *err, one line naming the file (free with free()):
+ * "PATH: is a FIFO, not KIND", "PATH: N bytes, more than the input limit
+ * of MAX bytes (OPTION)", "PATH: no such file or directory". */
+int aucs_read_regular(const char *path, size_t max, const char *kind,
+                      const char *option, char **data, size_t *len, char **err);
+/* fd read to its end into *data (NUL-terminated; free with free()) and
+ * *len: 0, EFBIG past max bytes, or read's errno. */
+int aucs_read_fd(int fd, size_t max, char **data, size_t *len);
+
 /* Growable NUL-terminated string. Zero-initialise; free with aucs_buf_free. */
 typedef struct aucs_buf {
   char *data;

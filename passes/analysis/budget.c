@@ -24,15 +24,26 @@
 
 void aucs_budget_init(aucs_budget *b, double seconds, uint64_t memory,
                       aucs_budget *outer) {
+  aucs_budget_init_at(b, aucs_seconds(), seconds, memory, outer);
+}
+
+void aucs_budget_init_at(aucs_budget *b, double start, double seconds,
+                         uint64_t memory, aucs_budget *outer) {
   *b = (aucs_budget){.outer = outer, .memory = memory};
   if (seconds > 0)
-    b->deadline = aucs_seconds() + seconds, b->seconds = seconds;
+    b->deadline = start + seconds, b->seconds = seconds;
   if (!outer)
     return;
   if (outer->deadline && (!b->deadline || outer->deadline < b->deadline))
     b->deadline = outer->deadline, b->seconds = outer->seconds;
   if (outer->memory && (!b->memory || outer->memory < b->memory))
     b->memory = outer->memory;
+}
+
+void aucs_budget_reserve(aucs_budget *b, double share, double max) {
+  double r = b->seconds * share;
+  if (b->deadline && b->hit == AUCS_BUDGET_OK)
+    b->deadline -= r < max ? r : max;
 }
 
 uint64_t aucs_budget_rss(void) {

@@ -38,6 +38,7 @@
 #include "aucs/module.h"
 #include "aucs/tempfiles.h"
 
+#include "aucs/budget.h"
 #include "aucs/pch.h"
 #include "aucs/sandbox.h"
 #include "aucs/util.h"
@@ -123,72 +124,11 @@ static char *first_line(const char *s) {
   return line;
 }
 
-/* Read fd to its end, or fail with EFBIG past max bytes. */
-static int read_fd(int fd, size_t max, blob *out) {
-  size_t cap = 65536, len = 0;
-  char *data = aucs_xmalloc(cap + 1);
-  for (;;) {
-    if (len > max) {
-      free(data);
-      return EFBIG;
-    }
-    if (len == cap)
-      data = aucs_xrealloc(data, (cap *= 2) + 1);
-    ssize_t n = read(fd, data + len, cap - len);
-    if (n == 0)
-      break;
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      int e = errno;
-      free(data);
-      return e;
-    }
-    len += (size_t)n;
-  }
-  data[len] = '\0';
-  *out = (blob){data, len};
-  return 0;
-}
-
-static const char *kind_name(mode_t mode) {
-  return S_ISDIR(mode)    ? "is a directory"
-         : S_ISFIFO(mode) ? "is a FIFO"
-         : S_ISCHR(mode)  ? "is a character device"
-         : S_ISBLK(mode)  ? "is a block device"
-         : S_ISSOCK(mode) ? "is a socket"
-                          : "is not a regular file";
-}
-
-/* Only regular files of at most max bytes: a device or a FIFO could block
- * or never end. O_NONBLOCK keeps open() itself from waiting on a FIFO. */
+/* Only regular files of at most max bytes (aucs_read_regular). */
 static int read_file(const char *path, size_t max, blob *out, char **err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return fail_errno(err, path, NULL, errno);
-  struct stat st;
-  int e = fstat(fd, &st) ? errno : 0;
-  if (!e && !S_ISREG(st.st_mode)) {
-    close(fd);
-    return fail(err, path, "%s, not a kernel file", kind_name(st.st_mode));
-  }
-  if (!e && (uintmax_t)st.st_size > max) {
-    close(fd);
-    return fail(err, path,
-                "%jd bytes, more than the input limit of %zu bytes "
-                "(--max-input-size)",
-                (intmax_t)st.st_size, max);
-  }
-  if (!e)
-    e = read_fd(fd, max, out);
-  close(fd);
-  if (e == EFBIG)
-    return fail(err, path,
-                "more than the input limit of %zu bytes "
-                "(--max-input-size)",
-                max);
-  if (e)
-    return fail_errno(err, path, "cannot read", e);
+  if (aucs_read_regular(path, max, "a kernel file", "--max-input-size",
+                        &out->data, &out->len, err))
+    return 1;
   if (out->len == 0) {
     free(out->data);
     return fail(err, path, "empty file");
@@ -459,7 +399,7 @@ static int spawn(const args *a, aucs_buf *output, int *status) {
   if (!e) {
     aucs_temp_track_child(pid);
     blob b = {0};
-    if (read_fd(fds[0], SIZE_MAX, &b) == 0) {
+    if (aucs_read_fd(fds[0], SIZE_MAX, &b.data, &b.len) == 0) {
       aucs_buf_puts(output, b.data);
       free(b.data);
     }
@@ -618,6 +558,16 @@ static int probe_load(void *arg, int out_fd, char **msg) {
   return rc;
 }
 
+/* The command's budget ran out: 1 with *err saying so. */
+static int budget_spent(aucs_budget *budget, const char *path, char **err) {
+  if (!aucs_budget_check(budget))
+    return 0;
+  char *why = aucs_budget_why(budget);
+  fail(err, path, "%s while loading; nothing checked", why);
+  free(why);
+  return 1;
+}
+
 /* Limits that grow with the input: a big .ll takes a while to parse. */
 static aucs_sandbox_limits probe_limits(size_t len) {
   return (aucs_sandbox_limits){.seconds = 60 + (double)(len >> 22),
@@ -627,12 +577,18 @@ static aucs_sandbox_limits probe_limits(size_t len) {
 /* Load *b in a child first. On success the parent parses bitcode: *b
  * itself, or for .ll the child's bitcode of it. */
 static int parse_isolated(aucs_module *m, const char *path, const blob *b,
-                          enum kind k, char **err) {
+                          enum kind k, aucs_budget *budget, char **err) {
   probe p = {path, b, k};
   aucs_sandbox_limits lim = probe_limits(b->len);
   blob bc = {0};
   char *why = NULL;
+  if (budget && budget_spent(budget, path, err))
+    return 1;
+  if (budget && aucs_budget_left(budget) < lim.seconds)
+    lim.seconds = aucs_budget_left(budget) + 0.001;
   if (aucs_sandbox_run(probe_load, &p, &lim, &bc.data, &bc.len, &why)) {
+    if (budget && budget_spent(budget, path, err))
+      return free(why), 1;
     size_t n = strlen(path);
     if (strncmp(why, path, n) == 0 && why[n] == ':')
       *err = why; /* the child's own message names the file */
@@ -668,10 +624,11 @@ static int parse(aucs_module *m, const char *path, const aucs_load_options *o,
   if (read_file(path, max, &b, err))
     return 1;
   enum kind k = kind_of(path, &b);
-  int rc = k != KIND_CUDA && o->isolate ? parse_isolated(m, path, &b, k, err)
-           : k == KIND_BITCODE          ? parse_bitcode(m, path, &b, err)
-           : k == KIND_IR               ? parse_ir(m, path, &b, err)
-                                        : load_cuda(m, path, o, err);
+  int rc = k != KIND_CUDA && o->isolate
+               ? parse_isolated(m, path, &b, k, o->budget, err)
+           : k == KIND_BITCODE ? parse_bitcode(m, path, &b, err)
+           : k == KIND_IR      ? parse_ir(m, path, &b, err)
+                               : load_cuda(m, path, o, err);
   free(b.data);
   if (rc)
     return 1;

@@ -4,10 +4,14 @@
 #include "aucs/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 void aucs_die(const char *file, int line, const char *what) {
   fprintf(stderr, "aucs: internal error at %s:%d: %s\n", file, line, what);
@@ -216,4 +220,77 @@ void aucs_buf_shell_word(aucs_buf *b, const char *word) {
   for (const char *c = word; *c; c++)
     aucs_buf_puts(b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
   aucs_buf_puts(b, "'");
+}
+
+/* ---- reading a user's file ---------------------------------------------*/
+
+int aucs_read_fd(int fd, size_t max, char **data_out, size_t *len_out) {
+  size_t cap = 65536, len = 0;
+  char *data = aucs_xmalloc(cap + 1);
+  for (;;) {
+    if (len > max) {
+      free(data);
+      return EFBIG;
+    }
+    if (len == cap)
+      data = aucs_xrealloc(data, (cap *= 2) + 1);
+    ssize_t n = read(fd, data + len, cap - len);
+    if (n == 0)
+      break;
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int e = errno;
+      free(data);
+      return e;
+    }
+    len += (size_t)n;
+  }
+  data[len] = '\0';
+  *data_out = data;
+  *len_out = len;
+  return 0;
+}
+
+static const char *kind_name(mode_t mode) {
+  return S_ISDIR(mode)    ? "is a directory"
+         : S_ISFIFO(mode) ? "is a FIFO"
+         : S_ISCHR(mode)  ? "is a character device"
+         : S_ISBLK(mode)  ? "is a block device"
+         : S_ISSOCK(mode) ? "is a socket"
+                          : "is not a regular file";
+}
+
+/* "PATH: what: strerror(e)" (lower-cased, like the rest of our messages). */
+static char *errno_text(const char *path, const char *what, int e) {
+  char msg[128];
+  snprintf(msg, sizeof msg, "%s", strerror(e));
+  msg[0] = (char)(msg[0] >= 'A' && msg[0] <= 'Z' ? msg[0] - 'A' + 'a' : msg[0]);
+  return what ? aucs_xasprintf("%s: %s: %s", path, what, msg)
+              : aucs_xasprintf("%s: %s", path, msg);
+}
+
+int aucs_read_regular(const char *path, size_t max, const char *kind,
+                      const char *option, char **data, size_t *len,
+                      char **err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return *err = errno_text(path, NULL, errno), 1;
+  struct stat st;
+  int e = fstat(fd, &st) ? errno : 0;
+  if (!e && !S_ISREG(st.st_mode))
+    *err = aucs_xasprintf("%s: %s, not %s", path, kind_name(st.st_mode), kind);
+  else if (!e && (uintmax_t)st.st_size > max)
+    *err = aucs_xasprintf("%s: %jd bytes, more than the input limit of %zu "
+                          "bytes (%s)",
+                          path, (intmax_t)st.st_size, max, option);
+  else if (!e && (e = aucs_read_fd(fd, max, data, len)) == EFBIG)
+    *err = aucs_xasprintf("%s: more than the input limit of %zu bytes (%s)",
+                          path, max, option);
+  else if (e)
+    *err = errno_text(path, "cannot read", e);
+  else
+    *err = NULL;
+  close(fd);
+  return *err != NULL;
 }
