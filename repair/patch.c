@@ -252,6 +252,9 @@ static const char *classify_insert(const aucs_edit *e, const text *t,
       parse_at(e->source_edit, "insert __syncthreads(); before ", base);
   unsigned after =
       parse_at(e->source_edit, "insert __syncthreads(); after ", base);
+  LLVMValueRef bar = by_id(m, e->function, e->id);
+  if (pt_in_helper(bar, base))
+    return pt_form_helper(t, m, bar, base, names, h);
   if (line && loc_line(e->source) != line)
     return "the barrier sits in code inlined into the statement (a helper "
            "or a macro), not before it";
@@ -261,8 +264,7 @@ static const char *classify_insert(const aucs_edit *e, const text *t,
     return pt_form_after(t, after, loc_line(e->source), h);
   if (e->why && strstr(e->why, "falls inside the statement") &&
       loc_in(e->source, base))
-    return pt_form_split(t, loc_line(e->source), by_id(m, e->function, e->id),
-                         names, h);
+    return pt_form_split(t, loc_line(e->source), bar, names, h);
   return e->why ? e->why : "no statement of this file follows the barrier";
 }
 

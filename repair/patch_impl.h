@@ -77,4 +77,12 @@ const char *pt_form_exit(const pt_text *t, unsigned line, pt_names *names,
 const char *pt_form_if_else(const pt_text *t, unsigned line, pt_names *names,
                             pt_hunk *h);
 
+/* repair/patch_helper.c: whether barrier `bar` precedes code inlined from
+ * a helper, and then its form in the helper's body (m: the repaired
+ * module, base: this file's basename). */
+int pt_in_helper(LLVMValueRef bar, const char *base);
+const char *pt_form_helper(const pt_text *t, LLVMModuleRef m,
+                           LLVMValueRef bar, const char *base, pt_names *names,
+                           pt_hunk *h);
+
 #endif
