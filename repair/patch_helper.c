@@ -27,6 +27,7 @@
  */
 #include "patch_impl.h"
 
+#include "aucs/cfg.h"
 #include "aucs/kernel.h"
 #include "aucs/place.h"
 
@@ -129,20 +130,43 @@ static LLVMValueRef prev_access(LLVMValueRef I) {
   return NULL;
 }
 
-static int called(LLVMValueRef fn) {
-  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u))
-    if (LLVMIsACallInst(LLVMGetUser(u)))
-      return 1;
-  return 0;
+int pt_live(LLVMValueRef f);
+
+/* Whether f reaches a kernel up its callers (seen: the path so far). */
+static int live_from(LLVMValueRef f, LLVMValueRef *seen, size_t *n) {
+  if (aucs_kernel_is(f))
+    return 1;
+  for (size_t i = 0; i < *n; i++)
+    if (seen[i] == f)
+      return 0;
+  if (*n == 64)
+    return 1; /* too deep to tell: count it live */
+  seen[(*n)++] = f;
+  int live = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(f); u && !live; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    live = LLVMIsACallInst(user) &&
+           live_from(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)),
+                     seen, n);
+  }
+  (*n)--;
+  return live;
+}
+
+/* Whether f is a kernel, or called (through calls) from one. */
+int pt_live(LLVMValueRef f) {
+  LLVMValueRef seen[64];
+  size_t n = 0;
+  return live_from(f, seen, &n);
 }
 
 /* Whether line `line` of this file is built only into the inlined copy
- * `at` (or into definitions nothing calls and no kernel is). */
+ * `at` (or into definitions no kernel reaches, pt_live). */
 static int only_copy(LLVMModuleRef m, unsigned line, LLVMMetadataRef at,
                      const char *base) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
        f = LLVMGetNextFunction(f)) {
-    if (!LLVMCountBasicBlocks(f) || (!called(f) && !aucs_kernel_is(f)))
+    if (!LLVMCountBasicBlocks(f) || !pt_live(f))
       continue;
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
          b = LLVMGetNextBasicBlock(b))
@@ -159,15 +183,13 @@ static int only_copy(LLVMModuleRef m, unsigned line, LLVMMetadataRef at,
 int pt_in_helper(LLVMValueRef bar, const char *base) {
   LLVMValueRef next = bar ? next_located(bar) : NULL;
   inner n = inner_of(next, base);
-  return n.line && n.at;
+  return n.line && n.at && n.here;
 }
 
 const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
                            const char *base, pt_names *names, pt_hunk *h) {
   LLVMValueRef next = next_located(bar), prev = prev_access(bar);
   inner n = inner_of(next, base), p = inner_of(prev, base);
-  if (!n.here)
-    return "the barrier sits in inlined code of another file (a header)";
   if (!only_copy(m, n.line, n.at, base))
     return "the barrier sits in a __device__ helper whose statement is also "
            "built into other calls or template instances: its source edit "
@@ -177,4 +199,125 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
   if (prev && p.at == n.at && p.here && p.line > n.line)
     return pt_form_after(t, p.line, n.line, h);
   return pt_form_insert(t, n.line, h);
+}
+
+/* ---- a barrier inside a statement that touches no shared memory before it */
+
+/* The line of I's statement as the user wrote the kernel (for code inlined
+ * from a helper or a header, the line of the outermost call). */
+static unsigned outer_line(LLVMValueRef I) {
+  LLVMMetadataRef loc = I ? LLVMInstructionGetDebugLoc(I) : NULL;
+  if (!loc)
+    return 0;
+  for (LLVMMetadataRef up; (up = LLVMDILocationGetInlinedAt(loc));)
+    loc = up;
+  return LLVMDILocationGetLine(loc);
+}
+
+/* Whether pointer p is a thread's own alloca (through GEPs and casts). */
+static int private_ptr(LLVMValueRef p) {
+  for (int steps = 0; p && steps < 32; steps++) {
+    if (LLVMIsAAllocaInst(p))
+      return 1;
+    if (!LLVMIsAGetElementPtrInst(p) && !LLVMIsABitCastInst(p) &&
+        !LLVMIsAAddrSpaceCastInst(p))
+      return 0;
+    p = LLVMGetOperand(p, 0);
+  }
+  return 0;
+}
+
+static int prefixed(const char *name, size_t len, const char *pre) {
+  return len >= strlen(pre) && !strncmp(name, pre, strlen(pre));
+}
+
+/* A call that reads a special register (threadIdx, blockDim, ...) or
+ * only annotates: nothing another thread sees. */
+static int pure_call(LLVMValueRef I) {
+  LLVMValueRef f = LLVMGetCalledValue(I);
+  size_t len = 0;
+  const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : "";
+  static const char *const pure[] = {"llvm.nvvm.read.ptx.sreg.", "llvm.dbg.",
+                                     "llvm.lifetime.", "llvm.assume"};
+  for (size_t i = 0; i < sizeof pure / sizeof *pure; i++)
+    if (prefixed(name, len, pure[i]))
+      return 1;
+  return len > 4 && strstr(name, "__cuda_builtin_") &&
+         strstr(name, "cv4dim3Ev"); /* threadIdx & co. as a dim3 */
+}
+
+/* Whether a barrier commutes with I: I touches no memory another thread
+ * can see. */
+static int commutes(LLVMValueRef I) {
+  switch (LLVMGetInstructionOpcode(I)) {
+  case LLVMLoad:
+    return private_ptr(LLVMGetOperand(I, 0));
+  case LLVMStore:
+    return private_ptr(LLVMGetOperand(I, 1));
+  case LLVMCall:
+    return pure_call(I);
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMFence:
+  case LLVMInvoke:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
+                           pt_hunk *h) {
+  static const char *const why =
+      "the barrier falls after an access of the statement it sits in";
+  LLVMValueRef I = bar ? LLVMGetPreviousInstruction(bar) : NULL;
+  for (; I; I = LLVMGetPreviousInstruction(I)) {
+    unsigned at = located(I) ? outer_line(I) : 0;
+    if (at && at != l)
+      return pt_form_insert(t, l, h);
+    if (!commutes(I))
+      return why;
+  }
+  LLVMBasicBlockRef bb = bar ? LLVMGetInstructionParent(bar) : NULL;
+  LLVMValueRef fn = bb ? LLVMGetBasicBlockParent(bb) : NULL;
+  for (LLVMBasicBlockRef x = fn ? LLVMGetFirstBasicBlock(fn) : NULL; x;
+       x = LLVMGetNextBasicBlock(x)) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
+    for (unsigned i = 0; term && i < LLVMGetNumSuccessors(term); i++)
+      if (LLVMGetSuccessor(term, i) == bb && outer_line(term) == l)
+        return "the statement the barrier sits in begins in another block";
+  }
+  return bb ? pt_form_insert(t, l, h) : why;
+}
+
+/* ---- a barrier at the top of a loop header --------------------------------*/
+
+/* Whether every instruction of line l outside block skip commutes. */
+static int line_commutes(LLVMValueRef fn, unsigned l, LLVMBasicBlockRef skip) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b;
+       b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef I = b == skip ? NULL : LLVMGetFirstInstruction(b); I;
+         I = LLVMGetNextInstruction(I))
+      if (outer_line(I) == l && !commutes(I))
+        return 0;
+  return 1;
+}
+
+int pt_loop_top(LLVMValueRef bar, unsigned l) {
+  LLVMBasicBlockRef bb = bar ? LLVMGetInstructionParent(bar) : NULL;
+  LLVMValueRef fn = bb ? LLVMGetBasicBlockParent(bb) : NULL;
+  if (!fn)
+    return 0;
+  aucs_cfg *cfg = aucs_cfg_build(fn);
+  int b = aucs_cfg_index(cfg, bb), header = 0;
+  for (int i = 0; i < cfg->nloops; i++)
+    header |= cfg->loops[i].header == b;
+  aucs_cfg_free(cfg);
+  if (!header)
+    return 0;
+  for (LLVMValueRef I = LLVMGetPreviousInstruction(bar); I;
+       I = LLVMGetPreviousInstruction(I))
+    if (!commutes(I))
+      return -1;
+  return line_commutes(fn, l, bb) ? 1 : -1;
 }

@@ -84,5 +84,20 @@ int pt_in_helper(LLVMValueRef bar, const char *base);
 const char *pt_form_helper(const pt_text *t, LLVMModuleRef m,
                            LLVMValueRef bar, const char *base, pt_names *names,
                            pt_hunk *h);
+/* A barrier at the top of a loop's header (before its condition, on every
+ * visit): `__syncthreads();` before the loop at line l and at the end of
+ * its braced body (patch_forms.c). pt_loop_top (patch_helper.c): 0 when
+ * bar is not at the top of a loop header, 1 when it is and every other
+ * instruction of line l (initialisation, increment) and those above it in
+ * the header commute with a barrier, -1 when it is and they do not. */
+const char *pt_form_loop_top(const pt_text *t, unsigned l, pt_hunk *h);
+int pt_loop_top(LLVMValueRef bar, unsigned l);
+/* Whether f is a kernel or reached from one through calls: code only dead
+ * out-of-line copies hold does not count as another use of a helper. */
+int pt_live(LLVMValueRef f);
+/* A barrier inside statement line l (outermost lines) with nothing before
+ * it in that statement that another thread could see: before the line. */
+const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
+                           pt_hunk *h);
 
 #endif
