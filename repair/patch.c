@@ -267,8 +267,8 @@ static unsigned inside_line(const char *why, const char *base) {
   const char *comma = at ? strchr(at, ',') : NULL;
   if (!comma)
     return 0;
-  char *loc = aucs_xasprintf("%.*s", (int)(comma - at - strlen(key)),
-                             at + strlen(key));
+  char *loc =
+      aucs_xasprintf("%.*s", (int)(comma - at - strlen(key)), at + strlen(key));
   unsigned line = parse_at(loc, "", base);
   free(loc);
   return line;

@@ -436,10 +436,10 @@ static size_t long_head(const pt_text *t, size_t l) {
 const char *pt_form_after(const pt_text *t, unsigned p, unsigned next,
                           pt_hunk *h) {
   header hd = {0};
-  size_t head = next && next < p && p <= t->n
-                    ? (parse_header(t, next, loop_kws, &hd) ? next
-                                                            : long_head(t, next))
-                    : 0;
+  size_t head =
+      next && next < p && p <= t->n
+          ? (parse_header(t, next, loop_kws, &hd) ? next : long_head(t, next))
+          : 0;
   if (!head)
     return "the loop whose body the barrier ends does not begin at a "
            "`for` or `while` of this file";
@@ -479,7 +479,8 @@ const char *pt_form_loop_top(const pt_text *t, unsigned l, pt_hunk *h) {
     return "the body of the loop whose condition the barrier precedes has a "
            "`continue` or `goto` (it would skip a barrier at the body's end)";
   size_t in, bn;
-  const char *ind = pt_indent(t, l, &in), *bind = pt_indent(t, below(t, head), &bn);
+  const char *ind = pt_indent(t, l, &in),
+             *bind = pt_indent(t, below(t, head), &bn);
   h->from = l;
   h->to = (unsigned)e;
   pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
