@@ -255,6 +255,20 @@ static char last_char(const pt_text *t, size_t l) {
   return s && n ? s[n - 1] : 0;
 }
 
+static int pragma_line(const pt_text *t, size_t l) {
+  size_t n;
+  const char *s = l ? pt_trimmed(t, l, &n) : NULL;
+  return s && n > 7 && !strncmp(s, "#pragma", 7);
+}
+
+/* The first of the `#pragma` lines right above l (they bind to the
+ * statement at l), else l. */
+static size_t pragma_top(const pt_text *t, size_t l) {
+  while (pragma_line(t, above(t, l)))
+    l = above(t, l);
+  return l;
+}
+
 /* Whether line l begins a statement: the line above ends one or opens or
  * closes a block, and l is not a brace, label or directive. */
 static const char *begins_statement(const pt_text *t, size_t l) {
@@ -264,10 +278,26 @@ static const char *begins_statement(const pt_text *t, size_t l) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     if (!n || !strncmp(s, bad[i], strlen(bad[i])))
       return "the line the barrier precedes does not begin a statement";
-  char c = last_char(t, above(t, l));
+  size_t up = above(t, pragma_top(t, l));
+  char c = last_char(t, up);
   if (c && c != ';' && c != '{' && c != '}')
     return "the line the barrier precedes continues the statement above it";
   return NULL;
+}
+
+/* The range of the statement holding line l: up over continued lines (not
+ * ending in `;`, `{` or `}`), down to the line ending in `;`. 0 when l does
+ * not end within a few lines. */
+int pt_statement_lines(const pt_text *t, size_t l, size_t *from, size_t *to) {
+  size_t e = l, n;
+  while (e && e < l + 8 && last_char(t, e) != ';')
+    e = strchr("{}", last_char(t, e)) ? 0 : below(t, e);
+  *from = l;
+  for (size_t up; (up = above(t, *from)) && !strchr(";{}", last_char(t, up)) &&
+                  *pt_trimmed(t, up, &n) != '#';)
+    *from = up;
+  *to = e && e < l + 8 ? e : 0;
+  return *to != 0;
 }
 
 /* Whether line l is one whole simple statement: ends with its only `;`,
@@ -381,8 +411,8 @@ static const char *insert_before(const pt_text *t, unsigned l,
     return why;
   size_t in;
   const char *ind = pt_indent(t, l, &in);
-  h->from = l;
-  h->to = l - 1;
+  h->from = (unsigned)pragma_top(t, l);
+  h->to = h->from - 1;
   pt_hunk_line(h, 0, "%.*s%s", (int)in, ind, stmt);
   return NULL;
 }
@@ -478,13 +508,13 @@ const char *pt_form_loop_top(const pt_text *t, unsigned l, pt_hunk *h) {
       lines_have_word(t, head + 1, e - 1, "goto"))
     return "the body of the loop whose condition the barrier precedes has a "
            "`continue` or `goto` (it would skip a barrier at the body's end)";
-  size_t in, bn;
+  size_t in, bn, top = pragma_top(t, l);
   const char *ind = pt_indent(t, l, &in),
              *bind = pt_indent(t, below(t, head), &bn);
-  h->from = l;
+  h->from = (unsigned)top;
   h->to = (unsigned)e;
   pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
-  for (size_t k = l; k < e; k++)
+  for (size_t k = top; k < e; k++)
     pt_hunk_copy(h, t, (unsigned)k, "");
   pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)bn, bind);
   pt_hunk_copy(h, t, (unsigned)e, "");

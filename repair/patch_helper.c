@@ -214,11 +214,22 @@ static unsigned outer_line(LLVMValueRef I) {
   return LLVMDILocationGetLine(loc);
 }
 
-/* Whether pointer p is a thread's own alloca (through GEPs and casts). */
+/* Whether pointer p is a thread's own alloca or read-only memory (a
+ * constant global, `__constant__`), through GEPs and casts. */
 static int private_ptr(LLVMValueRef p) {
   for (int steps = 0; p && steps < 32; steps++) {
     if (LLVMIsAAllocaInst(p))
       return 1;
+    if (LLVMIsAGlobalVariable(p))
+      return LLVMIsGlobalConstant(p) ||
+             LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 4;
+    if (LLVMIsAConstantExpr(p) &&
+        (LLVMGetConstOpcode(p) == LLVMAddrSpaceCast ||
+         LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
+         LLVMGetConstOpcode(p) == LLVMBitCast)) {
+      p = LLVMGetOperand(p, 0);
+      continue;
+    }
     if (!LLVMIsAGetElementPtrInst(p) && !LLVMIsABitCastInst(p) &&
         !LLVMIsAAddrSpaceCastInst(p))
       return 0;
@@ -270,11 +281,15 @@ const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
                            pt_hunk *h) {
   static const char *const why =
       "the barrier falls after an access of the statement it sits in";
+  size_t from, to;
+  if (!pt_statement_lines(t, l, &from, &to))
+    return "the statement the barrier sits in does not end on a line of its "
+           "own within a few lines";
   LLVMValueRef I = bar ? LLVMGetPreviousInstruction(bar) : NULL;
   for (; I; I = LLVMGetPreviousInstruction(I)) {
     unsigned at = located(I) ? outer_line(I) : 0;
-    if (at && at != l)
-      return pt_form_insert(t, l, h);
+    if (at && (at < from || at > to))
+      return pt_form_insert(t, (unsigned)from, h);
     if (!commutes(I))
       return why;
   }
@@ -284,10 +299,11 @@ const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
        x = LLVMGetNextBasicBlock(x)) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
     for (unsigned i = 0; term && i < LLVMGetNumSuccessors(term); i++)
-      if (LLVMGetSuccessor(term, i) == bb && outer_line(term) == l)
+      if (LLVMGetSuccessor(term, i) == bb && outer_line(term) >= from &&
+          outer_line(term) <= to)
         return "the statement the barrier sits in begins in another block";
   }
-  return bb ? pt_form_insert(t, l, h) : why;
+  return bb ? pt_form_insert(t, (unsigned)from, h) : why;
 }
 
 /* ---- a barrier at the top of a loop header --------------------------------*/

@@ -92,6 +92,8 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m,
  * the header commute with a barrier, -1 when it is and they do not. */
 const char *pt_form_loop_top(const pt_text *t, unsigned l, pt_hunk *h);
 int pt_loop_top(LLVMValueRef bar, unsigned l);
+/* Lines from..to of the statement holding line l; 0 when unclear. */
+int pt_statement_lines(const pt_text *t, size_t l, size_t *from, size_t *to);
 /* Whether f is a kernel or reached from one through calls: code only dead
  * out-of-line copies hold does not count as another use of a helper. */
 int pt_live(LLVMValueRef f);
