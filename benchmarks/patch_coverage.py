@@ -188,9 +188,10 @@ def summary(title, rows):
     print("|---|---|---|")
     for k in [k for k in KINDS if tot[k]] + sorted(set(tot) - set(KINDS)):
         print("| %s | %d | %d |" % (k, tot[k] - ir[k], tot[k]))
-    core = ("insert-barrier", "delete-barrier", "flatten-exit", "split-block")
+    core = ("insert-barrier", "delete-barrier", "flatten-exit")
     ct, ci = sum(tot[k] for k in core), sum(ir[k] for k in core)
-    print("\ninsert/delete/exit/split edits exact: %d/%d; all edits: %d/%d"
+    print("\ninsert-barrier, delete-barrier and flatten-exit edits exact: %d/%d;"
+          " all edits: %d/%d"
           % (ct - ci, ct, sum(tot.values()) - sum(ir.values()), sum(tot.values())))
     with_edits = [r for r in rows if sum(r["edits"].values())]
     good = [r for r in with_edits if r["written"] and r["applies"] and r["clean"]]
