@@ -286,12 +286,12 @@ static const char *begins_statement(const pt_text *t, size_t l) {
 }
 
 /* The range of the statement holding line l: up over continued lines (not
- * ending in `;`, `{` or `}`), down to the line ending in `;`. 0 when l does
- * not end within a few lines. */
+ * ending in `;`, `{` or `}`), down to the line ending in `;` (or in `{`: the
+ * header of an `if` or loop). 0 when l does not end within a few lines. */
 int pt_statement_lines(const pt_text *t, size_t l, size_t *from, size_t *to) {
   size_t e = l, n;
-  while (e && e < l + 8 && last_char(t, e) != ';')
-    e = strchr("{}", last_char(t, e)) ? 0 : below(t, e);
+  while (e && e < l + 8 && last_char(t, e) != ';' && last_char(t, e) != '{')
+    e = last_char(t, e) == '}' ? 0 : below(t, e);
   *from = l;
   for (size_t up; (up = above(t, *from)) && !strchr(";{}", last_char(t, up)) &&
                   *pt_trimmed(t, up, &n) != '#';)
