@@ -194,6 +194,9 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
     return "the barrier sits in a __device__ helper whose statement is also "
            "built into other calls or template instances: its source edit "
            "would change them too";
+  if (pt_loop_top(bar, 0))
+    return "the barrier sits at the top of a loop header in a __device__ "
+           "helper";
   if (prev && p.at == n.at && p.here && p.line == n.line)
     return pt_form_split(t, n.line, bar, names, h);
   if (prev && p.at == n.at && p.here && p.line > n.line)
@@ -223,10 +226,9 @@ static int private_ptr(LLVMValueRef p) {
     if (LLVMIsAGlobalVariable(p))
       return LLVMIsGlobalConstant(p) ||
              LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 4;
-    if (LLVMIsAConstantExpr(p) &&
-        (LLVMGetConstOpcode(p) == LLVMAddrSpaceCast ||
-         LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
-         LLVMGetConstOpcode(p) == LLVMBitCast)) {
+    if (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMAddrSpaceCast ||
+                                   LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
+                                   LLVMGetConstOpcode(p) == LLVMBitCast)) {
       p = LLVMGetOperand(p, 0);
       continue;
     }
