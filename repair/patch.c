@@ -297,7 +297,7 @@ static const char *classify_insert(const aucs_edit *e, const text *t,
   if (after && loc_in(e->source, base))
     return pt_form_after(t, after, loc_line(e->source), h);
   unsigned in = inside_line(e->why, base);
-  const char *why = in ? pt_form_inside(t, bar, in, h) : NULL;
+  const char *why = in ? pt_form_inside(t, bar, in, NULL, base, h) : NULL;
   if (in && why && loc_in(e->source, base))
     why = pt_form_split(t, loc_line(e->source), bar, names, h);
   if (in)

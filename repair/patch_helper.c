@@ -53,18 +53,36 @@ static int same_base(const char *file, unsigned len, const char *base) {
   return n == strlen(base) && !strncmp(slash, base, n);
 }
 
+static int loc_here(LLVMMetadataRef loc, const char *base) {
+  LLVMMetadataRef file = LLVMDIScopeGetFile(LLVMDILocationGetScope(loc));
+  unsigned len = 0;
+  const char *name = file ? LLVMDIFileGetFilename(file, &len) : NULL;
+  return name && same_base(name, len, base);
+}
+
+/* The innermost location of I in this file (code inlined from a header
+ * counts as the statement of this file that calls it). */
 static inner inner_of(LLVMValueRef I, const char *base) {
   inner r = {0};
   LLVMMetadataRef loc = I ? LLVMInstructionGetDebugLoc(I) : NULL;
+  for (; loc && !loc_here(loc, base); loc = LLVMDILocationGetInlinedAt(loc))
+    ;
   if (!loc)
     return r;
   r.line = LLVMDILocationGetLine(loc);
   r.at = LLVMDILocationGetInlinedAt(loc);
-  LLVMMetadataRef file = LLVMDIScopeGetFile(LLVMDILocationGetScope(loc));
-  unsigned len = 0;
-  const char *name = file ? LLVMDIFileGetFilename(file, &len) : NULL;
-  r.here = name && same_base(name, len, base);
+  r.here = 1;
   return r;
+}
+
+/* The line of I in the copy inlined at `at` (NULL: the function's own
+ * code) when that is in this file, else 0. */
+static unsigned line_in(LLVMValueRef I, LLVMMetadataRef at, const char *base) {
+  for (LLVMMetadataRef loc = I ? LLVMInstructionGetDebugLoc(I) : NULL; loc;
+       loc = LLVMDILocationGetInlinedAt(loc))
+    if (LLVMDILocationGetInlinedAt(loc) == at)
+      return loc_here(loc, base) ? LLVMDILocationGetLine(loc) : 0;
+  return 0;
 }
 
 static int located(LLVMValueRef I) {
@@ -197,8 +215,10 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
   if (pt_loop_top(bar, 0))
     return "the barrier sits at the top of a loop header in a __device__ "
            "helper";
-  if (prev && p.at == n.at && p.here && p.line == n.line)
-    return pt_form_split(t, n.line, bar, names, h);
+  if (prev && p.at == n.at && p.here && p.line == n.line) {
+    const char *why = pt_form_inside(t, bar, n.line, n.at, base, h);
+    return why ? pt_form_split(t, n.line, bar, names, h) : NULL;
+  }
   if (prev && p.at == n.at && p.here && p.line > n.line)
     return pt_form_after(t, p.line, n.line, h);
   return pt_form_insert(t, n.line, h);
@@ -280,7 +300,7 @@ static int commutes(LLVMValueRef I) {
 }
 
 const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
-                           pt_hunk *h) {
+                           LLVMMetadataRef at, const char *base, pt_hunk *h) {
   static const char *const why =
       "the barrier falls after an access of the statement it sits in";
   size_t from, to;
@@ -289,8 +309,8 @@ const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
            "own within a few lines";
   LLVMValueRef I = bar ? LLVMGetPreviousInstruction(bar) : NULL;
   for (; I; I = LLVMGetPreviousInstruction(I)) {
-    unsigned at = located(I) ? outer_line(I) : 0;
-    if (at && (at < from || at > to))
+    unsigned in = located(I) ? line_in(I, at, base) : from;
+    if (in < from || in > to)
       return pt_form_insert(t, (unsigned)from, h);
     if (!commutes(I))
       return why;
@@ -300,9 +320,9 @@ const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
   for (LLVMBasicBlockRef x = fn ? LLVMGetFirstBasicBlock(fn) : NULL; x;
        x = LLVMGetNextBasicBlock(x)) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
+    unsigned in = term ? line_in(term, at, base) : 0;
     for (unsigned i = 0; term && i < LLVMGetNumSuccessors(term); i++)
-      if (LLVMGetSuccessor(term, i) == bb && outer_line(term) >= from &&
-          outer_line(term) <= to)
+      if (LLVMGetSuccessor(term, i) == bb && in >= from && in <= to)
         return "the statement the barrier sits in begins in another block";
   }
   return bb ? pt_form_insert(t, (unsigned)from, h) : why;

@@ -97,9 +97,10 @@ int pt_statement_lines(const pt_text *t, size_t l, size_t *from, size_t *to);
 /* Whether f is a kernel or reached from one through calls: code only dead
  * out-of-line copies hold does not count as another use of a helper. */
 int pt_live(LLVMValueRef f);
-/* A barrier inside statement line l (outermost lines) with nothing before
- * it in that statement that another thread could see: before the line. */
+/* A barrier inside the statement at line l of the copy inlined at `at`
+ * (NULL: the function's own code), with nothing before it in that
+ * statement that another thread could see: before the statement. */
 const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
-                           pt_hunk *h);
+                           LLVMMetadataRef at, const char *base, pt_hunk *h);
 
 #endif
