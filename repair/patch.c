@@ -139,17 +139,34 @@ static LLVMValueRef by_id(LLVMModuleRef m, const char *fn, unsigned id) {
   return NULL;
 }
 
-/* Calls to callee left in m. */
+/* Calls to callee left in m, in code a kernel reaches. */
 static size_t calls_to(LLVMModuleRef m, LLVMValueRef callee) {
   size_t n = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
-         b = LLVMGetNextBasicBlock(b))
-      for (LLVMValueRef I = LLVMGetFirstInstruction(b); I;
-           I = LLVMGetNextInstruction(I))
-        n += LLVMGetInstructionOpcode(I) == LLVMCall &&
-             LLVMGetCalledValue(I) == callee;
+  for (LLVMUseRef u = LLVMGetFirstUse(callee); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef I = LLVMGetUser(u);
+    n += LLVMIsACallInst(I) && LLVMGetCalledValue(I) == callee &&
+         pt_live(LLVMGetBasicBlockParent(LLVMGetInstructionParent(I)));
+  }
+  (void)m;
   return n;
+}
+
+/* The function s names ("NAME(..." or, where the edit's text was cut,
+ * "NAME`" with NAME a prefix of exactly one function's name), or NULL. */
+static LLVMValueRef callee_named(LLVMModuleRef m, const char *s) {
+  size_t n = strcspn(s, "(`");
+  LLVMValueRef found = NULL;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (len < n || strncmp(name, s, n) || (s[n] == '(' && len != n))
+      continue;
+    if (found)
+      return NULL;
+    found = f;
+  }
+  return found;
 }
 
 /* An inlined helper call has no source form of its own; the edits made
@@ -157,12 +174,9 @@ static size_t calls_to(LLVMModuleRef m, LLVMValueRef callee) {
  * its only one (none is left in m). */
 static const char *inline_why(const aucs_edit *e, LLVMModuleRef m) {
   const char *at = e->where ? strstr(e->where, " @") : NULL;
-  const char *paren = at ? strchr(at, '(') : NULL;
-  if (!m || !paren)
+  LLVMValueRef callee = m && at ? callee_named(m, at + 2) : NULL;
+  if (!callee)
     return "the edit lands in a __device__ helper inlined into the kernel";
-  char *name = aucs_xasprintf("%.*s", (int)(paren - at - 2), at + 2);
-  LLVMValueRef callee = LLVMGetNamedFunction(m, name);
-  free(name);
   if (callee && calls_to(m, callee))
     return "the edit lands in a __device__ helper inlined into the kernel, "
            "and the helper has other calls its source edit would change";
@@ -256,6 +270,21 @@ static const char *classify_sync(const aucs_edit *e, const text *t,
     return e->why ? e->why : "no statement of this file follows the fence";
   return pt_form_fence(t, line, h);
 }
+/* L of "the barrier falls inside the statement at FILE:L, ..." when FILE
+ * is this file, else 0. */
+static unsigned inside_line(const char *why, const char *base) {
+  static const char key[] = "falls inside the statement at ";
+  const char *at = why ? strstr(why, key) : NULL;
+  const char *comma = at ? strchr(at, ',') : NULL;
+  if (!comma)
+    return 0;
+  char *loc =
+      aucs_xasprintf("%.*s", (int)(comma - at - strlen(key)), at + strlen(key));
+  unsigned line = parse_at(loc, "", base);
+  free(loc);
+  return line;
+}
+
 static const char *classify_insert(const aucs_edit *e, const text *t,
                                    const char *base, LLVMModuleRef m,
                                    pt_names *names, pt_hunk *h) {
@@ -263,17 +292,27 @@ static const char *classify_insert(const aucs_edit *e, const text *t,
       parse_at(e->source_edit, "insert __syncthreads(); before ", base);
   unsigned after =
       parse_at(e->source_edit, "insert __syncthreads(); after ", base);
+  LLVMValueRef bar = by_id(m, e->function, e->id);
+  if (pt_in_helper(bar, base))
+    return pt_form_helper(t, m, bar, base, names, h);
   if (line && loc_line(e->source) != line)
     return "the barrier sits in code inlined into the statement (a helper "
            "or a macro), not before it";
+  int top = line ? pt_loop_top(bar, line) : 0;
+  if (top)
+    return top > 0 ? pt_form_loop_top(t, line, h)
+                   : "the barrier precedes a loop's condition, and the loop's "
+                     "initialisation or increment touches memory";
   if (line)
     return pt_form_insert(t, line, h);
   if (after && loc_in(e->source, base))
     return pt_form_after(t, after, loc_line(e->source), h);
-  if (e->why && strstr(e->why, "falls inside the statement") &&
-      loc_in(e->source, base))
-    return pt_form_split(t, loc_line(e->source), by_id(m, e->function, e->id),
-                         names, h);
+  unsigned in = inside_line(e->why, base);
+  const char *why = in ? pt_form_inside(t, bar, in, NULL, base, h) : NULL;
+  if (in && why && loc_in(e->source, base))
+    why = pt_form_split(t, loc_line(e->source), bar, names, h);
+  if (in)
+    return why;
   return e->why ? e->why : "no statement of this file follows the barrier";
 }
 

@@ -250,6 +250,20 @@ static char last_char(const pt_text *t, size_t l) {
   return s && n ? s[n - 1] : 0;
 }
 
+static int pragma_line(const pt_text *t, size_t l) {
+  size_t n;
+  const char *s = l ? pt_trimmed(t, l, &n) : NULL;
+  return s && n > 7 && !strncmp(s, "#pragma", 7);
+}
+
+/* The first of the `#pragma` lines right above l (they bind to the
+ * statement at l), else l. */
+static size_t pragma_top(const pt_text *t, size_t l) {
+  while (pragma_line(t, above(t, l)))
+    l = above(t, l);
+  return l;
+}
+
 /* Whether line l begins a statement: the line above ends one or opens or
  * closes a block, and l is not a brace, label or directive. */
 static const char *begins_statement(const pt_text *t, size_t l) {
@@ -259,10 +273,26 @@ static const char *begins_statement(const pt_text *t, size_t l) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     if (!n || !strncmp(s, bad[i], strlen(bad[i])))
       return "the line the barrier precedes does not begin a statement";
-  char c = last_char(t, above(t, l));
+  size_t up = above(t, pragma_top(t, l));
+  char c = last_char(t, up);
   if (c && c != ';' && c != '{' && c != '}')
     return "the line the barrier precedes continues the statement above it";
   return NULL;
+}
+
+/* The range of the statement holding line l: up over continued lines (not
+ * ending in `;`, `{` or `}`), down to the line ending in `;` (or in `{`: the
+ * header of an `if` or loop). 0 when l does not end within a few lines. */
+int pt_statement_lines(const pt_text *t, size_t l, size_t *from, size_t *to) {
+  size_t e = l, n;
+  while (e && e < l + 8 && last_char(t, e) != ';' && last_char(t, e) != '{')
+    e = last_char(t, e) == '}' ? 0 : below(t, e);
+  *from = l;
+  for (size_t up; (up = above(t, *from)) && !strchr(";{}", last_char(t, up)) &&
+                  *pt_trimmed(t, up, &n) != '#';)
+    *from = up;
+  *to = e && e < l + 8 ? e : 0;
+  return *to != 0;
 }
 
 /* Whether line l is one whole simple statement: ends with its only `;`,
@@ -382,8 +412,8 @@ static const char *insert_before(const pt_text *t, unsigned l,
     return why;
   size_t in;
   const char *ind = pt_indent(t, l, &in);
-  h->from = l;
-  h->to = l - 1;
+  h->from = (unsigned)pragma_top(t, l);
+  h->to = h->from - 1;
   pt_hunk_line(h, 0, "%.*s%s", (int)in, ind, stmt);
   return NULL;
 }
@@ -405,27 +435,90 @@ const char *pt_form_fence(const pt_text *t, unsigned l, pt_hunk *h) {
   return insert_before(t, l, "__threadfence();", h);
 }
 
+/* The first line of the statement ending on line q: up over the lines
+ * that end in none of `;`, `{`, `}` (continued), to a directive at most. */
+static size_t statement_start(const pt_text *t, size_t q) {
+  size_t l = q, up, n;
+  while ((up = above(t, l)) && !strchr(";{}", last_char(t, up)) &&
+         *pt_trimmed(t, up, &n) != '#')
+    l = up;
+  return l;
+}
+
+/* A `for`/`while` header begun on line l whose parentheses close on a
+ * later line ending in `{`: that line, else 0. */
+static size_t long_head(const pt_text *t, size_t l) {
+  size_t n;
+  const char *s = pt_trimmed(t, l, &n);
+  if (!starts(s, n, "for") && !starts(s, n, "while"))
+    return 0;
+  int d = 0;
+  for (size_t k = l; k <= t->n && k < l + 8; k++) {
+    s = pt_trimmed(t, k, &n);
+    for (size_t i = 0; i < n; i++)
+      if (s[i] == '(')
+        d++;
+      else if (s[i] == ')' && --d == 0)
+        return k > l && i + 3 == n && !strncmp(s + i, ") {", 3) ? k : 0;
+  }
+  return 0;
+}
+
 const char *pt_form_after(const pt_text *t, unsigned p, unsigned next,
                           pt_hunk *h) {
-  header hd;
-  if (!p || p > t->n || !next || next >= p ||
-      !parse_header(t, next, loop_kws, &hd))
+  header hd = {0};
+  size_t head =
+      next && next < p && p <= t->n
+          ? (parse_header(t, next, loop_kws, &hd) ? next : long_head(t, next))
+          : 0;
+  if (!head)
     return "the loop whose body the barrier ends does not begin at a "
            "`for` or `while` of this file";
-  if (braceless(t, next, p, loop_kws)) {
+  if (head == next && braceless(t, next, p, loop_kws)) {
     wrap_body(t, next, p, 0, h);
     return NULL;
   }
-  size_t e = hd.rest_len == 1 && *hd.rest == '{' ? block_end(t, next) : 0;
-  char c = last_char(t, p);
-  if (!e || !pt_line_is(t, e, "}") || above(t, e) != p ||
-      (c != ';' && c != '}'))
+  size_t e = head != next || (hd.rest_len == 1 && *hd.rest == '{')
+                 ? block_end(t, head)
+                 : 0;
+  size_t q = e ? above(t, e) : 0;
+  char c = last_char(t, q);
+  int last = c == ';' ? statement_start(t, q) <= p && p <= q : p == q;
+  if (!e || !pt_line_is(t, e, "}") || !last || (c != ';' && c != '}'))
     return "the barrier's line does not end the loop's braced body";
   size_t in;
-  const char *ind = pt_indent(t, below(t, next), &in);
+  const char *ind = pt_indent(t, below(t, head), &in);
   h->from = (unsigned)e;
   h->to = (unsigned)e - 1;
   pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
+  return NULL;
+}
+
+const char *pt_form_loop_top(const pt_text *t, unsigned l, pt_hunk *h) {
+  header hd = {0};
+  size_t head = l && l <= t->n
+                    ? (parse_header(t, l, loop_kws, &hd) ? l : long_head(t, l))
+                    : 0;
+  size_t e = head && (head != l || (hd.rest_len == 1 && *hd.rest == '{'))
+                 ? block_end(t, head)
+                 : 0;
+  if (!e || !pt_line_is(t, e, "}") || has_comment(t, l))
+    return "the loop whose condition the barrier precedes is not a `for` or "
+           "`while` of this file with a braced body";
+  if (lines_have_word(t, head + 1, e - 1, "continue") ||
+      lines_have_word(t, head + 1, e - 1, "goto"))
+    return "the body of the loop whose condition the barrier precedes has a "
+           "`continue` or `goto` (it would skip a barrier at the body's end)";
+  size_t in, bn, top = pragma_top(t, l);
+  const char *ind = pt_indent(t, l, &in),
+             *bind = pt_indent(t, below(t, head), &bn);
+  h->from = (unsigned)top;
+  h->to = (unsigned)e;
+  pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
+  for (size_t k = top; k < e; k++)
+    pt_hunk_copy(h, t, (unsigned)k, "");
+  pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)bn, bind);
+  pt_hunk_copy(h, t, (unsigned)e, "");
   return NULL;
 }
 

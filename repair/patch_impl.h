@@ -94,5 +94,30 @@ unsigned pt_edit_at(const aucs_edit *e, const char *prefix, const char *base);
 const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
                          const char *base, pt_names *names, pt_hunk *h,
                          unsigned char *carry);
+/* repair/patch_helper.c: whether barrier `bar` precedes code inlined from
+ * a helper, and then its form in the helper's body (m: the repaired
+ * module, base: this file's basename). */
+int pt_in_helper(LLVMValueRef bar, const char *base);
+const char *pt_form_helper(const pt_text *t, LLVMModuleRef m,
+                           LLVMValueRef bar, const char *base, pt_names *names,
+                           pt_hunk *h);
+/* A barrier at the top of a loop's header (before its condition, on every
+ * visit): `__syncthreads();` before the loop at line l and at the end of
+ * its braced body (patch_forms.c). pt_loop_top (patch_helper.c): 0 when
+ * bar is not at the top of a loop header, 1 when it is and every other
+ * instruction of line l (initialisation, increment) and those above it in
+ * the header commute with a barrier, -1 when it is and they do not. */
+const char *pt_form_loop_top(const pt_text *t, unsigned l, pt_hunk *h);
+int pt_loop_top(LLVMValueRef bar, unsigned l);
+/* Lines from..to of the statement holding line l; 0 when unclear. */
+int pt_statement_lines(const pt_text *t, size_t l, size_t *from, size_t *to);
+/* Whether f is a kernel or reached from one through calls: code only dead
+ * out-of-line copies hold does not count as another use of a helper. */
+int pt_live(LLVMValueRef f);
+/* A barrier inside the statement at line l of the copy inlined at `at`
+ * (NULL: the function's own code), with nothing before it in that
+ * statement that another thread could see: before the statement. */
+const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
+                           LLVMMetadataRef at, const char *base, pt_hunk *h);
 
 #endif
