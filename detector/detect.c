@@ -637,7 +637,7 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
     if (!s->in->v[j].field && s->in->v[j].param < s->np)
       pargs[s->in->v[j].param] = c->args[j];
   uint64_t cap = s->o->has_run_budget ? s->o->run_budget
-                                       : aucs_interp_run_steps(c->launch, 0);
+                                      : aucs_interp_run_steps(c->launch, 0);
   if (s->taint && (!cap || cap > s->datadep_steps))
     cap = s->datadep_steps; /* > 0: datadep_replay runs nothing at 0 */
   aucs_run_config cfg = {
