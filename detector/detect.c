@@ -165,6 +165,8 @@ static int option_value(aucs_detect_options *o, const char *flag, const char *v,
     return o->step_budget = x, 1;
   if (!strcmp(flag, "--memory-budget"))
     return o->memory_budget = (size_t)x, 1;
+  if (!strcmp(flag, "--run-budget"))
+    return o->run_budget = x, o->has_run_budget = 1;
   if (!strcmp(flag, "--memory-limit"))
     return x ? (o->memory_limit = x, 1) : bad(err, flag, v, "bytes, >= 1");
   if (x == 0 || x > 1000)
@@ -193,7 +195,7 @@ int aucs_detect_option(aucs_detect_options *o, int argc, char **argv, int *i,
       "--step-budget", "--memory-budget", "--population",  "--generations",
       "--format",      "--fill",          "--smt-timeout", "--static-budget",
       "--replays",     "--time-budget",   "--memory-limit", "--search-budget",
-      "--jobs",        "-j",              "--max-findings"};
+      "--jobs",        "-j",              "--max-findings", "--run-budget"};
   int in = aucs_inputs_option(&o->user, argc, argv, i, err);
   if (in)
     return inputs_launch(o), in;
@@ -293,6 +295,7 @@ typedef struct kstate {
   size_t *fnext;
   int taint; /* runs track filled data (datadep.h) */
   aucs_budget datadep; /* the taint replays' own time (datadep.h) */
+  uint64_t datadep_steps; /* thread instructions the replays have left */
   aucs_findings until; /* a replay may stop once these are settled */
   double start;        /* its budget's clock start (the command's); 0: now */
 } kstate;
@@ -486,6 +489,9 @@ static char *reproduce(const kstate *s, const aucs_candidate *c) {
                     (unsigned long long)s->o->step_budget);
   if (s->o->memory_budget)
     aucs_buf_printf(&b, " --memory-budget %zu", s->o->memory_budget);
+  if (s->o->has_run_budget)
+    aucs_buf_printf(&b, " --run-budget %llu",
+                    (unsigned long long)s->o->run_budget);
   return aucs_buf_take(&b);
 }
 
@@ -630,6 +636,10 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
   for (size_t j = 0; j < s->nl; j++)
     if (!s->in->v[j].field && s->in->v[j].param < s->np)
       pargs[s->in->v[j].param] = c->args[j];
+  uint64_t cap = s->o->has_run_budget ? s->o->run_budget
+                                      : aucs_interp_run_steps(c->launch, 0);
+  if (s->taint && (!cap || cap > s->datadep_steps))
+    cap = s->datadep_steps; /* > 0: datadep_replay runs nothing at 0 */
   aucs_run_config cfg = {
       .launch = c->launch,
       .args = pargs,
@@ -646,6 +656,7 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
       .warp_lockstep = s->o->warp_lockstep,
       .step_budget = s->o->step_budget,
       .memory_budget = s->o->memory_budget,
+      .run_steps = cap,
       .budget = &s->pg.kernel,
       .textures = s->o->user.textures,
       .ntextures = s->o->user.ntextures,
@@ -756,6 +767,8 @@ static int datadep_replay(void *ctx, const aucs_candidate *c,
                           aucs_findings *out) {
   kstate *s = ctx;
   aucs_run_result res = {0};
+  if (!s->datadep_steps)
+    return 1; /* the replays' count is spent: findings stay errors */
   aucs_budget kernel = s->pg.kernel; /* may be spent: the search used it */
   s->pg.kernel = s->datadep;
   s->taint = 1;
@@ -763,6 +776,9 @@ static int datadep_replay(void *ctx, const aucs_candidate *c,
   aucs_run_status st = run(s, c, &res);
   s->until.n = 0;
   s->taint = 0;
+  s->datadep_steps -= res.thread_instructions < s->datadep_steps
+                          ? res.thread_instructions
+                          : s->datadep_steps;
   s->datadep = s->pg.kernel;
   s->pg.kernel = kernel;
   if (st != AUCS_RUN_ASSUME) {
@@ -784,6 +800,7 @@ static void datadep(kstate *s) {
   aucs_budget_init(&s->datadep,
                    left < AUCS_DATADEP_SECONDS ? left : AUCS_DATADEP_SECONDS, 0,
                    NULL);
+  s->datadep_steps = AUCS_DATADEP_STEPS;
   aucs_datadep_classify(datadep_replay, s, s->nl, &s->k->findings, s->found,
                         s->nfound);
 }

@@ -481,6 +481,15 @@ static int violated(run *R, thread *T, uint32_t pc) {
  * (budget.h): about a millisecond of interpretation. */
 #define BUDGET_TICK (1u << 16)
 
+uint64_t aucs_interp_run_steps(aucs_launch l, uint64_t max_threads) {
+  uint64_t n = (uint64_t)l.grid.x * l.grid.y * l.grid.z * l.block.x *
+               l.block.y * l.block.z;
+  uint64_t cap = max_threads ? max_threads : AUCS_INTERP_MAX_THREADS;
+  n = n < cap ? n : cap;
+  uint64_t steps = n * AUCS_INTERP_RUN_STEPS_PER_THREAD;
+  return steps > AUCS_INTERP_RUN_STEPS_MIN ? steps : AUCS_INTERP_RUN_STEPS_MIN;
+}
+
 /* The steps T may take before its step budget or the next budget check. */
 static uint64_t slice(const run *R, const thread *T) {
   uint64_t left = R->step_budget > T->steps ? R->step_budget - T->steps : 0;
@@ -501,6 +510,15 @@ static uint64_t next_slice(run *R, thread *T, uint64_t used) {
     return 0;
   }
   R->tick = BUDGET_TICK;
+  if (R->cfg->run_steps && R->res->thread_instructions >= R->cfg->run_steps) {
+    char why[128];
+    snprintf(why, sizeof why,
+             "the run passed its budget of %llu thread instructions "
+             "(--run-budget)",
+             (unsigned long long)R->cfg->run_steps);
+    ip_stop(R, T, AUCS_RUN_STEP_BUDGET, why);
+    return 0;
+  }
   if (aucs_budget_check(R->cfg->budget)) {
     char *why = aucs_budget_why(R->cfg->budget);
     ip_stop(R, T, AUCS_RUN_BUDGET, why);

@@ -23,7 +23,8 @@
  *      fact. After the initial population, the search stops once `patience`
  *      generations in a row grew nothing, when the evaluation says STOP
  *      (detect.c: every pair proven and no barrier in question), or when
- *      its wall-clock budget is spent. The initial population runs the
+ *      its budget of CPU time is spent (not wall clock: under load the
+ *      same runs happen). The initial population runs the
  *      smallest launch first, so a search stopped after one run ran the
  *      cheapest.
  *   A candidate equal to one already run is not run again. Every run gets
@@ -38,6 +39,7 @@
 #include "aucs/util.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- PRNG: xoshiro256** seeded by splitmix64 ----------------------------*/
 
@@ -129,7 +131,7 @@ typedef struct search {
   int assumes;   /* some candidate was: children take round sizes too */
   uint64_t seen[AUCS_COVERAGE_WORDS]; /* union of the runs' coverage */
   int grew;        /* some run grew coverage since it was last cleared */
-  double deadline; /* aucs_seconds() at which the budget runs out */
+  double deadline; /* cpu_seconds() at which the budget runs out */
   aucs_search_end end;
 } search;
 
@@ -385,8 +387,17 @@ static int grow(search *x, const aucs_fitness *fit) {
   return grew;
 }
 
+/* The process's CPU time: the search budget counts the work done, not
+ * the machine's load (a loaded machine must not change the verdict). */
+static double cpu_seconds(void) {
+  struct timespec t;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t))
+    return aucs_seconds();
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static void over_budget(search *x) {
-  if (!x->stopped && aucs_seconds() >= x->deadline) {
+  if (!x->stopped && cpu_seconds() >= x->deadline) {
     x->stopped = 1;
     x->end = AUCS_SEARCH_END_BUDGET;
   }
@@ -567,7 +578,7 @@ size_t aucs_search_run_stats(const aucs_search_space *s, aucs_search_eval eval,
                              void *ctx, aucs_search_stats *stats) {
   unsigned ms = s->budget_ms ? s->budget_ms : AUCS_SEARCH_BUDGET_MS;
   search x = {.s = s, .eval = eval, .ctx = ctx};
-  x.deadline = aucs_seconds() + ms / 1000.0;
+  x.deadline = cpu_seconds() + ms / 1000.0;
   aucs_search_rng_seed(&x.rng, s->seed);
   int fixed = aucs_search_fixed(s);
   if (fixed)

@@ -24,11 +24,14 @@
 #include "aucs/search.h"
 #include <stddef.h>
 
-/* The taint replays of one kernel stop after this many seconds in all, or
- * at the end of the kernel's time budget if that comes first (what a
- * replay found by then still counts); none runs once the search has spent
- * the kernel's budget. */
-#define AUCS_DATADEP_SECONDS 5.0
+/* The taint replays of one kernel stop after this many thread
+ * instructions in all (what a replay found by then still counts): a count,
+ * so that the machine's load never changes which findings are warnings.
+ * AUCS_DATADEP_SECONDS of wall clock, or the end of the kernel's time
+ * budget if that comes first, is a safety net only; none runs once the
+ * search has spent the kernel's budget. */
+#define AUCS_DATADEP_STEPS (1ull << 28)
+#define AUCS_DATADEP_SECONDS 20.0
 
 /* Replay c with the taint track: 0 when the run finished, its findings
  * (with data_dependent set) appended to out (the caller frees them). */

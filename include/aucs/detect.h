@@ -55,6 +55,10 @@ typedef struct aucs_detect_options {
   aucs_inputs_user user; /* --arg, --buffer, --dynamic-shared, --inputs */
   uint64_t step_budget; /* 0: AUCS_INTERP_STEP_BUDGET */
   size_t memory_budget; /* 0: AUCS_INTERP_MEMORY_BUDGET */
+  /* --run-budget: thread instructions per run, 0: unbounded; without
+   * has_run_budget, aucs_interp_run_steps of the run's launch */
+  uint64_t run_budget;
+  int has_run_budget;
   int warp_lockstep;
   unsigned population, generations; /* 0: search.h defaults */
   int json, stats;

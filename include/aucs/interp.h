@@ -88,6 +88,10 @@ typedef struct aucs_run_config {
   aucs_fill fill;        /* how the seed fills them; 0: random */
   int warp_lockstep;     /* pre-Volta rule: threads of one warp never race */
   uint64_t step_budget;  /* instructions per thread; 0: default */
+  /* Thread instructions of the whole run (every thread of every block);
+   * past it the run stops with AUCS_RUN_STEP_BUDGET. 0: unbounded.
+   * aucs_interp_run_steps sizes it to a launch. */
+  uint64_t run_steps;
   size_t memory_budget;  /* bytes of modelled memory per run; 0: default */
   /* Bytes of `extern __shared__` memory per block; 0: default. */
   size_t dynamic_shared_bytes;
@@ -133,6 +137,15 @@ typedef struct aucs_run_config {
 #define AUCS_INTERP_MEMORY_BUDGET (256ull << 20)
 #define AUCS_INTERP_DYNAMIC_SHARED (48u << 10)
 #define AUCS_INTERP_MAX_THREADS (1ull << 16)
+/* aucs_interp_run_steps: a run may take this many thread instructions per
+ * simulated thread, and at least AUCS_INTERP_RUN_STEPS_MIN in all. */
+#define AUCS_INTERP_RUN_STEPS_PER_THREAD (1ull << 17)
+#define AUCS_INTERP_RUN_STEPS_MIN (1ull << 27)
+
+/* The default run_steps for a launch (at most max_threads simulated, 0:
+ * AUCS_INTERP_MAX_THREADS): a run that loops on a count read from filled
+ * memory stops after a few seconds rather than at the memory budget. */
+uint64_t aucs_interp_run_steps(aucs_launch launch, uint64_t max_threads);
 
 typedef enum aucs_run_status {
   AUCS_RUN_OK,

@@ -63,7 +63,7 @@ double aucs_search_rng_cauchy(aucs_rng *r);
 #define AUCS_SEARCH_SEED 1
 /* Generations in a row that add no coverage before the search stops. */
 #define AUCS_SEARCH_PATIENCE 1
-/* The search's own wall-clock budget per kernel, in ms (--search-budget). */
+/* The search's own budget of CPU time per kernel, in ms (--search-budget). */
 #define AUCS_SEARCH_BUDGET_MS 10000
 
 /* One run's inputs. */
