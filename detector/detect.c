@@ -1251,7 +1251,16 @@ static void budget_settle(kstate *s) {
 
 /* A repair trial (aucs_detect_options.trial): the recorded runs of this
  * kernel, then a search of one candidate and its two children (the first
- * of them is the full search's first run). */
+ * of them is the full search's first run); the trial's stop ends it after
+ * the run that added a finding it stops at. */
+static int trial_stops(kstate *s, size_t from) {
+  const aucs_detect_trial *t = s->o->trial;
+  for (size_t j = from; t->stop && j < s->k->findings.n; j++)
+    if (t->stop(t->stop_ctx, s->k->name, &s->k->findings.v[j]))
+      return 1;
+  return 0;
+}
+
 static void trial_runs(kstate *s, aucs_search_space *sp) {
   const aucs_detect_trial *t = s->o->trial;
   size_t replayed = 0;
@@ -1259,8 +1268,11 @@ static void trial_runs(kstate *s, aucs_search_space *sp) {
     if (strcmp(t->kernels[i], s->k->name) || t->nargs[i] != s->nl)
       continue;
     aucs_fitness fit;
+    size_t before = s->k->findings.n;
     eval(s, &t->runs[i], &fit);
     replayed++;
+    if (trial_stops(s, before))
+      return;
   }
   if (t->replay_only && replayed)
     return;

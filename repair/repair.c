@@ -344,12 +344,36 @@ static void runs_free(state *s) {
  * their findings in s->cur (merge_into). The whole module when the user
  * chose a kernel anyway, or when the one-kernel detection is refused (an
  * --arg only another kernel has). */
+typedef struct stop_ctx {
+  state *s;
+  trial *t;
+} stop_ctx;
+
+static int same_key(const aucs_repair_item *it, const char *kernel,
+                    const aucs_finding *f);
+
+/* aucs_detect_trial.stop: a finding that rejects the trial (the item's
+ * again, or a new one) ends its replay early. */
+static int stop_at(void *ctx, const char *kernel, const aucs_finding *f) {
+  stop_ctx *c = ctx;
+  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
+    return 0;
+  if (!same_key(&c->s->r->items[c->t->item], kernel, f) &&
+      !rp_new_key(c->s, kernel, f))
+    return 0;
+  return c->t->stopped = 1;
+}
+
 int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
+  stop_ctx sc = {s, t};
   aucs_detect_trial tr = {.kernels = (const char *const *)s->run_kernel,
                           .runs = s->runs,
                           .nargs = s->run_nargs,
                           .n = s->nruns,
-                          .replay_only = t->replay_only};
+                          .replay_only = t->replay_only,
+                          .stop = t->may_stop ? stop_at : NULL,
+                          .stop_ctx = &sc};
+  t->stopped = 0;
   aucs_detect_options o = s->detect;
   o.trial = &tr;
   /* The runs decide a trial; the static checker's witnesses (and proofs)
@@ -854,6 +878,40 @@ static const aucs_finding *other_copy(const aucs_report *rep,
   return NULL;
 }
 
+/* The item's ids each name one instruction of kernel: the finding has no
+ * other copy there. */
+static int unique_key(LLVMValueRef kernel, const aucs_repair_item *it) {
+  return unique_id(kernel, it->ida) && (!it->idb || unique_id(kernel, it->idb));
+}
+
+/* The trial's detection, stopped at the first finding that rejects the
+ * trial. A stopped detection that would accept it (the finding turned out a
+ * warning), or that may have missed another copy of the item's finding, is
+ * done again in full, so the verdict is the full detection's. */
+static int detect_plan(state *s, trial *t, LLVMValueRef kernel,
+                       aucs_report *after, LLVMValueRef done[][2], size_t n) {
+  t->may_stop = 1;
+  int rc = rp_detect_trial(s, t, after);
+  t->may_stop = 0;
+  if (rc || !t->stopped)
+    return rc;
+  const aucs_repair_item *it = &s->r->items[t->item];
+  int settled = !accepted(s, t, after) &&
+                (unique_key(kernel, it) || other_copy(after, it, done, n));
+  if (rp_tracing())
+    fprintf(stderr, "aucs: repair: item %d: detection stopped early: %s\n",
+            t->item,
+            settled ? "rejected"
+            : t->why ? "detected in full (other copies)"
+                     : "detected in full (it would accept)");
+  free(t->why);
+  t->why = NULL;
+  if (settled)
+    return 0;
+  aucs_detect_report_free(after);
+  return rp_detect_trial(s, t, after);
+}
+
 /* Plan, verify and detect the trial; while the item's finding is still
  * there on instructions no plan of the trial has seen (a helper called
  * twice and inlined twice: the race is in each copy), plan again for that
@@ -871,7 +929,7 @@ static int plan_copies(state *s, trial *t, LLVMValueRef kc,
     done[n][0] = planned->a.instr;
     done[n][1] = planned->b.instr;
     n++;
-    if (rp_detect_trial(s, t, after))
+    if (detect_plan(s, t, kc, after, done, n))
       return 0;
     if (accepted(s, t, after))
       return 1;
@@ -1130,6 +1188,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     return 1;
   }
   add_items(&s, &s.cur, 0);
+  rp_proofs_seed(&s, &s.cur);
   r->warnings = warnings(&s.cur);
   r->incomplete = incomplete(&s.cur, &r->none_checked);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;

@@ -139,6 +139,9 @@ typedef struct trial {
   /* Its edits are proven harmless (a statically redundant barrier
    * deleted): its detection replays the recorded runs only. */
   int replay_only;
+  /* Its detection may stop at the first finding that rejects it
+   * (rp_detect_trial, plan_copies); stopped: it did. */
+  int may_stop, stopped;
 } trial;
 
 int rp_tracing(void);
@@ -167,6 +170,7 @@ void rp_delete(state *s, trial *t, LLVMValueRef bar, const char *why);
 int rp_place_race(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
                   int variant);
 int rp_new_key(state *s, const char *kernel, const aucs_finding *f);
+void rp_proofs_seed(state *s, const aucs_report *rep);
 void rp_proofs_free(state *s);
 int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                       const aucs_finding *f);

@@ -597,6 +597,32 @@ static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
   return p->proven;
 }
 
+/* The first detection's static checker already asked whether each
+ * redundant barrier it reported is proven, on the kernels as they are
+ * before any edit, with the same solver options: its proofs answer
+ * proven_redundant for a kernel still the same text. */
+void rp_proofs_seed(state *s, const aucs_report *rep) {
+  if (s->detect.user.nargs) /* its proofs then hold for those values only */
+    return;
+  for (size_t k = 0; k < rep->nkernels; k++) {
+    const aucs_report_kernel *K = &rep->kernels[k];
+    char *ir = NULL;
+    for (size_t i = 0; K->fn && K->st.proven && i < K->findings.n; i++) {
+      LLVMValueRef bar = K->findings.v[i].a.instr;
+      if (K->findings.v[i].kind != AUCS_FINDING_REDUNDANT_BARRIER ||
+          !K->st.proven[i] || !bar || !aucs_repair_id(bar))
+        continue;
+      if (!ir)
+        ir = LLVMPrintValueToString(K->fn);
+      s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof(proof));
+      s->proofs[s->nproofs++] =
+          (proof){.ir = aucs_xstrdup(ir), .id = aucs_repair_id(bar), .proven = 1};
+    }
+    if (ir)
+      LLVMDisposeMessage(ir);
+  }
+}
+
 void rp_proofs_free(state *s) {
   for (size_t i = 0; i < s->nproofs; i++) {
     free(s->proofs[i].ir);

@@ -198,6 +198,14 @@ static void record(void *ctx, const char *kernel, const aucs_candidate *c,
   r->c.args = r->args;
 }
 
+/* aucs_detect_trial.stop: stop at the first finding, counting calls. */
+static int stop_yes(void *ctx, const char *kernel, const aucs_finding *f) {
+  (void)f;
+  assert_string_equal(kernel, "racy");
+  ++*(int *)ctx;
+  return 1;
+}
+
 static void test_detect_trial_replays_recorded_runs(void **state) {
   fx *f = *state;
   recorded rec = {0};
@@ -235,6 +243,22 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
                                           "--fill zero"));
   aucs_detect_report_free(&r);
   aucs_detect_options_free(&t);
+
+  /* a stop that answers yes ends the trial after the run that found it:
+   * one run, no fresh search, and the finding is in the report */
+  int stops = 0;
+  tr.stop = stop_yes;
+  tr.stop_ctx = &stops;
+  aucs_detect_options w = {0};
+  parse_ok(&w, "--kernel racy --no-static");
+  w.input = "k.ll";
+  w.trial = &tr;
+  assert_int_equal(aucs_detect_run(f->m, f->ks, f->n, &w, &r, &err), 0);
+  assert_int_equal(only(&r)->runs, 1);
+  assert_true(only(&r)->findings.n >= 1);
+  assert_int_equal(stops, 1);
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&w);
 
   /* without the trial, the search makes many more runs */
   aucs_detect_options u = {0};

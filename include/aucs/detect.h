@@ -123,6 +123,11 @@ typedef struct aucs_detect_trial {
    * edit the static checker proved harmless: a redundant barrier's
    * deletion). */
   int replay_only;
+  /* Called with each finding a replayed run adds: nonzero stops the trial
+   * there (no further replay, no fresh search), so the report holds the
+   * findings of the runs so far. NULL: never. */
+  int (*stop)(void *ctx, const char *kernel, const aucs_finding *f);
+  void *stop_ctx;
 } aucs_detect_trial;
 
 /* Parse the detect option at argv[*i], moving *i past its value: 1 when it
