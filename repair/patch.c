@@ -24,9 +24,10 @@
  *   4. Check it: write the copy under the same basename in a temporary
  *      directory, compile it with the same options plus `-I` of the
  *      original's directory, detect with the same launches and seed + 1.
- *      It passes when no finding maps (by kind and original line) to a
- *      finding the patch answers, and every race or divergence maps to one
- *      that was there before.
+ *      It passes when no finding that counts maps (by kind and original
+ *      line) to a finding the IR repair fixed (whether the patch answers
+ *      it or an IR-only edit does), and every race or divergence maps to
+ *      one the repair left. Warnings are not compared.
  *      When a patch with loops rewritten fails, the loops become IR only
  *      and the rest is checked again.
  *
@@ -665,20 +666,26 @@ static int is_order_bug(aucs_finding_kind k) {
          k == AUCS_FINDING_MISSING_FENCE;
 }
 
-/* Why finding f of the recompiled patch refuses it, or NULL. */
+/* Why finding f of the recompiled patch refuses it, or NULL: it is one
+ * the IR repair fixed (the patch answers it, or it answers it only in the
+ * IR), or a new race or divergence. One the repair left is no worse. */
 static char *judge(const aucs_finding *f, const aucs_repair_result *r,
                    const plan *p, const unsigned *map, unsigned nlines) {
   unsigned now = f->a.instr ? aucs_srcloc_of(f->a.instr).line : 0;
   unsigned was = now && now <= nlines ? map[now] : 0;
-  int matched = 0;
+  long fixed = -1;
   for (size_t i = 0; i < r->nitems; i++)
     if (r->items[i].kind == f->kind && was && item_line(&r->items[i]) == was) {
-      if (!p->addressed[i])
-        return NULL; /* one the patch leaves, as the repair did */
-      matched = 1;
+      if (r->items[i].outcome != AUCS_OUTCOME_FIXED)
+        return NULL; /* one the repair left too */
+      fixed = (long)i;
     }
-  if (matched)
+  if (fixed >= 0 && p->addressed[fixed])
     return aucs_xasprintf("%s at line %u is still there",
+                          aucs_finding_kind_name(f->kind), was);
+  if (fixed >= 0)
+    return aucs_xasprintf("%s at line %u, which the IR repair fixed, is "
+                          "still there (an edit that fixes it is IR only)",
                           aucs_finding_kind_name(f->kind), was);
   return is_order_bug(f->kind)
              ? aucs_xasprintf("a new %s at line %u of the patched file",
@@ -688,7 +695,7 @@ static char *judge(const aucs_finding *f, const aucs_repair_result *r,
 
 static char *verdict(const aucs_report *rep, const aucs_repair_result *r,
                      const plan *p, const unsigned *map, unsigned nlines,
-                     size_t *count) {
+                     int strict, size_t *count) {
   *count = 0;
   for (size_t k = 0; k < rep->nkernels; k++) {
     const aucs_report_kernel *rk = &rep->kernels[k];
@@ -697,6 +704,8 @@ static char *verdict(const aucs_report *rep, const aucs_repair_result *r,
                             "checked: %s",
                             rk->demangled, rk->reason ? rk->reason : "");
     for (size_t i = 0; i < rk->findings.n; i++) {
+      if (!aucs_finding_counts(&rk->findings.v[i], strict))
+        continue; /* a warning: the repair does not act on it either */
       char *why = judge(&rk->findings.v[i], r, p, map, nlines);
       if (why)
         return why;
@@ -761,7 +770,7 @@ static char *check(const aucs_patch_options *o, const char *now,
     if (aucs_detect_run(aucs_module_llvm(mod), ks, n, &d, &rep, &err))
       why = aucs_xasprintf("the patched file cannot be detected: %s", err);
     else
-      why = verdict(&rep, r, p, map, nlines, count);
+      why = verdict(&rep, r, p, map, nlines, d.strict, count);
     if (!err)
       aucs_detect_report_free(&rep);
     free(ks);
@@ -861,7 +870,7 @@ static int build(const aucs_repair_result *r, const aucs_patch_options *o,
                     "aucs: source patch checked: recompiled, %zu "
                     "finding%s%s\n",
                     count, count == 1 ? "" : "s",
-                    count ? " (none new, none the patch answers)" : "");
+                    count ? " (none new, none the repair fixed)" : "");
     out->diff = unified(t, now, o->cu);
     changes(t, p, r, out);
   }
