@@ -18,6 +18,9 @@
  *            after every read and before the write (checked on the IR):
  *              auto &ref = LHS;  auto val = ref op (RHS);
  *              __syncthreads();  ref = val;
+ *            or between the reads of the two operands of `x = A op B;`
+ *            (patch_split.c): auto val = A;  __syncthreads();
+ *              x = val op B;
  *   exit     flatten-exit at an `if` (line L) of the kernel:
  *            an early `if (C) return;` at the kernel's top level becomes
  *              bool active = true;  if (C) active = false;
@@ -671,13 +674,20 @@ static int plain_lvalue(const char *s, size_t n) {
   return i && (i == n || s[i] == '[' || s[i] == '-');
 }
 
+int pt_one_statement(const pt_text *t, size_t l) {
+  return !begins_statement(t, l) && one_line_statement(t, l);
+}
+
+int pt_side_effect_free(const char *s, size_t n) {
+  return side_effect_free(s, n);
+}
+
 const char *pt_form_split(const pt_text *t, unsigned l, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h) {
   if (!l || l > t->n)
     return "the statement the barrier splits is not in this file";
   if (!between_read_and_write(bar, l))
-    return "the barrier does not fall after every read and before the one "
-           "write of the statement it splits";
+    return pt_form_split_reads(t, l, bar, names, h);
   size_t n;
   const char *s = pt_trimmed(t, l, &n);
   assign a;

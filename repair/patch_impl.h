@@ -69,6 +69,15 @@ const char *pt_form_fence(const pt_text *t, unsigned line, pt_hunk *h);
 const char *pt_form_delete(const pt_text *t, unsigned line, pt_hunk *h);
 const char *pt_form_split(const pt_text *t, unsigned line, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h);
+/* patch_split.c: a barrier between the reads of A and B in one-line
+ * `x = A op B;` (or a declaration): `auto val = A; __syncthreads();
+ * x = val op B;`. */
+const char *pt_form_split_reads(const pt_text *t, unsigned line,
+                                LLVMValueRef bar, pt_names *names, pt_hunk *h);
+/* Whether line l begins and ends one simple statement; whether s[0..n)
+ * has no call, assignment, `++`/`--` or comma (patch_forms.c). */
+int pt_one_statement(const pt_text *t, size_t l);
+int pt_side_effect_free(const char *s, size_t n);
 const char *pt_form_exit(const pt_text *t, unsigned line, pt_names *names,
                          pt_hunk *h);
 /* A flattened if/else holding line `line`, with the barrier the repair put
