@@ -234,6 +234,14 @@ static int starts(const char *s, size_t len, const char *word) {
   return len >= w && !strncmp(s, word, w) && (len == w || !word_char(s[w]));
 }
 
+/* Whether line p holds only a comment (blanked out of t->code). */
+static int comment_only(const pt_text *t, size_t p) {
+  for (size_t i = t->start[p - 1]; i < t->start[p]; i++)
+    if (!isspace((unsigned char)t->code[i]))
+      return 0;
+  return 1;
+}
+
 /* The nonblank line above l, 0 when none. */
 static size_t above(const pt_text *t, size_t l) {
   size_t n;
@@ -241,6 +249,14 @@ static size_t above(const pt_text *t, size_t l) {
     if (pt_trimmed(t, p, &n), n)
       return p;
   return 0;
+}
+
+/* The line above l that holds code (not only a comment), 0 when none. */
+static size_t above_code(const pt_text *t, size_t l) {
+  size_t p = above(t, l);
+  while (p && comment_only(t, p))
+    p = above(t, p);
+  return p;
 }
 
 static size_t below(const pt_text *t, size_t l) {
@@ -280,7 +296,7 @@ static const char *begins_statement(const pt_text *t, size_t l) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     if (!n || !strncmp(s, bad[i], strlen(bad[i])))
       return "the line the barrier precedes does not begin a statement";
-  size_t up = above(t, pragma_top(t, l));
+  size_t up = above_code(t, pragma_top(t, l));
   char c = last_char(t, up);
   if (c && c != ';' && c != '{' && c != '}')
     return "the line the barrier precedes continues the statement above it";
