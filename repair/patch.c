@@ -543,8 +543,8 @@ static int xl_deleted(void *arg, size_t line) {
 static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
                            const text *t, const char *base, pt_names *names,
                            plan *p) {
-  exit_loops x = {.log = log, .exit = &log->v[i], .t = t, .base = base,
-                  .names = names};
+  exit_loops x = {
+      .log = log, .exit = &log->v[i], .t = t, .base = base, .names = names};
   x.carry = aucs_xcalloc(log->n + 1, 1);
   x.tmp = aucs_xcalloc(log->n + 1, 1);
   x.loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));

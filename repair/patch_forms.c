@@ -756,8 +756,8 @@ static const char *cut_region(const pt_text *t, region *r) {
                                     "default"};
   for (size_t l = r->from; l <= r->to; l++) {
     int bar = t->depth[l] == r->d && pt_line_is(t, l, "__syncthreads();");
-    int loop = !bar && r->cx && t->depth[l] == r->d &&
-               r->cx->uniform(r->cx->arg, l);
+    int loop =
+        !bar && r->cx && t->depth[l] == r->d && r->cx->uniform(r->cx->arg, l);
     size_t e = loop ? block_end(t, l) : l;
     if (loop && (!e || e > r->to || !pt_line_is(t, e, "}")))
       return "a loop made uniform in the guarded code does not end at a `}` "
@@ -891,9 +891,8 @@ static void guarded(const pt_text *t, size_t from, size_t to, const char *ind,
 
 /* Cut c of r: its barrier line (none when the repair deleted it), or the
  * loop made uniform under `guard`, its lines appended to h. */
-static const char *emit_cut(const region *r, size_t c,
-                            const char *ind, size_t in, const char *guard,
-                            pt_hunk *h) {
+static const char *emit_cut(const region *r, size_t c, const char *ind,
+                            size_t in, const char *guard, pt_hunk *h) {
   const pt_exit_ctx *cx = r->cx;
   if (r->cut_to[c] == r->cut[c]) {
     if (!cx || !cx->deleted(cx->arg, r->cut[c]))
@@ -987,8 +986,7 @@ static const char *exit_return(const pt_text *t, size_t l, size_t r,
 }
 
 static const char *exit_if(const pt_text *t, size_t l, const header *hd,
-                           pt_names *names, const pt_exit_ctx *cx,
-                           pt_hunk *h) {
+                           pt_names *names, const pt_exit_ctx *cx, pt_hunk *h) {
   size_t e = block_end(t, l), b;
   if (hd->rest_len != 1 || *hd->rest != '{' || !e || !pt_line_is(t, e, "}"))
     return "the `if` around the barrier has no braced block closed by a "

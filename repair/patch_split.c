@@ -158,9 +158,8 @@ static int split_on_ir(LLVMValueRef bar, unsigned l, const operands *o) {
   return 0;
 }
 
-const char *pt_form_split_reads(const pt_text *t, unsigned l,
-                                LLVMValueRef bar, pt_names *names,
-                                pt_hunk *h) {
+const char *pt_form_split_reads(const pt_text *t, unsigned l, LLVMValueRef bar,
+                                pt_names *names, pt_hunk *h) {
   operands o;
   if (!bar || !l || l > t->n || !parse(t, l, &o))
     return "the barrier does not fall after every read and before the one "
