@@ -12,7 +12,10 @@
  *      an `if` split at its barrier) and a flattened if/else with its
  *      barrier before the else arm; a loop made uniform becomes
  *      `while (__syncthreads_or(active))` with the edits inside it in its
- *      hunk (repair/patch_loop.c). Other flattened regions, helpers
+ *      hunk (repair/patch_loop.c); such loops in the code an early return
+ *      guards go into the early return's hunk (pt_form_exit_in, anchored
+ *      at its flatten-exit edit, or at the loop's edit when the repair
+ *      flattened no return of its own). Other flattened regions, helpers
  *      inlined at one of several calls, code in another file and a
  *      template kernel instantiated more than once are "IR only", and so
  *      is every edit answering the same finding as an IR-only edit, a
@@ -24,9 +27,10 @@
  *   4. Check it: write the copy under the same basename in a temporary
  *      directory, compile it with the same options plus `-I` of the
  *      original's directory, detect with the same launches and seed + 1.
- *      It passes when no finding maps (by kind and original line) to a
- *      finding the patch answers, and every race or divergence maps to one
- *      that was there before.
+ *      It passes when no finding that counts maps (by kind and original
+ *      line) to a finding the IR repair fixed (whether the patch answers
+ *      it or an IR-only edit does), and every race or divergence maps to
+ *      one the repair left. Warnings are not compared.
  *      When a patch with loops rewritten fails, the loops become IR only
  *      and the rest is checked again.
  *
@@ -364,6 +368,7 @@ typedef struct plan {
   unsigned char *dup;       /* per edit: an earlier edit writes its hunk */
   unsigned char *carried;   /* per edit: another edit's hunk holds it */
   size_t *loop_of;          /* per edit: 1 + the loop edit holding it */
+  size_t *exit_of;          /* per edit: 1 + the flatten-exit holding it */
   int no_loops;             /* loops stay IR only (a failed check) */
   size_t nloops;            /* loops with a source form */
   char *failed;             /* why the check failed, or NULL */
@@ -380,6 +385,7 @@ static void plan_free(plan *p) {
   free(p->dup);
   free(p->carried);
   free(p->loop_of);
+  free(p->exit_of);
   free(p->failed);
   free(p->addressed);
   free(p->why);
@@ -471,6 +477,138 @@ static void loop_ir_only(const aucs_editlog *log, size_t i, const text *t,
   }
 }
 
+/* ---- an early return or divergent `if` with loops made uniform in it ----*/
+
+typedef struct exit_loops {
+  const aucs_editlog *log;
+  const aucs_edit *exit; /* the flatten-exit edit */
+  const text *t;
+  const char *base;
+  pt_names *names;
+  unsigned char *carry, *tmp; /* per edit: the hunk holds it */
+  size_t *loop_of;            /* per edit: 1 + its loop edit */
+  size_t nloops;
+  int tried; /* a loop's rewrite was asked for */
+} exit_loops;
+
+static int same_function(const aucs_edit *a, const aucs_edit *b) {
+  return a->function && b->function && !strcmp(a->function, b->function);
+}
+
+static long loop_at(const exit_loops *x, size_t head) {
+  for (size_t k = 0; k < x->log->n; k++)
+    if (x->log->v[k].kind == AUCS_EDIT_UNIFORMIZE_LOOP &&
+        same_function(&x->log->v[k], x->exit) &&
+        pt_edit_line(&x->log->v[k], x->base) == head)
+      return (long)k;
+  return -1;
+}
+
+static int xl_uniform(void *arg, size_t head) {
+  return loop_at(arg, head) >= 0;
+}
+
+static const char *xl_loop(void *arg, size_t head, const char *guard,
+                           pt_hunk *h) {
+  exit_loops *x = arg;
+  size_t k = (size_t)loop_at(x, head);
+  x->tried = 1;
+  memset(x->tmp, 0, x->log->n);
+  const char *why =
+      pt_form_loop_under(x->t, x->log, k, x->base, x->names, guard, h, x->tmp);
+  for (size_t j = 0; !why && j < x->log->n; j++)
+    if (x->tmp[j])
+      x->carry[j] = 1, x->loop_of[j] = k + 1;
+  if (!why)
+    x->carry[k] = 1, x->nloops++;
+  return why;
+}
+
+static int xl_deleted(void *arg, size_t line) {
+  exit_loops *x = arg;
+  for (size_t k = 0; k < x->log->n; k++) {
+    const aucs_edit *e = &x->log->v[k];
+    if (e->kind == AUCS_EDIT_DELETE_BARRIER && same_function(e, x->exit) &&
+        parse_at(e->source_edit, "delete the __syncthreads(); at ", x->base) ==
+            line)
+      return x->carry[k] = 1;
+  }
+  return 0;
+}
+
+/* Edit i (a flatten-exit with no form of its own, or a loop made uniform
+ * inside the code an early return skips), at the `if` of line l whose
+ * guarded code holds loops made uniform: the exit form with their
+ * rewrites inside. 1 when it has one. */
+static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
+                           const text *t, const char *base, pt_names *names,
+                           plan *p) {
+  exit_loops x = {
+      .log = log, .exit = &log->v[i], .t = t, .base = base, .names = names};
+  x.carry = aucs_xcalloc(log->n + 1, 1);
+  x.tmp = aucs_xcalloc(log->n + 1, 1);
+  x.loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
+  int anchor_loop = log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP;
+  pt_exit_ctx cx = {xl_uniform, xl_loop, xl_deleted, &x, anchor_loop};
+  pt_hunk h = {0};
+  const char *why = pt_form_exit_in(t, l, names, &cx, &h);
+  if (!why && anchor_loop && !x.carry[i])
+    why = "the loop is not in the code the early return skips";
+  int ok = !why && x.nloops;
+  if (ok) {
+    pt_hunk_free(&p->hunks[i]);
+    p->hunks[i] = h;
+    p->exact[i] = 1, p->why[i] = NULL;
+    p->nloops += x.nloops;
+    for (size_t k = 0; k < log->n; k++)
+      if (x.carry[k] && k != i) {
+        pt_hunk_free(&p->hunks[k]);
+        p->exact[k] = p->carried[k] = 1;
+        p->exit_of[k] = i + 1;
+        p->loop_of[k] = x.loop_of[k];
+        p->why[k] = NULL;
+      }
+  } else {
+    if (x.tried && why && !anchor_loop)
+      p->why[i] = why;
+    pt_hunk_free(&h);
+  }
+  free(x.carry), free(x.tmp), free(x.loop_of);
+  return ok;
+}
+
+/* Loop edit i made uniform inside code an early return skips, with no
+ * flatten-exit of its own: the nearest early return above it at the
+ * kernel's top level. */
+static void loop_after_return(const aucs_editlog *log, size_t i, const text *t,
+                              const char *base, pt_names *names, plan *p) {
+  unsigned head = pt_edit_line(&log->v[i], base);
+  if (!head || head > t->n || t->depth[head] != 1)
+    return;
+  for (unsigned l = head - 1; l > 0 && t->depth[l] >= 1; l--) {
+    size_t n;
+    const char *s = pt_trimmed(t, l, &n);
+    if (t->depth[l] == 1 && n > 2 && !strncmp(s, "if", 2) &&
+        !isalnum((unsigned char)s[2]) && s[2] != '_')
+      if (exit_with_loops(log, i, l, t, base, names, p))
+        return;
+  }
+}
+
+static void plan_exit_loops(const aucs_editlog *log, const text *t,
+                            const char *base, pt_names *names, plan *p) {
+  for (size_t i = 0; i < log->n && !p->no_loops; i++)
+    if (log->v[i].kind == AUCS_EDIT_FLATTEN_EXIT && !p->exact[i] &&
+        !p->carried[i] && loc_in(log->v[i].source, base))
+      exit_with_loops(log, i, loc_line(log->v[i].source), t, base, names, p);
+  for (size_t i = 0; i < log->n && !p->no_loops; i++)
+    if (log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[i] &&
+        !p->exact[i] && loc_in(log->v[i].source, base) &&
+        log->v[i].source_edit &&
+        strstr(log->v[i].source_edit, "<the condition around"))
+      loop_after_return(log, i, t, base, names, p);
+}
+
 /* A loop made uniform (pt_form_loop) carries the edits made inside it. */
 static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
                        LLVMModuleRef m, pt_names *names, plan *p) {
@@ -478,7 +616,7 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
     if (e->kind != AUCS_EDIT_UNIFORMIZE_LOOP || !loc_in(e->source, base) ||
-        shared_template(e->function, m))
+        shared_template(e->function, m) || p->carried[i] || p->exact[i])
       continue;
     memset(carry, 0, log->n);
     p->why[i] = p->no_loops
@@ -520,6 +658,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   p->dup = aucs_xcalloc(log->n + 1, 1);
   p->carried = aucs_xcalloc(log->n + 1, 1);
   p->loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
+  p->exit_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   pt_names names = {.t = t};
   for (size_t i = 0; i < log->n; i++) {
@@ -529,6 +668,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
       pt_hunk_free(&p->hunks[i]);
   }
   plan_if_else(log, t, base, m, &names, p);
+  plan_exit_loops(log, t, base, &names, p);
   plan_loops(log, t, base, m, &names, p);
   aucs_buf_free(&names.used);
   plan_exclude(r, p);
@@ -665,20 +805,26 @@ static int is_order_bug(aucs_finding_kind k) {
          k == AUCS_FINDING_MISSING_FENCE;
 }
 
-/* Why finding f of the recompiled patch refuses it, or NULL. */
+/* Why finding f of the recompiled patch refuses it, or NULL: it is one
+ * the IR repair fixed (the patch answers it, or it answers it only in the
+ * IR), or a new race or divergence. One the repair left is no worse. */
 static char *judge(const aucs_finding *f, const aucs_repair_result *r,
                    const plan *p, const unsigned *map, unsigned nlines) {
   unsigned now = f->a.instr ? aucs_srcloc_of(f->a.instr).line : 0;
   unsigned was = now && now <= nlines ? map[now] : 0;
-  int matched = 0;
+  long fixed = -1;
   for (size_t i = 0; i < r->nitems; i++)
     if (r->items[i].kind == f->kind && was && item_line(&r->items[i]) == was) {
-      if (!p->addressed[i])
-        return NULL; /* one the patch leaves, as the repair did */
-      matched = 1;
+      if (r->items[i].outcome != AUCS_OUTCOME_FIXED)
+        return NULL; /* one the repair left too */
+      fixed = (long)i;
     }
-  if (matched)
+  if (fixed >= 0 && p->addressed[fixed])
     return aucs_xasprintf("%s at line %u is still there",
+                          aucs_finding_kind_name(f->kind), was);
+  if (fixed >= 0)
+    return aucs_xasprintf("%s at line %u, which the IR repair fixed, is "
+                          "still there (an edit that fixes it is IR only)",
                           aucs_finding_kind_name(f->kind), was);
   return is_order_bug(f->kind)
              ? aucs_xasprintf("a new %s at line %u of the patched file",
@@ -688,7 +834,7 @@ static char *judge(const aucs_finding *f, const aucs_repair_result *r,
 
 static char *verdict(const aucs_report *rep, const aucs_repair_result *r,
                      const plan *p, const unsigned *map, unsigned nlines,
-                     size_t *count) {
+                     int strict, size_t *count) {
   *count = 0;
   for (size_t k = 0; k < rep->nkernels; k++) {
     const aucs_report_kernel *rk = &rep->kernels[k];
@@ -697,6 +843,8 @@ static char *verdict(const aucs_report *rep, const aucs_repair_result *r,
                             "checked: %s",
                             rk->demangled, rk->reason ? rk->reason : "");
     for (size_t i = 0; i < rk->findings.n; i++) {
+      if (!aucs_finding_counts(&rk->findings.v[i], strict))
+        continue; /* a warning: the repair does not act on it either */
       char *why = judge(&rk->findings.v[i], r, p, map, nlines);
       if (why)
         return why;
@@ -761,7 +909,7 @@ static char *check(const aucs_patch_options *o, const char *now,
     if (aucs_detect_run(aucs_module_llvm(mod), ks, n, &d, &rep, &err))
       why = aucs_xasprintf("the patched file cannot be detected: %s", err);
     else
-      why = verdict(&rep, r, p, map, nlines, count);
+      why = verdict(&rep, r, p, map, nlines, d.strict, count);
     if (!err)
       aucs_detect_report_free(&rep);
     free(ks);
@@ -805,6 +953,11 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
   for (size_t i = 0; i < out->n; i++)
     if (!p->exact[i])
       out->per_edit[i] = aucs_xasprintf("IR only: %s", p->why[i]);
+    else if (p->exit_of[i] && !p->loop_of[i])
+      out->per_edit[i] = aucs_xasprintf(
+          "in the hunk of edit %zu (the `if` made a flag, with the loops "
+          "inside it made uniform)",
+          p->exit_of[i]);
     else if (p->loop_of[i])
       out->per_edit[i] =
           aucs_xstrdup("in the hunk of the loop made uniform (its `while "
@@ -861,7 +1014,7 @@ static int build(const aucs_repair_result *r, const aucs_patch_options *o,
                     "aucs: source patch checked: recompiled, %zu "
                     "finding%s%s\n",
                     count, count == 1 ? "" : "s",
-                    count ? " (none new, none the patch answers)" : "");
+                    count ? " (none new, none the repair fixed)" : "");
     out->diff = unified(t, now, o->cu);
     changes(t, p, r, out);
   }

@@ -18,6 +18,9 @@
  *            after every read and before the write (checked on the IR):
  *              auto &ref = LHS;  auto val = ref op (RHS);
  *              __syncthreads();  ref = val;
+ *            or between the reads of the two operands of `x = A op B;`
+ *            (patch_split.c): auto val = A;  __syncthreads();
+ *              x = val op B;
  *   exit     flatten-exit at an `if` (line L) of the kernel:
  *            an early `if (C) return;` at the kernel's top level becomes
  *              bool active = true;  if (C) active = false;
@@ -27,6 +30,10 @@
  *              if (cond) { B; }
  *            declarations of A that later code uses are hoisted above the
  *            first guard (`T x = e;` -> `T x;` above, `x = e;` in place).
+ *            A loop made uniform at the guarded code's level (given by a
+ *            pt_exit_ctx) takes a guarded run's place, rewritten by
+ *            pt_form_loop_under with the guard; a barrier line the repair
+ *            deleted there goes.
  *   if/else  a flattened `if (C) A; else B;` whose barrier the repair put
  *            before the else arm (one-line or braced arms):
  *              bool cond = C;  if (cond) A;  __syncthreads();
@@ -227,6 +234,14 @@ static int starts(const char *s, size_t len, const char *word) {
   return len >= w && !strncmp(s, word, w) && (len == w || !word_char(s[w]));
 }
 
+/* Whether line p holds only a comment (blanked out of t->code). */
+static int comment_only(const pt_text *t, size_t p) {
+  for (size_t i = t->start[p - 1]; i < t->start[p]; i++)
+    if (!isspace((unsigned char)t->code[i]))
+      return 0;
+  return 1;
+}
+
 /* The nonblank line above l, 0 when none. */
 static size_t above(const pt_text *t, size_t l) {
   size_t n;
@@ -234,6 +249,14 @@ static size_t above(const pt_text *t, size_t l) {
     if (pt_trimmed(t, p, &n), n)
       return p;
   return 0;
+}
+
+/* The line above l that holds code (not only a comment), 0 when none. */
+static size_t above_code(const pt_text *t, size_t l) {
+  size_t p = above(t, l);
+  while (p && comment_only(t, p))
+    p = above(t, p);
+  return p;
 }
 
 static size_t below(const pt_text *t, size_t l) {
@@ -273,7 +296,7 @@ static const char *begins_statement(const pt_text *t, size_t l) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     if (!n || !strncmp(s, bad[i], strlen(bad[i])))
       return "the line the barrier precedes does not begin a statement";
-  size_t up = above(t, pragma_top(t, l));
+  size_t up = above_code(t, pragma_top(t, l));
   char c = last_char(t, up);
   if (c && c != ';' && c != '{' && c != '}')
     return "the line the barrier precedes continues the statement above it";
@@ -671,13 +694,20 @@ static int plain_lvalue(const char *s, size_t n) {
   return i && (i == n || s[i] == '[' || s[i] == '-');
 }
 
+int pt_one_statement(const pt_text *t, size_t l) {
+  return !begins_statement(t, l) && one_line_statement(t, l);
+}
+
+int pt_side_effect_free(const char *s, size_t n) {
+  return side_effect_free(s, n);
+}
+
 const char *pt_form_split(const pt_text *t, unsigned l, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h) {
   if (!l || l > t->n)
     return "the statement the barrier splits is not in this file";
   if (!between_read_and_write(bar, l))
-    return "the barrier does not fall after every read and before the one "
-           "write of the statement it splits";
+    return pt_form_split_reads(t, l, bar, names, h);
   size_t n;
   const char *s = pt_trimmed(t, l, &n);
   assign a;
@@ -711,11 +741,13 @@ const char *pt_form_split(const pt_text *t, unsigned l, LLVMValueRef bar,
 /* ---- exit: guards around the code the barrier splits ----------------------*/
 
 /* The statements from..to at depth d, cut at the `__syncthreads();` lines
- * of depth d into segments: cut[0..ncut) are those lines. */
+ * of depth d into segments: cut[c]..cut_to[c] are those lines, or a loop
+ * made uniform (cx->uniform) from its header to its `}`. */
 typedef struct region {
   size_t from, to;
   int d;
-  size_t cut[16], ncut;
+  size_t cut[16], cut_to[16], ncut;
+  const pt_exit_ctx *cx;
 } region;
 
 static const char *cut_region(const pt_text *t, region *r) {
@@ -723,10 +755,19 @@ static const char *cut_region(const pt_text *t, region *r) {
                                     "goto",   "__syncthreads", "case",
                                     "default"};
   for (size_t l = r->from; l <= r->to; l++) {
-    if (t->depth[l] == r->d && pt_line_is(t, l, "__syncthreads();")) {
+    int bar = t->depth[l] == r->d && pt_line_is(t, l, "__syncthreads();");
+    int loop =
+        !bar && r->cx && t->depth[l] == r->d && r->cx->uniform(r->cx->arg, l);
+    size_t e = loop ? block_end(t, l) : l;
+    if (loop && (!e || e > r->to || !pt_line_is(t, e, "}")))
+      return "a loop made uniform in the guarded code does not end at a `}` "
+             "line inside it";
+    if (bar || loop) {
       if (r->ncut == sizeof r->cut / sizeof *r->cut)
         return "too many barriers in the guarded code";
+      r->cut_to[r->ncut] = e;
       r->cut[r->ncut++] = l;
+      l = e;
       continue;
     }
     if (t->depth[l] < r->d || t->shut[l] < r->d)
@@ -848,6 +889,29 @@ static void guarded(const pt_text *t, size_t from, size_t to, const char *ind,
     pt_hunk_copy(h, t, (unsigned)l, "");
 }
 
+/* Cut c of r: its barrier line (none when the repair deleted it), or the
+ * loop made uniform under `guard`, its lines appended to h. */
+static const char *emit_cut(const region *r, size_t c, const char *ind,
+                            size_t in, const char *guard, pt_hunk *h) {
+  const pt_exit_ctx *cx = r->cx;
+  if (r->cut_to[c] == r->cut[c]) {
+    if (!cx || !cx->deleted(cx->arg, r->cut[c]))
+      pt_hunk_line(h, (unsigned)r->cut[c], "%.*s__syncthreads();", (int)in,
+                   ind);
+    return NULL;
+  }
+  pt_hunk sub = {0};
+  const char *why = cx->loop(cx->arg, r->cut[c], guard, &sub);
+  const char *line = sub.text.data;
+  for (size_t k = 0; !why && k < sub.n; k++) {
+    const char *nl = strchr(line, '\n');
+    pt_hunk_line(h, sub.origin[k], "%.*s", (int)(nl - line), line);
+    line = nl + 1;
+  }
+  pt_hunk_free(&sub);
+  return why;
+}
+
 /* Every segment of r, guarded, each barrier line between them at
  * indentation ind; declarations hoisted first. */
 static const char *segments(const pt_text *t, const region *r, const char *ind,
@@ -858,16 +922,15 @@ static const char *segments(const pt_text *t, const region *r, const char *ind,
   size_t from = r->from;
   for (size_t c = 0; c < r->ncut && !why; c++) {
     why = hoist(t, from, r->cut[c] - 1, r->to, r->d, ind, in, h, only + from);
-    from = r->cut[c] + 1;
+    from = r->cut_to[c] + 1;
   }
   from = r->from;
   for (size_t c = 0; c <= r->ncut && !why; c++) {
     size_t to = c < r->ncut ? r->cut[c] - 1 : r->to;
     guarded(t, from, to, ind, in, guard, extra, only, h);
     if (c < r->ncut)
-      pt_hunk_line(h, (unsigned)r->cut[c], "%.*s__syncthreads();", (int)in,
-                   ind);
-    from = to + 2;
+      why = emit_cut(r, c, ind, in, guard, h);
+    from = c < r->ncut ? r->cut_to[c] + 1 : to + 1;
   }
   free(only);
   return why;
@@ -889,7 +952,8 @@ static size_t early_return(const pt_text *t, size_t l, const header *hd) {
 }
 
 static const char *exit_return(const pt_text *t, size_t l, size_t r,
-                               const header *hd, pt_names *names, pt_hunk *h) {
+                               const header *hd, pt_names *names,
+                               const pt_exit_ctx *cx, pt_hunk *h) {
   if (t->depth[l] != 1)
     return "the early `return` is not at the kernel's top level";
   size_t e = r + 1;
@@ -897,7 +961,7 @@ static const char *exit_return(const pt_text *t, size_t l, size_t r,
     e++;
   if (e > t->n || !pt_line_is(t, e, "}"))
     return "the kernel's closing `}` is not on a line of its own";
-  region g = {.from = r + 1, .to = e - 1, .d = 1};
+  region g = {.from = r + 1, .to = e - 1, .d = 1, .cx = cx};
   const char *why = cut_region(t, &g);
   if (why)
     return why;
@@ -922,7 +986,7 @@ static const char *exit_return(const pt_text *t, size_t l, size_t r,
 }
 
 static const char *exit_if(const pt_text *t, size_t l, const header *hd,
-                           pt_names *names, pt_hunk *h) {
+                           pt_names *names, const pt_exit_ctx *cx, pt_hunk *h) {
   size_t e = block_end(t, l), b;
   if (hd->rest_len != 1 || *hd->rest != '{' || !e || !pt_line_is(t, e, "}"))
     return "the `if` around the barrier has no braced block closed by a "
@@ -931,7 +995,7 @@ static const char *exit_if(const pt_text *t, size_t l, const header *hd,
   const char *after = (b = below(t, e)) ? pt_trimmed(t, b, &n) : NULL;
   if (after && starts(after, n, "else"))
     return "the `if` around the barrier has an `else`";
-  region g = {.from = l + 1, .to = e - 1, .d = t->depth[l] + 1};
+  region g = {.from = l + 1, .to = e - 1, .d = t->depth[l] + 1, .cx = cx};
   const char *why = cut_region(t, &g);
   if (why)
     return why;
@@ -947,14 +1011,22 @@ static const char *exit_if(const pt_text *t, size_t l, const header *hd,
   return why;
 }
 
-const char *pt_form_exit(const pt_text *t, unsigned l, pt_names *names,
-                         pt_hunk *h) {
+const char *pt_form_exit_in(const pt_text *t, unsigned l, pt_names *names,
+                            const pt_exit_ctx *cx, pt_hunk *h) {
   header hd;
   if (!l || l > t->n || !parse_header(t, l, if_kw, &hd) || has_comment(t, l))
     return "the region made uniform does not begin at an `if` line of this "
            "file";
   size_t r = early_return(t, l, &hd);
-  return r ? exit_return(t, l, r, &hd, names, h) : exit_if(t, l, &hd, names, h);
+  if (!r && cx && cx->need_return)
+    return "the `if` is not an early return";
+  return r ? exit_return(t, l, r, &hd, names, cx, h)
+           : exit_if(t, l, &hd, names, cx, h);
+}
+
+const char *pt_form_exit(const pt_text *t, unsigned l, pt_names *names,
+                         pt_hunk *h) {
+  return pt_form_exit_in(t, l, names, NULL, h);
 }
 
 /* ---- if/else: a flattened region split at its else arm

@@ -69,8 +69,31 @@ const char *pt_form_fence(const pt_text *t, unsigned line, pt_hunk *h);
 const char *pt_form_delete(const pt_text *t, unsigned line, pt_hunk *h);
 const char *pt_form_split(const pt_text *t, unsigned line, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h);
+/* patch_split.c: a barrier between the reads of A and B in one-line
+ * `x = A op B;` (or a declaration): `auto val = A; __syncthreads();
+ * x = val op B;`. */
+const char *pt_form_split_reads(const pt_text *t, unsigned line,
+                                LLVMValueRef bar, pt_names *names, pt_hunk *h);
+/* Whether line l begins and ends one simple statement; whether s[0..n)
+ * has no call, assignment, `++`/`--` or comma (patch_forms.c). */
+int pt_one_statement(const pt_text *t, size_t l);
+int pt_side_effect_free(const char *s, size_t n);
 const char *pt_form_exit(const pt_text *t, unsigned line, pt_names *names,
                          pt_hunk *h);
+/* The exit form with loops made uniform inside its guarded code: at the
+ * guarded code's level, uniform(arg, L) says the loop headed at line L
+ * is one, loop(arg, L, guard, h) writes its rewrite under `guard` into h
+ * (NULL, or why not), deleted(arg, L) that the repair deleted the
+ * `__syncthreads();` line L (it is left out). */
+typedef struct pt_exit_ctx {
+  int (*uniform)(void *arg, size_t head);
+  const char *(*loop)(void *arg, size_t head, const char *guard, pt_hunk *h);
+  int (*deleted)(void *arg, size_t line);
+  void *arg;
+  int need_return; /* only the early-return form */
+} pt_exit_ctx;
+const char *pt_form_exit_in(const pt_text *t, unsigned line, pt_names *names,
+                            const pt_exit_ctx *cx, pt_hunk *h);
 /* A flattened if/else holding line `line`, with the barrier the repair put
  * before its else arm: `bool cond = C; if (cond) A; __syncthreads();
  * if (!cond) B;`. */
@@ -94,6 +117,13 @@ unsigned pt_edit_at(const aucs_edit *e, const char *prefix, const char *base);
 const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
                          const char *base, pt_names *names, pt_hunk *h,
                          unsigned char *carry);
+/* The same for a loop inside code guarded by `guard` (an early return
+ * made a flag, patch_forms.c): the flag starts as `guard && (COND)`; INIT
+ * must be a declaration every thread may run. */
+const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
+                               size_t i, const char *base, pt_names *names,
+                               const char *guard, pt_hunk *h,
+                               unsigned char *carry);
 /* repair/patch_helper.c: whether barrier `bar` precedes code inlined from
  * a helper, and then its form in the helper's body (m: the repaired
  * module, base: this file's basename). */

@@ -52,7 +52,8 @@
  * Limitation: a `continue`, a `goto`, a `return` with code after the loop,
  * a jump nested deeper than an exit `if`, a barrier not on a line of its
  * own at the body's level, a `do` loop, a header over several lines, a
- * loop inside a divergent `if` (absorbed by the repair) and preprocessor
+ * loop inside a divergent `if` (absorbed by the repair; pt_form_loop_under
+ * takes one in the code an early return guards) and preprocessor
  * lines in the body refuse the form (the edit stays "IR only").
  */
 #include "patch_impl.h"
@@ -523,7 +524,7 @@ static void emit_body(out *o, const loop *lp) {
 }
 
 static void emit(const pt_text *t, const loop *lp, const char *active,
-                 pt_hunk *h) {
+                 const char *guard, pt_hunk *h) {
   size_t in, bn = 0;
   const char *ind = pt_indent(t, lp->head, &in);
   if (lp->n)
@@ -544,9 +545,15 @@ static void emit(const pt_text *t, const loop *lp, const char *active,
     pt_hunk_line(h, 0, "%.*s{", (int)in, ind);
   if (braces)
     pt_hunk_line(h, L, "%s%.*s;", i1, (int)lp->init_len, lp->init);
-  pt_hunk_line(h, L, "%sbool %s = %.*s;", i1, active,
-               lp->cond_len ? (int)lp->cond_len : 4,
-               lp->cond_len ? lp->cond : "true");
+  if (guard && lp->cond_len)
+    pt_hunk_line(h, L, "%sbool %s = %s && (%.*s);", i1, active, guard,
+                 (int)lp->cond_len, lp->cond);
+  else if (guard)
+    pt_hunk_line(h, L, "%sbool %s = %s;", i1, active, guard);
+  else
+    pt_hunk_line(h, L, "%sbool %s = %.*s;", i1, active,
+                 lp->cond_len ? (int)lp->cond_len : 4,
+                 lp->cond_len ? lp->cond : "true");
   pt_hunk_line(h, L, "%swhile (__syncthreads_or(%s)) {", i1, active);
   for (size_t i = 0; i < lp->n; i++)
     if (lp->v[i].hoist)
@@ -607,17 +614,47 @@ static void loop_free(loop *lp) {
   free(lp->v);
 }
 
-const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
-                         const char *base, pt_names *names, pt_hunk *h,
-                         unsigned char *carry) {
+/* Whether INIT is empty or a declaration `T k = e` whose e reads no
+ * memory and calls nothing: every thread may run it. */
+static int pure_init(const loop *lp) {
+  const char *s = lp->init;
+  size_t n = lp->init_len, eq = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i], nx = i + 1 < n ? s[i + 1] : 0;
+    if (strchr("[*&(,;\"'", c) || (c == '-' && (nx == '>' || nx == '-')) ||
+        (c == '+' && nx == '+'))
+      return 0;
+    if (c == '=' && !eq)
+      eq = i;
+    else if (c == '=' && nx != '=' && !strchr("=!<>", s[i - 1]))
+      return 0;
+  }
+  if (!n)
+    return 1;
+  if (!eq || strchr("=!<>+-/%|^", s[eq - 1]))
+    return 0;
+  size_t words = 0;
+  for (size_t i = 0; i < eq; i++)
+    words += word_char(s[i]) && (!i || !word_char(s[i - 1]));
+  return words >= 2;
+}
+
+static const char *form_loop(const pt_text *t, const aucs_editlog *log,
+                             size_t i, const char *base, pt_names *names,
+                             const char *guard, pt_hunk *h,
+                             unsigned char *carry) {
   const aucs_edit *u = &log->v[i];
   loop lp = {.head = pt_edit_line(u, base)};
   if (!lp.head || lp.head > t->n)
     return "the loop made uniform does not begin in this file";
-  if (u->source_edit && strstr(u->source_edit, "<the condition around"))
+  if (!guard && u->source_edit &&
+      strstr(u->source_edit, "<the condition around"))
     return "the loop sits in a divergent `if` the repair flattened around "
            "it; the rewrite of both has no exact source form here";
   const char *why = parse_head(t, lp.head, &lp);
+  if (!why && guard && !pure_init(&lp))
+    why = "the initialisation of a loop under a guard reads memory or has "
+          "side effects (every thread would run it)";
   lp.end = why ? 0 : pt_block_end(t, lp.head);
   if (!why && (!lp.end || !pt_line_is(t, lp.end, "}")))
     why = "the loop's body is not a braced block closed by a `}` line";
@@ -630,9 +667,22 @@ const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
     why = hoist_all(t, &lp);
   if (!why) {
     char *active = pt_fresh(names, "active");
-    emit(t, &lp, active, h);
+    emit(t, &lp, active, guard, h);
     free(active);
   }
   loop_free(&lp);
   return why;
+}
+
+const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
+                         const char *base, pt_names *names, pt_hunk *h,
+                         unsigned char *carry) {
+  return form_loop(t, log, i, base, names, NULL, h, carry);
+}
+
+const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
+                               size_t i, const char *base, pt_names *names,
+                               const char *guard, pt_hunk *h,
+                               unsigned char *carry) {
+  return form_loop(t, log, i, base, names, guard, h, carry);
 }
