@@ -89,65 +89,6 @@ static int located(LLVMValueRef I) {
   return LLVMInstructionGetDebugLoc(I) && !aucs_place_is_barrier_call(I);
 }
 
-static int touches_memory(LLVMValueRef I) {
-  switch (LLVMGetInstructionOpcode(I)) {
-  case LLVMLoad:
-  case LLVMStore:
-  case LLVMAtomicRMW:
-  case LLVMAtomicCmpXchg:
-  case LLVMCall:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
-/* The next located instruction after I, through unconditional jumps. */
-static LLVMValueRef next_located(LLVMValueRef I) {
-  for (int steps = 0; I && steps < 256; steps++) {
-    LLVMValueRef n = LLVMGetNextInstruction(I);
-    if (!n && LLVMGetNumSuccessors(I) == 1)
-      n = LLVMGetFirstInstruction(LLVMGetSuccessor(I, 0));
-    if (!n || located(n))
-      return n;
-    I = n;
-  }
-  return NULL;
-}
-
-/* The only predecessor of bb when it ends in an unconditional jump. */
-static LLVMBasicBlockRef single_jump_pred(LLVMBasicBlockRef bb) {
-  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
-  LLVMBasicBlockRef only = NULL;
-  int preds = 0;
-  for (LLVMBasicBlockRef x = LLVMGetFirstBasicBlock(fn); x;
-       x = LLVMGetNextBasicBlock(x)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(x);
-    for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
-      if (LLVMGetSuccessor(t, i) == bb)
-        preds++, only = x;
-  }
-  if (preds != 1 ||
-      LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(only)) != 1)
-    return NULL;
-  return only;
-}
-
-/* The previous located instruction before I that touches memory. */
-static LLVMValueRef prev_access(LLVMValueRef I) {
-  for (int steps = 0; I && steps < 256; steps++) {
-    LLVMValueRef p = LLVMGetPreviousInstruction(I);
-    if (!p) {
-      LLVMBasicBlockRef pred = single_jump_pred(LLVMGetInstructionParent(I));
-      p = pred ? LLVMGetBasicBlockTerminator(pred) : NULL;
-    }
-    if (!p || (located(p) && touches_memory(p)))
-      return p;
-    I = p;
-  }
-  return NULL;
-}
-
 int pt_live(LLVMValueRef f);
 
 /* Whether f reaches a kernel up its callers (seen: the path so far). */
@@ -199,14 +140,15 @@ static int only_copy(LLVMModuleRef m, unsigned line, LLVMMetadataRef at,
 }
 
 int pt_in_helper(LLVMValueRef bar, const char *base) {
-  LLVMValueRef next = bar ? next_located(bar) : NULL;
+  LLVMValueRef next = bar ? aucs_place_next_where(bar, located) : NULL;
   inner n = inner_of(next, base);
   return n.line && n.at && n.here;
 }
 
 const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
                            const char *base, pt_names *names, pt_hunk *h) {
-  LLVMValueRef next = next_located(bar), prev = prev_access(bar);
+  LLVMValueRef next = aucs_place_next_where(bar, located),
+               prev = aucs_place_prev_access_where(bar, located);
   inner n = inner_of(next, base), p = inner_of(prev, base);
   if (!only_copy(m, n.line, n.at, base))
     return "the barrier sits in a __device__ helper whose statement is also "

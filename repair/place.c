@@ -627,26 +627,20 @@ static int located(LLVMValueRef I) {
   return line_of(I) && !aucs_place_is_barrier_call(I);
 }
 
-/* The next instruction with a source line, through unconditional jumps. */
-static LLVMValueRef next_located(LLVMValueRef I) {
+LLVMValueRef aucs_place_next_where(LLVMValueRef I,
+                                   int (*located)(LLVMValueRef)) {
   for (int steps = 0; I && steps < 256; steps++) {
     LLVMValueRef n = LLVMGetNextInstruction(I);
-    if (n && located(n))
+    if (!n && LLVMGetNumSuccessors(I) == 1)
+      n = LLVMGetFirstInstruction(LLVMGetSuccessor(I, 0));
+    if (!n || located(n))
       return n;
-    if (!n && LLVMGetNumSuccessors(I) == 1) {
-      LLVMBasicBlockRef s = LLVMGetSuccessor(I, 0);
-      n = LLVMGetFirstInstruction(s);
-      if (n && located(n))
-        return n;
-    }
     I = n;
   }
   return NULL;
 }
 
-/* Whether I touches memory or calls: a barrier commutes with anything
- * else, so only these tell whether it splits a statement. */
-static int effectful(LLVMValueRef I) {
+int aucs_place_effectful(LLVMValueRef I) {
   switch (LLVMGetInstructionOpcode(I)) {
   case LLVMLoad:
   case LLVMStore:
@@ -659,31 +653,33 @@ static int effectful(LLVMValueRef I) {
   }
 }
 
-/* The previous located instruction that touches memory, in I's block or,
- * through a single predecessor that jumps here unconditionally, above it
- * (the condition of an `if` computed before the barrier does not make the
- * barrier part of the `if`). */
-static LLVMValueRef prev_located(LLVMValueRef I) {
+/* The only predecessor of bb when it ends in an unconditional jump. */
+static LLVMBasicBlockRef single_jump_pred(LLVMBasicBlockRef bb) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  LLVMBasicBlockRef only = NULL;
+  int preds = 0;
+  for (LLVMBasicBlockRef x = LLVMGetFirstBasicBlock(fn); x;
+       x = LLVMGetNextBasicBlock(x)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(x);
+    for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
+      if (LLVMGetSuccessor(t, i) == bb)
+        preds++, only = x;
+  }
+  if (preds != 1 ||
+      LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(only)) != 1)
+    return NULL;
+  return only;
+}
+
+LLVMValueRef aucs_place_prev_access_where(LLVMValueRef I,
+                                          int (*located)(LLVMValueRef)) {
   for (int steps = 0; I && steps < 256; steps++) {
     LLVMValueRef p = LLVMGetPreviousInstruction(I);
     if (!p) {
-      LLVMBasicBlockRef bb = LLVMGetInstructionParent(I);
-      LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
-      LLVMBasicBlockRef only = NULL;
-      int preds = 0;
-      for (LLVMBasicBlockRef x = LLVMGetFirstBasicBlock(fn); x;
-           x = LLVMGetNextBasicBlock(x)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(x);
-        for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
-          if (LLVMGetSuccessor(t, i) == bb)
-            preds++, only = x;
-      }
-      if (preds != 1 ||
-          LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(only)) != 1)
-        return NULL;
-      p = LLVMGetBasicBlockTerminator(only);
+      LLVMBasicBlockRef pred = single_jump_pred(LLVMGetInstructionParent(I));
+      p = pred ? LLVMGetBasicBlockTerminator(pred) : NULL;
     }
-    if (located(p) && effectful(p))
+    if (!p || (located(p) && aucs_place_effectful(p)))
       return p;
     I = p;
   }
@@ -691,7 +687,8 @@ static LLVMValueRef prev_located(LLVMValueRef I) {
 }
 
 char *aucs_place_source_edit(LLVMValueRef bar, char **why) {
-  LLVMValueRef next = next_located(bar), prev = prev_located(bar);
+  LLVMValueRef next = aucs_place_next_where(bar, located),
+               prev = aucs_place_prev_access_where(bar, located);
   *why = NULL;
   if (!next) {
     *why = aucs_xstrdup("no source location follows the barrier (compile "

@@ -74,6 +74,19 @@ int aucs_place_reaches(const aucs_cfg *cfg, LLVMValueRef a, LLVMValueRef b);
 int aucs_place_is_barrier(LLVMValueRef I);
 /* 1 when I is exactly a call to a block-wide barrier intrinsic. */
 int aucs_place_is_barrier_call(LLVMValueRef I);
+/* Whether I touches memory or calls: a barrier commutes with anything
+ * else, so only these tell whether it splits a statement. */
+int aucs_place_effectful(LLVMValueRef I);
+/* The next instruction after I for which located holds, through
+ * unconditional jumps (NULL: none within 256 steps). */
+LLVMValueRef aucs_place_next_where(LLVMValueRef I,
+                                   int (*located)(LLVMValueRef));
+/* The previous instruction before I that is effectful and located, in I's
+ * block or, through a single predecessor that jumps here unconditionally,
+ * above it (the condition of an `if` computed before a barrier does not
+ * make the barrier part of the `if`). */
+LLVMValueRef aucs_place_prev_access_where(LLVMValueRef I,
+                                          int (*located)(LLVMValueRef));
 
 /* Insert `__syncthreads()` right before `before`, spelt as the module
  * already spells it (a declared llvm.nvvm.barrier.cta.sync.aligned.all or
