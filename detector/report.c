@@ -1039,8 +1039,9 @@ static void static_free(aucs_report_kernel *k) {
   free(st->assumptions);
 }
 
-/* Finding i of k, and what is kept per finding, leave k. */
-static void drop_finding(aucs_report_kernel *k, size_t i) {
+/* Free finding i of k and what is kept per finding; the caller closes
+ * the gap. */
+static void free_finding_at(aucs_report_kernel *k, size_t i) {
   aucs_report_static *st = &k->st;
   aucs_finding *f = &k->findings.v[i];
   free(f->object);
@@ -1056,22 +1057,34 @@ static void drop_finding(aucs_report_kernel *k, size_t i) {
     free(st->witness[i]->args);
     free(st->witness[i]);
   }
-  size_t after = k->findings.n - i - 1;
-  memmove(f, f + 1, after * sizeof *f);
-  if (k->reproduce)
-    memmove(&k->reproduce[i], &k->reproduce[i + 1], after * sizeof(char *));
-  if (st->witness)
-    memmove(&st->witness[i], &st->witness[i + 1], after * sizeof(void *));
-  if (st->proven)
-    memmove(&st->proven[i], &st->proven[i + 1], after);
-  k->findings.n--;
+}
+
+/* One pass that keeps the findings that count, in order: dropping them
+ * one at a time moved the tail each time, quadratic on a kernel with
+ * tens of thousands of findings (seconds past fix's budget). */
+static void keep_counted(aucs_report_kernel *k, int strict) {
+  aucs_report_static *st = &k->st;
+  size_t n = 0;
+  for (size_t j = 0; j < k->findings.n; j++) {
+    if (!aucs_finding_counts(&k->findings.v[j], strict)) {
+      free_finding_at(k, j);
+      continue;
+    }
+    k->findings.v[n] = k->findings.v[j];
+    if (k->reproduce)
+      k->reproduce[n] = k->reproduce[j];
+    if (st->witness)
+      st->witness[n] = st->witness[j];
+    if (st->proven)
+      st->proven[n] = st->proven[j];
+    n++;
+  }
+  k->findings.n = n;
 }
 
 void aucs_report_keep_counted(aucs_report *r) {
   for (size_t i = 0; i < r->nkernels; i++)
-    for (size_t j = r->kernels[i].findings.n; j-- > 0;)
-      if (!aucs_finding_counts(&r->kernels[i].findings.v[j], r->strict))
-        drop_finding(&r->kernels[i], j);
+    keep_counted(&r->kernels[i], r->strict);
 }
 
 void aucs_report_kernel_free(aucs_report_kernel *k) {

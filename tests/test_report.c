@@ -429,6 +429,34 @@ static void test_report_warnings_apart(void **state) {
   aucs_report_kernel_free(&k);
 }
 
+/* fix keeps the findings that count, in order, each with its own
+ * reproduce line (one pass; it was one memmove per finding dropped). */
+static void test_report_keep_counted(void **state) {
+  aucs_report_kernel k = with_warnings(*state, 1);
+  add(&k, race(*state, "s_tile", 12), repro);
+  k.findings.v[4].severity = AUCS_SEVERITY_WARNING;
+  k.findings.v[4].searched = aucs_xstrdup("n=5");
+  add(&k, race(*state, "s_tile", 16), NULL);
+  aucs_report r = {.kernels = &k, .nkernels = 1};
+  aucs_report_keep_counted(&r);
+  assert_int_equal(k.findings.n, 3);
+  assert_int_equal(k.findings.v[0].offset, 0);
+  assert_string_equal(k.reproduce[0], repro);
+  assert_int_equal(k.findings.v[1].kind, AUCS_FINDING_REDUNDANT_BARRIER);
+  assert_null(k.reproduce[1]);
+  assert_int_equal(k.findings.v[2].offset, 16);
+  assert_null(k.reproduce[2]);
+  aucs_report_kernel_free(&k);
+
+  k = with_warnings(*state, 0);
+  r = (aucs_report){.kernels = &k, .nkernels = 1, .strict = 1};
+  aucs_report_keep_counted(&r);
+  assert_int_equal(k.findings.n, 3);
+  assert_int_equal(k.findings.v[2].offset, 8);
+  assert_string_equal(k.findings.v[2].data_dependent, "in");
+  aucs_report_kernel_free(&k);
+}
+
 static void test_report_warnings_strict(void **state) {
   aucs_report_kernel k = with_warnings(*state, 1);
   aucs_report r = {.kernels = &k, .nkernels = 1, .strict = 1};
@@ -477,6 +505,7 @@ int main(void) {
       cmocka_unit_test(test_report_json_float_args),
       cmocka_unit_test(test_report_warnings_apart),
       cmocka_unit_test(test_report_warnings_strict),
+      cmocka_unit_test(test_report_keep_counted),
       cmocka_unit_test(test_report_warnings_exit),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
