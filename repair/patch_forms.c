@@ -784,6 +784,25 @@ static const char *cut_region(const pt_text *t, region *r) {
   return r->ncut ? NULL : "no `__syncthreads();` line at the `if`'s level";
 }
 
+size_t pt_decl_head(const char *s, size_t n, int refs, size_t *words,
+                    size_t *last, size_t *last_len) {
+  size_t i = 0;
+  *words = *last = *last_len = 0;
+  while (i < n) {
+    while (i < n && (s[i] == ' ' || s[i] == '*' || (refs && s[i] == '&')))
+      i++;
+    size_t w = i;
+    while (i < n && word_char(s[i]))
+      i++;
+    if (i == w)
+      break;
+    ++*words, *last = w, *last_len = i - w;
+  }
+  while (i < n && s[i] == ' ')
+    i++;
+  return i;
+}
+
 /* A declaration `T... name [= e];` starting line l: its name and type. */
 static int declaration(const pt_text *t, size_t l, char **name, size_t *tlen,
                        int *init) {
@@ -795,19 +814,8 @@ static int declaration(const pt_text *t, size_t l, char **name, size_t *tlen,
   for (const char *const *k = not_types; *k; k++)
     if (starts(s, n, *k))
       return 0;
-  size_t i = 0, words = 0, last = 0, last_len = 0;
-  while (i < n) {
-    while (i < n && (s[i] == ' ' || s[i] == '*' || s[i] == '&'))
-      i++;
-    size_t w = i;
-    while (i < n && word_char(s[i]))
-      i++;
-    if (i == w)
-      break;
-    words++, last = w, last_len = i - w;
-  }
-  while (i < n && s[i] == ' ')
-    i++;
+  size_t words, last, last_len, i = pt_decl_head(s, n, 1, &words, &last,
+                                                &last_len);
   if (words < 2 || i >= n || !strchr("=;[,", s[i]))
     return 0;
   *name = aucs_xasprintf("%.*s", (int)last_len, s + last);

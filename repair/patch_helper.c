@@ -168,17 +168,6 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
 
 /* ---- a barrier inside a statement that touches no shared memory before it */
 
-/* The line of I's statement as the user wrote the kernel (for code inlined
- * from a helper or a header, the line of the outermost call). */
-static unsigned outer_line(LLVMValueRef I) {
-  LLVMMetadataRef loc = I ? LLVMInstructionGetDebugLoc(I) : NULL;
-  if (!loc)
-    return 0;
-  for (LLVMMetadataRef up; (up = LLVMDILocationGetInlinedAt(loc));)
-    loc = up;
-  return LLVMDILocationGetLine(loc);
-}
-
 /* Whether pointer p is a thread's own alloca or read-only memory (a
  * constant global, `__constant__`), through GEPs and casts. */
 static int private_ptr(LLVMValueRef p) {
@@ -278,7 +267,7 @@ static int line_commutes(LLVMValueRef fn, unsigned l, LLVMBasicBlockRef skip) {
        b = LLVMGetNextBasicBlock(b))
     for (LLVMValueRef I = b == skip ? NULL : LLVMGetFirstInstruction(b); I;
          I = LLVMGetNextInstruction(I))
-      if (outer_line(I) == l && !commutes(I))
+      if (aucs_place_line_of(I) == l && !commutes(I))
         return 0;
   return 1;
 }

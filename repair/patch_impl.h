@@ -106,6 +106,12 @@ const char *pt_form_if_else(const pt_text *t, unsigned line, pt_names *names,
  * source location in base's file (0: elsewhere), and the line of its
  * source edit "PREFIX FILE:LINE" (0: another prefix or file). */
 int pt_has_word(const char *s, size_t n, const char *w);
+/* The head `T... name` of a declaration in s[0..n) (patch_forms.c): the
+ * number of words, the last one's offset and length (blanks and `*`, with
+ * refs also `&`, between them); returns the offset after the head and the
+ * blanks that follow it. */
+size_t pt_decl_head(const char *s, size_t n, int refs, size_t *words,
+                    size_t *last, size_t *last_len);
 size_t pt_below(const pt_text *t, size_t l);
 size_t pt_block_end(const pt_text *t, size_t l);
 unsigned pt_edit_line(const aucs_edit *e, const char *base);

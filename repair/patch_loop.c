@@ -371,23 +371,13 @@ static const char *const not_types[] = {
 
 /* `T... name = e;` or `T... name;` on line l: name, type length. */
 static int declaration(const pt_text *t, size_t l, char **name, size_t *tlen) {
-  size_t n, i = 0, words = 0, last = 0, last_len = 0;
+  size_t n;
   const char *s = pt_trimmed(t, l, &n);
   for (const char *const *k = not_types; *k; k++)
     if (starts(t, l, *k))
       return 0;
-  while (i < n) {
-    while (i < n && (s[i] == ' ' || s[i] == '*'))
-      i++;
-    size_t w = i;
-    while (i < n && word_char(s[i]))
-      i++;
-    if (i == w)
-      break;
-    words++, last = w, last_len = i - w;
-  }
-  while (i < n && s[i] == ' ')
-    i++;
+  size_t words, last, last_len, i = pt_decl_head(s, n, 0, &words, &last,
+                                                &last_len);
   if (words < 2 || i >= n || (s[i] != '=' && s[i] != ';') ||
       (s[i] == '=' && i + 1 < n && s[i + 1] == '='))
     return 0;

@@ -26,6 +26,8 @@
  */
 #include "patch_impl.h"
 
+#include "aucs/place.h"
+
 #include <llvm-c/Core.h>
 
 #include <stdlib.h>
@@ -118,12 +120,6 @@ static int parse(const pt_text *t, unsigned l, operands *o) {
   return 1;
 }
 
-static int accesses(LLVMValueRef I) {
-  LLVMOpcode op = LLVMGetInstructionOpcode(I);
-  return op == LLVMLoad || op == LLVMStore || op == LLVMCall ||
-         op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg;
-}
-
 static unsigned line_of(LLVMValueRef I) {
   return LLVMIsAIntrinsicInst(I) ? 0 : LLVMGetDebugLocLine(I);
 }
@@ -136,7 +132,7 @@ static int split_on_ir(LLVMValueRef bar, unsigned l, const operands *o) {
     unsigned at = line_of(I), col = at ? LLVMGetDebugLocColumn(I) : 0;
     if (at && at != l)
       break;
-    if (at != l || !accesses(I))
+    if (at != l || !aucs_place_effectful(I))
       continue;
     if (LLVMGetInstructionOpcode(I) != LLVMLoad || col < o->a_lo ||
         col > o->a_hi)
@@ -148,7 +144,7 @@ static int split_on_ir(LLVMValueRef bar, unsigned l, const operands *o) {
     unsigned at = line_of(I), col = at ? LLVMGetDebugLocColumn(I) : 0;
     if (at && at != l)
       return before > 0;
-    if (at != l || !accesses(I))
+    if (at != l || !aucs_place_effectful(I))
       continue;
     LLVMOpcode op = LLVMGetInstructionOpcode(I);
     if (op == LLVMStore ? stores++

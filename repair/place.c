@@ -207,9 +207,7 @@ int aucs_place_reaches(const aucs_cfg *cfg, LLVMValueRef a, LLVMValueRef b) {
 
 /* ---- candidates ---------------------------------------------------------*/
 
-/* The line of the statement I belongs to as the user wrote the kernel:
- * for code inlined from a helper, the line of the call. */
-static unsigned line_of(LLVMValueRef I) {
+unsigned aucs_place_line_of(LLVMValueRef I) {
   LLVMMetadataRef loc = I ? LLVMInstructionGetDebugLoc(I) : NULL;
   if (!loc)
     return 0;
@@ -244,9 +242,9 @@ static int movable(LLVMValueRef I) {
 static LLVMValueRef point(LLVMBasicBlockRef bb, LLVMValueRef lo,
                           LLVMValueRef hi) {
   LLVMValueRef at = hi ? hi : LLVMGetBasicBlockTerminator(bb);
-  unsigned line = line_of(at);
+  unsigned line = aucs_place_line_of(at);
   for (LLVMValueRef p = LLVMGetPreviousInstruction(at);
-       line && p && p != lo && movable(p) && line_of(p) == line;
+       line && p && p != lo && movable(p) && aucs_place_line_of(p) == line;
        p = LLVMGetPreviousInstruction(p))
     at = p;
   while (LLVMIsAPHINode(at))
@@ -257,11 +255,11 @@ static LLVMValueRef point(LLVMBasicBlockRef bb, LLVMValueRef lo,
 /* at starts a statement: no instruction above it in its block carries the
  * same line. */
 static int boundary(LLVMValueRef at) {
-  unsigned line = line_of(at);
+  unsigned line = aucs_place_line_of(at);
   for (LLVMValueRef p = LLVMGetPreviousInstruction(at); p;
        p = LLVMGetPreviousInstruction(p))
-    if (line_of(p))
-      return line_of(p) != line;
+    if (aucs_place_line_of(p))
+      return aucs_place_line_of(p) != line;
   return 1;
 }
 
@@ -624,7 +622,7 @@ const char *aucs_place_unfixable(const aucs_finding *f,
 }
 
 static int located(LLVMValueRef I) {
-  return line_of(I) && !aucs_place_is_barrier_call(I);
+  return aucs_place_line_of(I) && !aucs_place_is_barrier_call(I);
 }
 
 LLVMValueRef aucs_place_next_where(LLVMValueRef I,
@@ -696,7 +694,7 @@ char *aucs_place_source_edit(LLVMValueRef bar, char **why) {
     return NULL;
   }
   aucs_srcloc f = aucs_srcloc_of(next);
-  unsigned n = line_of(next), p = line_of(prev);
+  unsigned n = aucs_place_line_of(next), p = aucs_place_line_of(prev);
   if (prev && p == n) {
     *why = aucs_xasprintf(
         "the barrier falls inside the statement at %.*s:%u, between its "

@@ -77,6 +77,10 @@ int aucs_place_is_barrier_call(LLVMValueRef I);
 /* Whether I touches memory or calls: a barrier commutes with anything
  * else, so only these tell whether it splits a statement. */
 int aucs_place_effectful(LLVMValueRef I);
+/* The line of the statement I belongs to as the user wrote the kernel:
+ * for code inlined from a helper (or a header), the line of the outermost
+ * call; 0 without a location. */
+unsigned aucs_place_line_of(LLVMValueRef I);
 /* The next instruction after I for which located holds, through
  * unconditional jumps (NULL: none within 256 steps). */
 LLVMValueRef aucs_place_next_where(LLVMValueRef I,
