@@ -1010,7 +1010,7 @@ static int attempt(state *s, int item) {
   if (unfixable(s, item, &f, &kernel))
     return 0;
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 3
-                 : f->kind == AUCS_FINDING_RACE             ? 3
+                 : f->kind == AUCS_FINDING_RACE             ? 4
                  : f->kind == AUCS_FINDING_SCOPE_RACE       ? 3
                  : f->kind == AUCS_FINDING_MISSING_FENCE    ? 3
                                                             : 1;

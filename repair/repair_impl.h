@@ -21,6 +21,7 @@
 #include "aucs/report.h"
 #include "aucs/search.h"
 #include "aucs/smt.h"
+#include "aucs/spot.h"
 #include "aucs/srcloc.h"
 #include "aucs/static.h"
 #include "aucs/uniform.h"

@@ -210,11 +210,122 @@ static int place_one(state *s, trial *t, LLVMValueRef first,
   return st != AUCS_PLACE_FOUND;
 }
 
-/* Order the race between a and b. The detector does not say which runs
- * first: variant 0 orders a before b, 1 b before a, 2 both ways (a pair
+/* ---- the spot a programmer would choose (spot.h) --------------------------*/
+
+enum { MAX_PAIRS = 256 }; /* racing pairs weighed in choosing a spot */
+
+typedef struct idinst {
+  unsigned id;
+  LLVMValueRef I;
+} idinst;
+
+static int by_id(const void *x, const void *y) {
+  unsigned a = ((const idinst *)x)->id, b = ((const idinst *)y)->id;
+  return (a > b) - (a < b);
+}
+
+/* fn's instructions that carry a repair id, sorted by id (inlining copies
+ * a helper's ids, so an id may name several). */
+static idinst *ids_of(LLVMValueRef fn, size_t *n) {
+  idinst *v = NULL;
+  size_t cap = 0;
+  *n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I)) {
+      unsigned id = aucs_repair_id(I);
+      if (!id)
+        continue;
+      if (*n == cap)
+        v = aucs_xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+      v[(*n)++] = (idinst){id, I};
+    }
+  if (*n)
+    qsort(v, *n, sizeof *v, by_id);
+  return v;
+}
+
+/* The first entry of v with id, or n. */
+static size_t first_of(const idinst *v, size_t n, unsigned id) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && v[lo].id == id ? lo : n;
+}
+
+/* Add to pairs every copy in fn of f's two instructions. */
+static void add_pairs(const idinst *v, size_t nv, const aucs_finding *f,
+                      LLVMValueRef (*pairs)[2], size_t *n) {
+  unsigned ia = f->a.instr ? aucs_repair_id(f->a.instr) : 0,
+           ib = f->b.instr ? aucs_repair_id(f->b.instr) : 0;
+  size_t i0 = ia ? first_of(v, nv, ia) : nv, j0 = ib ? first_of(v, nv, ib) : nv;
+  for (size_t i = i0; i < nv && v[i].id == ia; i++)
+    for (size_t j = j0; j < nv && v[j].id == ib && *n < MAX_PAIRS; j++) {
+      pairs[*n][0] = v[i].I;
+      pairs[(*n)++][1] = v[j].I;
+    }
+}
+
+/* The racing pairs the current detection reports for fn's kernel, as
+ * instructions of fn (the trial's copy, helpers inlined). */
+static size_t race_pairs(state *s, LLVMValueRef fn, LLVMValueRef (*pairs)[2]) {
+  size_t len, nv, n = 0;
+  const char *name = LLVMGetValueName2(fn, &len);
+  idinst *v = ids_of(fn, &nv);
+  for (size_t k = 0; k < s->cur.nkernels; k++) {
+    const aucs_report_kernel *K = &s->cur.kernels[k];
+    if (!K->name || strcmp(K->name, name))
+      continue;
+    for (size_t i = 0; i < K->findings.n && n < MAX_PAIRS; i++)
+      if (K->findings.v[i].kind == AUCS_FINDING_RACE)
+        add_pairs(v, nv, &K->findings.v[i], pairs, &n);
+  }
+  free(v);
+  return n;
+}
+
+/* A barrier at the spot a CUDA programmer would write (spot.h); 0 on
+ * success. */
+static int place_spot(state *s, trial *t, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef fn = rp_fn_of(a), first, second;
+  LLVMValueRef(*pairs)[2] = aucs_xmalloc(MAX_PAIRS * sizeof *pairs);
+  size_t n = race_pairs(s, fn, pairs);
+  aucs_cfg *g = aucs_cfg_build(fn);
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  LLVMValueRef at = aucs_spot_find(g, u, a, b, pairs, n, &first, &second);
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  free(pairs);
+  if (!at) {
+    free(t->why);
+    t->why = aucs_xstrdup("no statement boundary of the kernel, in a block "
+                          "every thread reaches, lies on every barrier-free "
+                          "path between the accesses");
+    return 1;
+  }
+  if (rp_tracing())
+    fprintf(stderr, "aucs: repair: spot: %u orders %u -> %u\n",
+            aucs_place_line_of(at), aucs_place_line_of(first),
+            aucs_place_line_of(second));
+  rp_insert(s, t, at, NULL);
+  return 0;
+}
+
+/* Order the race between a and b. Variant 0 puts one barrier at the spot
+ * a programmer would choose (spot.h). The detector does not say which runs
+ * first: variant 1 orders a before b, 2 b before a, 3 both ways (a pair
  * racing both ways around a loop). 0 on success. */
 int rp_place_race(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
                   int variant) {
+  if (variant == 0)
+    return place_spot(s, t, a, b);
+  variant--;
   if (variant < 2)
     return place_one(s, t, variant ? b : a, variant ? a : b, 1);
   int placed = 0;
@@ -293,7 +404,7 @@ static int repair_left(state *s, trial *t) {
             f->a.instr == f->b.instr)
           failed = 1;
         else
-          failed = rp_place_race(s, t, f->a.instr, f->b.instr, 2);
+          failed = rp_place_race(s, t, f->a.instr, f->b.instr, 3);
         placed = !failed;
       }
     aucs_detect_report_free(&rep);
