@@ -267,6 +267,12 @@ static void add_pairs(const idinst *v, size_t nv, const aucs_finding *f,
   size_t i0 = ia ? first_of(v, nv, ia) : nv, j0 = ib ? first_of(v, nv, ib) : nv;
   for (size_t i = i0; i < nv && v[i].id == ia; i++)
     for (size_t j = j0; j < nv && v[j].id == ib && *n < MAX_PAIRS; j++) {
+      size_t k = 0;
+      while (k < *n && !(pairs[k][0] == v[i].I && pairs[k][1] == v[j].I) &&
+             !(pairs[k][0] == v[j].I && pairs[k][1] == v[i].I))
+        k++;
+      if (k < *n) /* another finding on the same two instructions */
+        continue;
       pairs[*n][0] = v[i].I;
       pairs[(*n)++][1] = v[j].I;
     }
@@ -296,6 +302,7 @@ static int place_spot(state *s, trial *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMValueRef fn = rp_fn_of(a), first, second;
   LLVMValueRef(*pairs)[2] = aucs_xmalloc(MAX_PAIRS * sizeof *pairs);
   size_t n = race_pairs(s, fn, pairs);
+  double t0 = aucs_seconds();
   aucs_cfg *g = aucs_cfg_build(fn);
   aucs_uniformity *u = aucs_uniform_compute(g);
   LLVMValueRef at = aucs_spot_find(g, u, a, b, pairs, n, &first, &second);
@@ -310,9 +317,11 @@ static int place_spot(state *s, trial *t, LLVMValueRef a, LLVMValueRef b) {
     return 1;
   }
   if (rp_tracing())
-    fprintf(stderr, "aucs: repair: spot: %u orders %u -> %u\n",
+    fprintf(stderr,
+            "aucs: repair: spot: line %u orders %u -> %u (%zu pairs, "
+            "%.3f s)\n",
             aucs_place_line_of(at), aucs_place_line_of(first),
-            aucs_place_line_of(second));
+            aucs_place_line_of(second), n, aucs_seconds() - t0);
   rp_insert(s, t, at, NULL);
   return 0;
 }

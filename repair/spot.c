@@ -30,6 +30,7 @@
 #include "aucs/place.h"
 #include "aucs/util.h"
 
+#include <limits.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
@@ -46,30 +47,58 @@ typedef struct sp {
   unsigned (*ctl)[NCTL]; /* per loop: the lines of its control (its
                             header's, when that exits, and its latches'
                             branches), 0-padded */
+  aucs_ptrmap ord;       /* instruction -> its position in its block */
+  int *bars, *bar0;      /* block b's barriers' positions, ascending:
+                            bars[bar0[b] .. bar0[b + 1]) */
 } sp;
 
 static int blk(const sp *c, LLVMValueRef I) {
   return aucs_cfg_index(c->cfg, LLVMGetInstructionParent(I));
 }
 
-/* x strictly above y in their block. */
-static int before(LLVMValueRef x, LLVMValueRef y) {
-  for (LLVMValueRef I = LLVMGetNextInstruction(x); I;
-       I = LLVMGetNextInstruction(I))
-    if (I == y)
+static int ord(const sp *c, LLVMValueRef I) {
+  intptr_t v = -1;
+  aucs_ptrmap_get(&c->ord, I, &v);
+  return (int)v;
+}
+
+/* x strictly above y, two instructions of one block. */
+static int before(const sp *c, LLVMValueRef x, LLVMValueRef y) {
+  return ord(c, x) < ord(c, y);
+}
+
+/* A barrier of block b strictly between from and to (NULL: the block's
+ * ends). */
+static int barrier_in(const sp *c, int b, LLVMValueRef from, LLVMValueRef to) {
+  int lo = from ? ord(c, from) : -1, hi = to ? ord(c, to) : INT_MAX;
+  for (int i = c->bar0[b]; i < c->bar0[b + 1]; i++)
+    if (c->bars[i] > lo && c->bars[i] < hi)
       return 1;
   return 0;
 }
 
-/* A barrier strictly between from and to in bb (NULL: the block's ends). */
-static int barrier_in(LLVMBasicBlockRef bb, LLVMValueRef from,
-                      LLVMValueRef to) {
-  LLVMValueRef I =
-      from ? LLVMGetNextInstruction(from) : LLVMGetFirstInstruction(bb);
-  for (; I && I != to; I = LLVMGetNextInstruction(I))
-    if (aucs_place_is_barrier(I))
-      return 1;
-  return 0;
+/* Number every instruction within its block and list the barriers. */
+static void number(sp *c) {
+  const aucs_cfg *g = c->cfg;
+  int n = 0, k = 0;
+  c->bar0 = aucs_xcalloc((size_t)g->nblocks + 1, sizeof(int));
+  for (int b = 0; b < g->nblocks; b++)
+    for (LLVMValueRef I = LLVMGetFirstInstruction(g->blocks[b]); I;
+         I = LLVMGetNextInstruction(I))
+      n += aucs_place_is_barrier(I);
+  c->bars = aucs_xcalloc((size_t)n + 1, sizeof(int));
+  for (int b = 0; b < g->nblocks; b++) {
+    c->bar0[b] = k;
+    int i = 0;
+    for (LLVMValueRef I = LLVMGetFirstInstruction(g->blocks[b]); I;
+         I = LLVMGetNextInstruction(I), i++) {
+      aucs_ptrmap_put(&c->ord, I, i);
+      if (k < n && aucs_place_is_barrier(I))
+        c->bars[k++] = i;
+    }
+    c->clear[b] = k == c->bar0[b];
+  }
+  c->bar0[g->nblocks] = k;
 }
 
 static int exits(const aucs_cfg *g, int l, int b) {
@@ -108,8 +137,8 @@ static void sp_init(sp *c, const aucs_cfg *g, const aucs_uniformity *u) {
   c->seen = aucs_xcalloc((size_t)g->nblocks + 1, 1);
   c->queue = aucs_xcalloc((size_t)g->nblocks + 1, sizeof(int));
   c->ctl = aucs_xcalloc((size_t)g->nloops + 1, sizeof *c->ctl);
-  for (int b = 0; b < g->nblocks; b++)
-    c->clear[b] = !barrier_in(g->blocks[b], NULL, NULL);
+  c->ord = (aucs_ptrmap){0};
+  number(c);
   for (int l = 0; l < g->nloops; l++)
     control_lines(g, l, c->ctl[l]);
 }
@@ -119,6 +148,9 @@ static void sp_free(sp *c) {
   free(c->seen);
   free(c->queue);
   free(c->ctl);
+  free(c->bars);
+  free(c->bar0);
+  aucs_ptrmap_free(&c->ord);
 }
 
 /* Whether a path from right after a reaches b with no barrier on it and
@@ -126,13 +158,12 @@ static void sp_free(sp *c) {
 static int reach(sp *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef at) {
   const aucs_cfg *g = c->cfg;
   int ba = blk(c, a), bb = blk(c, b), x = at ? blk(c, at) : -1;
-  int a_above = x == ba && before(a, at);
-  int b_above = x == bb && b != at && before(b, at);
-  if (ba == bb && before(a, b) && !barrier_in(g->blocks[ba], a, b) &&
+  int a_above = x == ba && before(c, a, at);
+  int b_above = x == bb && b != at && before(c, b, at);
+  if (ba == bb && before(c, a, b) && !barrier_in(c, ba, a, b) &&
       !(x == ba && a_above && !b_above))
     return 1;
-  if (a_above || barrier_in(g->blocks[ba], a, NULL) ||
-      barrier_in(g->blocks[bb], NULL, b))
+  if (a_above || barrier_in(c, ba, a, NULL) || barrier_in(c, bb, NULL, b))
     return 0;
   memset(c->seen, 0, (size_t)g->nblocks);
   int head = 0, tail = 0;
@@ -289,7 +320,7 @@ static int cuts(sp *c, LLVMValueRef at, LLVMValueRef f, LLVMValueRef s) {
 static int around(const sp *c, LLVMValueRef f, LLVMValueRef s) {
   int bf = blk(c, f), bs = blk(c, s);
   if (bf == bs)
-    return f == s || before(s, f);
+    return f == s || before(c, s, f);
   return c->cfg->topo_index[bs] < c->cfg->topo_index[bf];
 }
 
@@ -342,19 +373,23 @@ static void spots_in(sp *c, int x, int dist, int from, LLVMValueRef f,
                      LLVMValueRef s, LLVMValueRef (*pairs)[2],
                      const unsigned char *o, size_t n, best *top,
                      int *checked) {
-  int bf = blk(c, f), bs = blk(c, s), ord = 0, len;
+  int bf = blk(c, f), bs = blk(c, s), k = 0, len;
   unsigned char *in = inside(c->cfg->blocks[x], &len);
   for (LLVMValueRef I = LLVMGetFirstInstruction(c->cfg->blocks[x]);
-       I && *checked < MAX_CHECKED; I = LLVMGetNextInstruction(I), ord++) {
+       I && *checked < MAX_CHECKED; I = LLVMGetNextInstruction(I), k++) {
     int extra = extra_loops(c, x, bf, bs, I);
-    if (extra < 0 || !boundary(c, x, I, in, ord))
+    if (extra < 0 || !boundary(c, x, I, in, k))
       continue;
     ++*checked;
     if (!cuts(c, I, f, s))
       continue;
-    best cand = {I,  f,     s,
-                 0,  extra, x == bf && from == bf && before(f, I) ? 0 : dist,
-                 ord};
+    int after_f = x == bf && from == bf && before(c, f, I);
+    best cand = {.at = I,
+                 .first = f,
+                 .second = s,
+                 .extra = extra,
+                 .dist = after_f ? 0 : dist,
+                 .ord = k};
     cand.score = score(c, I, pairs, o, n);
     if (better(&cand, top))
       *top = cand;
