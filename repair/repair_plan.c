@@ -300,6 +300,11 @@ static size_t race_pairs(state *s, LLVMValueRef fn, LLVMValueRef (*pairs)[2]) {
  * success. */
 static int place_spot(state *s, trial *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMValueRef fn = rp_fn_of(a), first, second;
+  if (rp_fn_of(b) != fn) {
+    free(t->why);
+    t->why = aucs_xstrdup("the accesses sit in different functions");
+    return 1;
+  }
   LLVMValueRef(*pairs)[2] = aucs_xmalloc(MAX_PAIRS * sizeof *pairs);
   size_t n = race_pairs(s, fn, pairs);
   double t0 = aucs_seconds();

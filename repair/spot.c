@@ -5,13 +5,19 @@
  * In steps:
  *   1. Orient the pair: each order in which one reaches the other
  *      barrier-free is tried (a pair in a loop may race both ways).
- *   2. For an order F -> S, walk forward from F through barrier-free
- *      blocks, numbering blocks by their distance from F.
+ *   2. For an order F -> S, walk forward through barrier-free blocks,
+ *      numbering blocks by their distance from F, or, when S comes before
+ *      F in the branch DAG (a race across iterations), from the header of
+ *      the innermost loop holding both.
  *   3. In every such block that is uniform and in no loop holding neither
  *      access, each statement boundary of the kernel (spot.h) is a spot
- *      when a barrier right before it cuts every barrier-free path F -> S.
- *   4. Rank the spots: most of the function's racing pairs cut, fewest
- *      loops around it that do not hold both F and S, nearest F.
+ *      when a barrier right before it cuts every barrier-free path F -> S;
+ *      a loop's header that tests its exit, and a block start at a line of
+ *      a loop's control, are not boundaries (no source statement there).
+ *   4. Rank the spots: most of the function's racing pairs cut (each pair
+ *      in the order it races; a pair racing both ways round a loop counts
+ *      across iterations), fewest loops around it that do not hold both F
+ *      and S, smallest distance (step 2), first in its block.
  *
  *        A: s[t] = ..;          A: s[t] = ..;
  *        for (..) {             __syncthreads();   <- nearest A, no loop
@@ -408,7 +414,7 @@ static void spots(sp *c, LLVMValueRef f, LLVMValueRef s,
   if (l >= 0) /* across iterations: nearest the top of the loop body */
     from = g->loops[l].header;
   int *d = distances(c, from);
-  if (d[from] < 0)
+  if (d[from] < 0 || from != bf)
     d[from] = 0;
   for (int x = 0; x < g->nblocks; x++)
     if (d[x] >= 0 && g->reachable[x] && aucs_uniform_block(c->u, x))
