@@ -36,9 +36,14 @@
  * instructions' ids. The final check skips only the static redundancy
  * proofs. One Z3 context and one query cache serve every detection.
  *
+ * A trial's search skips a run its replay just made, and a warning seen
+ * again does not stop its replay (note_warnings). A redundancy proof has a
+ * budget of half the first detection's Z3 work (repair_plan.c).
+ *
  * Limitation: one trial costs one detection (two with helpers to inline
  * when an id has several copies there); the final fresh-seed check costs
- * about one first detection, more when edits changed the static queries.
+ * about one first detection, more when edits changed the static queries
+ * (an edit changes every query whose interval it touches: no cache hit).
  */
 #include "aucs/syncfix.h"
 #include "repair_impl.h"
