@@ -939,10 +939,12 @@ static int unique_key(LLVMValueRef kernel, const aucs_repair_item *it) {
 /* The trial's detection, stopped at the first finding that rejects the
  * trial. A stopped detection that would accept it (the finding turned out a
  * warning), or that may have missed another copy of the item's finding, is
- * done again in full, so the verdict is the full detection's. */
+ * done again in full, so the verdict is the full detection's. When the
+ * item's instructions have copies in the kernel, the detection is full
+ * from the start: stopped, it was mostly done again. */
 static int detect_plan(state *s, trial *t, LLVMValueRef kernel,
                        aucs_report *after, LLVMValueRef done[][2], size_t n) {
-  t->may_stop = 1;
+  t->may_stop = unique_key(kernel, &s->r->items[t->item]);
   int rc = rp_detect_trial(s, t, after);
   t->may_stop = 0;
   if (rc || !t->stopped)
