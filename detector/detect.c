@@ -297,6 +297,7 @@ typedef struct kstate {
   aucs_budget datadep; /* the taint replays' own time (datadep.h) */
   uint64_t datadep_steps; /* thread instructions the replays have left */
   aucs_findings until; /* a replay may stop once these are settled */
+  aucs_replay_memo replayed; /* a trial's replayed runs, for its search */
   double start;        /* its budget's clock start (the command's); 0: now */
 } kstate;
 
@@ -380,6 +381,7 @@ static void kstate_free(kstate *s) {
   free(s->failure);
   aucs_ptrmap_free(&s->fmap);
   free(s->fnext);
+  aucs_replay_memo_free(&s->replayed);
   for (size_t i = 0; i < s->nfound; i++)
     free(s->found[i].args);
   free(s->found);
@@ -1208,7 +1210,10 @@ static aucs_search_verdict search_eval(void *ctx, const aucs_candidate *c,
                                        aucs_fitness *fit) {
   kstate *s = ctx;
   uint64_t runs = s->k->runs;
-  aucs_search_verdict v = eval(s, c, fit);
+  aucs_search_verdict v;
+  if (aucs_replay_memo_get(&s->replayed, s->nl, c, &v, fit))
+    return v; /* a trial replayed this very run */
+  v = eval(s, c, fit);
   s->pg.searched += s->k->runs - runs;
   return v;
 }
@@ -1251,8 +1256,9 @@ static void budget_settle(kstate *s) {
 
 /* A repair trial (aucs_detect_options.trial): the recorded runs of this
  * kernel, then a search of one candidate and its two children (the first
- * of them is the full search's first run); the trial's stop ends it after
- * the run that added a finding it stops at. */
+ * of them is the full search's first run; a run replayed just before is
+ * not run again); the trial's stop ends it after the run that added a
+ * finding it stops at. */
 static int trial_stops(kstate *s, size_t from) {
   const aucs_detect_trial *t = s->o->trial;
   for (size_t j = from; t->stop && j < s->k->findings.n; j++)
@@ -1267,9 +1273,10 @@ static void trial_runs(kstate *s, aucs_search_space *sp) {
   for (size_t i = 0; i < t->n; i++) {
     if (strcmp(t->kernels[i], s->k->name) || t->nargs[i] != s->nl)
       continue;
-    aucs_fitness fit;
+    aucs_fitness fit = {0};
     size_t before = s->k->findings.n;
-    eval(s, &t->runs[i], &fit);
+    aucs_search_verdict v = eval(s, &t->runs[i], &fit);
+    aucs_replay_memo_put(&s->replayed, s->nl, &t->runs[i], v, &fit);
     replayed++;
     if (trial_stops(s, before))
       return;

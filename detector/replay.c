@@ -1,6 +1,6 @@
 /*
  * replay: one run per distinct input of the findings a classification
- * replays (replay.h).
+ * replays, and the memo of a repair trial's replayed runs (replay.h).
  */
 #include "aucs/replay.h"
 
@@ -64,4 +64,44 @@ void aucs_replays_free(aucs_replays *rs) {
   }
   free(rs->v);
   *rs = (aucs_replays){0};
+}
+
+/* ---- a trial's replays, for its search ----------------------------------*/
+
+void aucs_replay_memo_put(aucs_replay_memo *m, size_t nleaves,
+                          const aucs_candidate *c, aucs_search_verdict verdict,
+                          const aucs_fitness *fit) {
+  aucs_search_verdict v;
+  aucs_fitness f;
+  if (aucs_replay_memo_get(m, nleaves, c, &v, &f))
+    return;
+  m->c = aucs_xrealloc(m->c, (m->n + 1) * sizeof *m->c);
+  m->verdict = aucs_xrealloc(m->verdict, (m->n + 1) * sizeof *m->verdict);
+  m->fit = aucs_xrealloc(m->fit, (m->n + 1) * sizeof *m->fit);
+  m->c[m->n] = *c;
+  m->c[m->n].args = aucs_xcalloc(nleaves + 1, sizeof *c->args);
+  memcpy(m->c[m->n].args, c->args, nleaves * sizeof *c->args);
+  m->verdict[m->n] = verdict;
+  m->fit[m->n++] = *fit;
+}
+
+int aucs_replay_memo_get(const aucs_replay_memo *m, size_t nleaves,
+                         const aucs_candidate *c, aucs_search_verdict *verdict,
+                         aucs_fitness *fit) {
+  for (size_t i = 0; i < m->n; i++)
+    if (same_input(&m->c[i], c, nleaves)) {
+      *verdict = m->verdict[i];
+      *fit = m->fit[i];
+      return 1;
+    }
+  return 0;
+}
+
+void aucs_replay_memo_free(aucs_replay_memo *m) {
+  for (size_t i = 0; i < m->n; i++)
+    free(m->c[i].args);
+  free(m->c);
+  free(m->verdict);
+  free(m->fit);
+  *m = (aucs_replay_memo){0};
 }

@@ -131,6 +131,17 @@ static void make_pairs(aucs_static *S, const qset *qs) {
   }
 }
 
+/* A repair's proof (only_barrier) is decided by its first query that is
+ * not UNSAT: the rest need not be asked. */
+static void solve_until_sat(aucs_static *S, const qset *qs) {
+  for (size_t k = 0; k < qs->n && !S->cut; k++) {
+    qset one = {qs->v + k, 1};
+    st_solve_all(S, &one);
+    if (S->qs[qs->v[k]].asked && S->qs[qs->v[k]].verdict != AUCS_STATIC_UNSAT)
+      return;
+  }
+}
+
 /* Barrier i is redundant when every query that appears without it is
  * UNSAT. */
 static void barrier_redundancy(aucs_static *S, size_t i, const qset *base) {
@@ -139,7 +150,10 @@ static void barrier_redundancy(aucs_static *S, size_t i, const qset *base) {
   for (size_t k = 0; k < without.n; k++)
     if (!st_in_group(S, base, without.v[k]))
       st_qset_add(&extra, without.v[k]);
-  st_solve_all(S, &extra);
+  if (S->o.only_barrier)
+    solve_until_sat(S, &extra);
+  else
+    st_solve_all(S, &extra);
   int proven = !S->cut;
   for (size_t k = 0; k < extra.n; k++)
     proven &= S->qs[extra.v[k]].verdict == AUCS_STATIC_UNSAT;

@@ -36,9 +36,14 @@
  * instructions' ids. The final check skips only the static redundancy
  * proofs. One Z3 context and one query cache serve every detection.
  *
+ * A trial's search skips a run its replay just made, and a warning seen
+ * again does not stop its replay (note_warnings). A redundancy proof has a
+ * budget of half the first detection's Z3 work (repair_plan.c).
+ *
  * Limitation: one trial costs one detection (two with helpers to inline
  * when an id has several copies there); the final fresh-seed check costs
- * about one first detection, more when edits changed the static queries.
+ * about one first detection, more when edits changed the static queries
+ * (an edit changes every query whose interval it touches: no cache hit).
  */
 #include "aucs/syncfix.h"
 #include "repair_impl.h"
@@ -265,6 +270,43 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
 
 /* ---- state and items ----------------------------------------------------*/
 
+/* kernel's name as kept by s (s->names owns it), for the warning index. */
+static const char *intern(state *s, const char *kernel) {
+  for (size_t i = 0; i < s->nnames; i++)
+    if (!strcmp(s->names[i], kernel))
+      return s->names[i];
+  s->names = aucs_xrealloc(s->names, (s->nnames + 1) * sizeof *s->names);
+  return s->names[s->nnames++] = aucs_xstrdup(kernel);
+}
+
+/* The keys of the warnings (findings that do not count) of a detection: a
+ * trial's replay that sees one again has no reason to stop early, since
+ * its full detection would leave it out again. */
+static void note_warnings(state *s, const aucs_report *rep) {
+  for (size_t k = 0; k < rep->nkernels; k++)
+    for (size_t i = 0; i < rep->kernels[k].findings.n; i++) {
+      const aucs_finding *f = &rep->kernels[k].findings.v[i];
+      if (!aucs_finding_counts(f, rep->strict))
+        rp_index_add(&s->warn_index, intern(s, rep->kernels[k].name),
+                     (int)f->kind, aucs_repair_id(f->a.instr),
+                     aucs_repair_id(f->b.instr), 0, 0);
+    }
+}
+
+static int warned(const state *s, const char *kernel, const aucs_finding *f) {
+  size_t a, b;
+  return rp_index_find(&s->warn_index, kernel, (int)f->kind,
+                       aucs_repair_id(f->a.instr), aucs_repair_id(f->b.instr),
+                       &a, &b);
+}
+
+static void names_free(state *s) {
+  for (size_t i = 0; i < s->nnames; i++)
+    free(s->names[i]);
+  free(s->names);
+  rp_index_free(&s->warn_index);
+}
+
 static int detect_with(state *s, LLVMModuleRef m, const aucs_detect_options *o,
                        aucs_report *rep) {
   LLVMValueRef *ks;
@@ -276,9 +318,19 @@ static int detect_with(state *s, LLVMModuleRef m, const aucs_detect_options *o,
   if (rp_tracing())
     fprintf(stderr, "aucs: repair: detection (%s): %.3f s\n",
             o->kernel ? o->kernel : "module", aucs_seconds() - t0);
+  for (size_t k = 0; !rc && rp_tracing() && k < rep->nkernels; k++)
+    fprintf(stderr,
+            "aucs: repair:   %s: %llu runs, %llu thread instructions, %llu "
+            "static queries (%llu cached)\n",
+            rep->kernels[k].name, (unsigned long long)rep->kernels[k].runs,
+            (unsigned long long)rep->kernels[k].thread_instructions,
+            (unsigned long long)rep->kernels[k].st.queries,
+            (unsigned long long)rep->kernels[k].st.q_cached);
   free(ks);
-  if (!rc) /* warnings of searched inputs: only with --strict */
+  if (!rc) { /* warnings of searched inputs: only with --strict */
+    note_warnings(s, rep);
     aucs_report_keep_counted(rep);
+  }
   if (rc) {
     free(s->err);
     s->err = err;
@@ -356,7 +408,7 @@ static int same_key(const aucs_repair_item *it, const char *kernel,
  * again, or a new one) ends its replay early. */
 static int stop_at(void *ctx, const char *kernel, const aucs_finding *f) {
   stop_ctx *c = ctx;
-  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
+  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER || warned(c->s, kernel, f))
     return 0;
   if (!same_key(&c->s->r->items[c->t->item], kernel, f) &&
       !rp_new_key(c->s, kernel, f))
@@ -887,10 +939,12 @@ static int unique_key(LLVMValueRef kernel, const aucs_repair_item *it) {
 /* The trial's detection, stopped at the first finding that rejects the
  * trial. A stopped detection that would accept it (the finding turned out a
  * warning), or that may have missed another copy of the item's finding, is
- * done again in full, so the verdict is the full detection's. */
+ * done again in full, so the verdict is the full detection's. When the
+ * item's instructions have copies in the kernel, the detection is full
+ * from the start: stopped, it was mostly done again. */
 static int detect_plan(state *s, trial *t, LLVMValueRef kernel,
                        aucs_report *after, LLVMValueRef done[][2], size_t n) {
-  t->may_stop = 1;
+  t->may_stop = unique_key(kernel, &s->r->items[t->item]);
   int rc = rp_detect_trial(s, t, after);
   t->may_stop = 0;
   if (rc || !t->stopped)
@@ -1144,6 +1198,10 @@ static int revalidate(state *s) {
   s->r->stats.final_seconds += aucs_seconds() - t0;
   if (rc)
     return 0;
+  for (size_t k = 0; k < full.nkernels; k++) {
+    s->r->stats.final_queries += full.kernels[k].st.queries;
+    s->r->stats.final_cached += full.kernels[k].st.q_cached;
+  }
   int fresh = 0;
   for (size_t k = 0; k < full.nkernels; k++)
     for (size_t i = 0; i < full.kernels[k].findings.n; i++) {
@@ -1182,12 +1240,15 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     *err = s.err;
     rp_index_free(&s.item_index);
     runs_free(&s);
+    names_free(&s);
     aucs_qcache_free(own);
     aucs_smt_free(s.own_smt);
     free(s.memo);
     return 1;
   }
   add_items(&s, &s.cur, 0);
+  for (size_t k = 0; k < s.cur.nkernels; k++)
+    s.first_units += s.cur.kernels[k].st.units;
   rp_proofs_seed(&s, &s.cur);
   r->warnings = warnings(&s.cur);
   r->incomplete = incomplete(&s.cur, &r->none_checked);
@@ -1210,6 +1271,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   free(s.err);
   rp_proofs_free(&s);
   runs_free(&s);
+  names_free(&s);
   aucs_qcache_free(own);
   aucs_smt_free(s.own_smt);
   free(s.memo);
@@ -1237,12 +1299,18 @@ void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
   aucs_buf_printf(out,
                   "aucs: stats: fix: %.3f s: first detection %.3f s; %u "
                   "trial%s, %u detection%s %.3f s; %u redundancy proof%s "
-                  "%.3f s; fresh-seed full detection %.3f s\n",
+                  "%.3f s",
                   st->seconds, st->first_seconds, st->trials,
                   st->trials == 1 ? "" : "s", st->detections,
                   st->detections == 1 ? "" : "s", st->trial_seconds, st->proofs,
-                  st->proofs == 1 ? "" : "s", st->proof_seconds,
-                  st->final_seconds);
+                  st->proofs == 1 ? "" : "s", st->proof_seconds);
+  if (st->proofs_cut)
+    aucs_buf_printf(out, " (%u ran out of time)", st->proofs_cut);
+  aucs_buf_printf(out,
+                  "; fresh-seed full detection %.3f s (%llu of %llu static "
+                  "queries cached)\n",
+                  st->final_seconds, (unsigned long long)st->final_cached,
+                  (unsigned long long)st->final_queries);
 }
 
 static void print_item(const aucs_repair_item *it, aucs_buf *out) {

@@ -108,6 +108,10 @@ typedef struct state {
   size_t *run_nargs;
   size_t nruns;
   rp_index item_index; /* key -> item (add_item) */
+  rp_index warn_index; /* keys of the warnings detections left out */
+  char **names;        /* the kernel names warn_index points at */
+  size_t nnames;
+  uint64_t first_units; /* Z3 units the first detection spent (proofs) */
   rp_index cur_index;  /* key -> (kernel, finding) of cur, when cur_indexed */
   int cur_indexed;
   unsigned version; /* edits kept on m so far (commit) */
@@ -123,6 +127,7 @@ typedef struct proof {
   char *ir;
   unsigned id; /* the barrier's repair id */
   int proven;
+  int ran_out; /* not proven: a query ran out of time, none was SAT */
 } proof;
 
 typedef struct trial {

@@ -674,10 +674,29 @@ static int plan_keep_in(state *s, trial *t, LLVMValueRef kernel) {
 
 /* ---- redundant barriers -------------------------------------------------*/
 
+/* A redundancy proof's solver budget, in nominal ms (issue 14): half of
+ * what the first detection's static checker spent on the whole module
+ * (Z3's resource units, so the same every run), at least
+ * AUCS_REPAIR_PROOF_MIN_MS, at most the detect options' static budget. A
+ * proof that runs out keeps its barrier (only a completed UNSAT proof
+ * deletes one). */
+static unsigned proof_budget_ms(const state *s) {
+  const aucs_detect_options *d = s->o->detect;
+  uint64_t ms = s->first_units / AUCS_SMT_UNITS_PER_MS / 2;
+  unsigned cap =
+      d && d->static_budget ? d->static_budget : AUCS_STATIC_BUDGET_MS;
+  if (ms < AUCS_REPAIR_PROOF_MIN_MS)
+    ms = AUCS_REPAIR_PROOF_MIN_MS;
+  return ms < cap ? (unsigned)ms : cap;
+}
+
 /* Whether bar is redundant in kernel as it is now, under the detect
  * options' solver limits, aliasing rule and fixed launch: only the queries
- * bar separates are asked (aucs_static_options.only_barrier). */
-static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
+ * bar separates are asked (aucs_static_options.only_barrier), within
+ * proof_budget_ms. *ran_out: not proven because a query ran out of time
+ * (no query was SAT). */
+static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar,
+                   int *ran_out) {
   const aucs_detect_options *d = s->o->detect;
   aucs_static_options so = {.cache = s->detect.cache,
                             .smt = s->detect.smt,
@@ -685,15 +704,26 @@ static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
                             .only_barrier = bar};
   if (d) {
     so.timeout_ms = d->smt_timeout;
-    so.budget_ms = d->static_budget;
     so.may_alias = d->may_alias;
     so.fixed_grid = d->has_grid;
     so.fixed_block = d->has_block;
     so.launch = (aucs_launch){d->grid, d->block};
   }
+  so.budget_ms = proof_budget_ms(s);
   double t0 = aucs_seconds();
   aucs_static *st = aucs_static_analyze(kernel, &so);
   int proven = aucs_static_barrier_redundant(st, bar);
+  const aucs_smt_stats *q = aucs_static_stats(st);
+  *ran_out =
+      !proven && !q->sat && (q->unknown || aucs_static_stopped(st, NULL, NULL));
+  s->r->stats.proofs_cut += (unsigned)*ran_out;
+  if (rp_tracing())
+    fprintf(stderr,
+            "aucs: repair: redundancy proof: %llu queries (%llu sat, %llu "
+            "unknown, %llu cached), budget %u ms\n",
+            (unsigned long long)q->queries, (unsigned long long)q->sat,
+            (unsigned long long)q->unknown, (unsigned long long)q->cached,
+            so.budget_ms);
   aucs_static_free(st);
   s->r->stats.proofs++;
   s->r->stats.proof_seconds += aucs_seconds() - t0;
@@ -704,8 +734,9 @@ static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
 }
 
 /* Whether bar is proven redundant in kernel; each (kernel text, barrier)
- * is analysed once (s->proofs). */
-static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
+ * is analysed once (s->proofs). *ran_out as analyse's. */
+static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar,
+                            int *ran_out) {
   char *ir = LLVMPrintValueToString(kernel);
   unsigned id = aucs_repair_id(bar);
   proof *p = NULL;
@@ -716,9 +747,10 @@ static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar) {
     s->proofs = aucs_xrealloc(s->proofs, (s->nproofs + 1) * sizeof *p);
     p = &s->proofs[s->nproofs++];
     *p = (proof){.ir = aucs_xstrdup(ir), .id = id};
-    p->proven = analyse(s, kernel, bar);
+    p->proven = analyse(s, kernel, bar, &p->ran_out);
   }
   LLVMDisposeMessage(ir);
+  *ran_out = p->ran_out;
   return p->proven;
 }
 
@@ -764,11 +796,12 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
     return 1;
   }
   const char *why;
+  int ran_out = 0;
   if (s->o->trust_dynamic)
     why = "redundant barrier, deleted on dynamic evidence (--trust-dynamic): "
           "it never ordered a conflicting pair of accesses on any input "
           "tried";
-  else if (proven_redundant(s, kernel, bar))
+  else if (proven_redundant(s, kernel, bar, &ran_out))
     why = s->o->detect && s->o->detect->may_alias
               ? "redundant barrier, deleted on a static proof: Z3 shows "
                 "every pair of accesses it separates can never race, even "
@@ -778,9 +811,12 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                 "distinct pointer arguments not overlapping (--may-alias "
                 "keeps barriers an in-place launch needs)";
   else {
-    t->why = aucs_xstrdup("kept: the static checker could not prove it "
-                          "redundant (only dynamic evidence; --trust-dynamic "
-                          "deletes it on that)");
+    t->why = aucs_xasprintf(
+        "kept: the static checker could not prove it redundant%s (only "
+        "dynamic evidence; --trust-dynamic deletes it on that)",
+        ran_out ? ": the proof ran out of time (its budget is the first "
+                  "detection's solver time)"
+                : "");
     return 1;
   }
   /* A proof: no pair the barrier separates can race, so the trial need

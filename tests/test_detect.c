@@ -269,6 +269,44 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   aucs_detect_options_free(&u);
 }
 
+/* A trial's search starts from the usual first candidate; when the trial
+ * just replayed that very run, its verdict and fitness answer the search
+ * (replay.h: aucs_replay_memo): the replay takes the run's place instead
+ * of adding one. */
+static void test_detect_trial_search_skips_replayed_run(void **state) {
+  fx *f = *state;
+  recorded rec = {0};
+  const char *name = "racy";
+  size_t nargs = 0;
+  aucs_detect_trial none = {.kernels = &name, .nargs = &nargs, .n = 0};
+  aucs_detect_options o = {0};
+  parse_ok(&o, "--kernel racy --grid 1 --block 64 --no-static");
+  o.record = record;
+  o.record_ctx = &rec;
+  o.trial = &none;
+  aucs_report r;
+  char *err = NULL;
+  assert_int_equal(aucs_detect_run(f->m, f->ks, f->n, &o, &r, &err), 0);
+  uint64_t searched = only(&r)->runs;
+  size_t found = only(&r)->findings.n;
+  assert_int_equal(rec.calls, 1); /* the search's first run found it */
+  assert_true(searched >= 1);
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&o);
+
+  nargs = rec.nargs;
+  aucs_detect_trial tr = {
+      .kernels = &name, .runs = &rec.c, .nargs = &nargs, .n = 1};
+  aucs_detect_options t = {0};
+  parse_ok(&t, "--kernel racy --grid 1 --block 64 --no-static");
+  t.trial = &tr;
+  assert_int_equal(aucs_detect_run(f->m, f->ks, f->n, &t, &r, &err), 0);
+  assert_int_equal(only(&r)->runs, searched); /* not searched + 1 */
+  assert_int_equal(only(&r)->findings.n, found);
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&t);
+}
+
 static void test_detect_no_race_in_one_warp(void **state) {
   fx *f = *state;
   aucs_report r;
@@ -702,6 +740,7 @@ int main(void) {
       cmocka_unit_test(test_detect_assume_discards_inputs),
       cmocka_unit_test(test_detect_proven_kernel_stops_after_one_run),
       cmocka_unit_test(test_detect_divergent_barrier_keeps_searching),
+      cmocka_unit_test(test_detect_trial_search_skips_replayed_run),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

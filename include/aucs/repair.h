@@ -38,6 +38,9 @@
 #include <llvm-c/Types.h>
 
 #define AUCS_REPAIR_ROUNDS 8
+/* The least solver budget of a redundancy proof, in nominal ms (smt.h);
+ * otherwise it gets what the first detection's static checker spent. */
+#define AUCS_REPAIR_PROOF_MIN_MS 250u
 
 typedef struct aucs_repair_options {
   const aucs_detect_options *detect; /* NULL: the detector's defaults */
@@ -77,10 +80,13 @@ typedef struct aucs_repair_stats {
   unsigned trials;      /* trials made (each on a clone) */
   unsigned detections;  /* trial detections (incremental) */
   unsigned proofs;      /* redundancy proofs (one barrier each) */
+  unsigned proofs_cut;  /* of those: ran out of their budget */
   double first_seconds; /* the first detection, in full */
   double trial_seconds; /* the trials' detections */
   double proof_seconds; /* the redundancy proofs */
   double final_seconds; /* the fresh-seed full detection(s) */
+  uint64_t final_queries, final_cached; /* their static queries, and of
+                                           those answered by the cache */
   double seconds;       /* the whole repair */
 } aucs_repair_stats;
 

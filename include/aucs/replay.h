@@ -47,4 +47,26 @@ const aucs_finding *aucs_replay_find(const aucs_replay *r,
 
 void aucs_replays_free(aucs_replays *rs);
 
+/* What a repair trial's replays told the search (issue 14): the search of
+ * a trial starts from the usual first candidate, which is often a run the
+ * trial replayed just before; the run is deterministic, so its verdict and
+ * fitness answer the search without running it again. */
+typedef struct aucs_replay_memo {
+  aucs_candidate *c; /* arguments owned */
+  aucs_search_verdict *verdict;
+  aucs_fitness *fit;
+  size_t n;
+} aucs_replay_memo;
+
+/* Remember that c (nleaves argument values) gave verdict and *fit. */
+void aucs_replay_memo_put(aucs_replay_memo *m, size_t nleaves,
+                          const aucs_candidate *c, aucs_search_verdict verdict,
+                          const aucs_fitness *fit);
+/* 1 with *verdict and *fit when an equal input (launch, seed, fill,
+ * arguments) was remembered, else 0. */
+int aucs_replay_memo_get(const aucs_replay_memo *m, size_t nleaves,
+                         const aucs_candidate *c, aucs_search_verdict *verdict,
+                         aucs_fitness *fit);
+void aucs_replay_memo_free(aucs_replay_memo *m);
+
 #endif

@@ -75,7 +75,8 @@ typedef struct aucs_static_options {
   const unsigned char *fixed_arg;
   int skip_barriers; /* do not ask about barrier redundancy */
   /* Only the redundancy of this barrier (a repair's proof): the queries it
-   * separates are asked, no other; the pairs stay empty. NULL: all. */
+   * separates are asked, no other, up to the first that is not UNSAT (it
+   * decides: not proven); the pairs stay empty. NULL: all. */
   LLVMValueRef only_barrier;
   /* 0 (default): distinct pointer arguments point to distinct buffers, as
    * in the interpreter's runs. 1: they may overlap each other (and a
