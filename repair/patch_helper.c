@@ -156,11 +156,12 @@ int pt_in_helper(LLVMValueRef bar, const char *base) {
 }
 
 /* A statement built into several copies: the insert form when the barrier
- * precedes it (after at most accesses of it that commute), patch_shared.c.
- * prev: the line of the previous access in the same copy, 0 if none. */
+ * precedes it (after at most accesses of it that commute), else the split
+ * form, patch_shared.c. prev: the line of the previous access in the same
+ * copy, 0 if none. */
 static const char *shared(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
                           const char *base, unsigned prev, unsigned line,
-                          LLVMMetadataRef at, pt_hunk *h) {
+                          LLVMMetadataRef at, pt_names *names, pt_hunk *h) {
   size_t from = line, to;
   if (pt_loop_top(bar, 0) || prev > line)
     return "the barrier sits in a __device__ helper whose statement is also "
@@ -169,10 +170,12 @@ static const char *shared(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
   if (prev == line) {
     const char *why = pt_form_inside(t, bar, line, at, base, h);
     pt_hunk_free(h);
-    if (why || !pt_statement_lines(t, line, &from, &to))
-      return why ? why : "the statement the barrier sits in is unclear";
+    if (why) /* the split form, in every copy */
+      return pt_form_shared(t, m, bar, base, 0, names, h);
+    if (!pt_statement_lines(t, line, &from, &to))
+      return "the statement the barrier sits in is unclear";
   }
-  return pt_form_shared(t, m, bar, base, (unsigned)from, h);
+  return pt_form_shared(t, m, bar, base, (unsigned)from, names, h);
 }
 
 const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
@@ -182,7 +185,7 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
   inner n = inner_of(next, base), p = inner_of(prev, base);
   if (!only_copy(m, n.line, n.at, base))
     return shared(t, m, bar, base, prev && p.at == n.at && p.here ? p.line : 0,
-                  n.line, n.at, h);
+                  n.line, n.at, names, h);
   if (pt_loop_top(bar, 0))
     return "the barrier sits at the top of a loop header in a __device__ "
            "helper";

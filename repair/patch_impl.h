@@ -146,12 +146,13 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m,
 int pt_located(LLVMValueRef I);
 unsigned pt_inner_line(LLVMValueRef I, const char *base, LLVMMetadataRef *at);
 /* repair/patch_shared.c: `__syncthreads();` before line `before`, the
- * start of the helper statement that barrier `bar` precedes, when that
- * statement is built into several copies (calls, instances) and every one
- * has the barrier or is uniform; h->note says it in CUDA terms (or which
- * call refuses it). */
+ * start of the helper statement that barrier `bar` precedes (0: the split
+ * form of the statement it sits in), when that statement is built into
+ * several copies (calls, instances) and every one has the barrier or is
+ * uniform; h->note says it in CUDA terms (or which call refuses it). */
 const char *pt_form_shared(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
-                           const char *base, unsigned before, pt_hunk *h);
+                           const char *base, unsigned before, pt_names *names,
+                           pt_hunk *h);
 /* A barrier at the top of a loop's header (before its condition, on every
  * visit): `__syncthreads();` before the loop at line l and at the end of
  * its braced body (patch_forms.c). pt_loop_top (patch_helper.c): 0 when

@@ -5,9 +5,8 @@
  * line elsewhere, or a template with several instances (patch_helper.c,
  * `fix --patch`).
  *
- * `__syncthreads();` before that statement in the helper's body puts a
- * barrier into every copy, so it is exact only when every copy can take
- * one:
+ * `__syncthreads();` in the helper's body puts a barrier into every copy,
+ * so it is exact only when every copy can take one:
  *   1. Gather the copies of the statement's line: per function a kernel
  *      reaches (pt_live), per inlined-at location (NULL: the function's
  *      own code).
@@ -19,13 +18,15 @@
  *      of it too, up its callers: otherwise the helper's edit would put a
  *      barrier where not every thread of the block reaches it, and the
  *      edit stays IR only, naming the call.
- *   4. The hunk is the insert form (pt_form_insert); its note names the
- *      helper, every call, and the calls whose copy the IR repair left
- *      without a barrier. The patch check (patch.c) then recompiles the
- *      patched file and detects again: that is what proves the edit.
+ *   4. The hunk is the insert form (pt_form_insert), or for a barrier
+ *      after an access of the statement the split form (pt_form_split);
+ *      its note names the helper, every call, and the calls whose copy
+ *      the IR repair left without a barrier. The patch check (patch.c)
+ *      then recompiles the patched file and detects again: that is what
+ *      proves the edit.
  *
- * Limitation: only a barrier before a statement; one that splits a shared
- * statement or ends a loop body in it stays IR only. Uniformity inside an
+ * Limitation: a barrier that ends a loop body or tops a loop header in a
+ * shared statement stays IR only. Uniformity inside an
  * out-of-line helper takes its arguments as uniform: a loop bounded by a
  * thread-varying argument is left to the patch check.
  */
@@ -236,12 +237,17 @@ static size_t calls(const copies *c, int want, const char *base,
 }
 
 static void note(const copies *c, LLVMModuleRef m, LLVMValueRef next,
-                 LLVMMetadataRef at, unsigned line, const char *base,
+                 LLVMMetadataRef at, unsigned line, int split, const char *base,
                  pt_hunk *h) {
   aucs_buf b = {0};
-  aucs_buf_puts(&b, "insert __syncthreads(); in helper");
+  aucs_buf_puts(&b, split ? "split the statement of helper"
+                          : "insert __syncthreads(); in helper");
   helper_name(m, next, at, &b);
-  aucs_buf_printf(&b, " before %s:%u (every call:", base, line);
+  aucs_buf_printf(&b,
+                  split ? " at %s:%u through a temporary, with "
+                          "__syncthreads(); inside (every call:"
+                        : " before %s:%u (every call:",
+                  base, line);
   calls(c, -1, base, &b);
   aucs_buf_puts(&b, ")");
   int open = 0;
@@ -285,7 +291,8 @@ static const copy *refused(copies *c, LLVMModuleRef m, unsigned line,
 }
 
 const char *pt_form_shared(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
-                           const char *base, unsigned before, pt_hunk *h) {
+                           const char *base, unsigned before, pt_names *names,
+                           pt_hunk *h) {
   LLVMValueRef next = aucs_place_next_where(bar, pt_located), call = NULL;
   LLVMMetadataRef at = NULL;
   unsigned line = pt_inner_line(next, base, &at);
@@ -304,8 +311,9 @@ const char *pt_form_shared(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
     why = "the barrier sits in a __device__ helper whose statement is also "
           "built into a call in divergent code: its source edit would put a "
           "barrier there that not every thread reaches";
-  } else if (!(why = pt_form_insert(t, before, h))) {
-    note(&c, m, next, at, line, base, h);
+  } else if (!(why = before ? pt_form_insert(t, before, h)
+                            : pt_form_split(t, line, bar, names, h))) {
+    note(&c, m, next, at, line, !before, base, h);
     h->every_call = 1;
   }
   free(c.v);
