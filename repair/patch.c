@@ -15,8 +15,11 @@
  *      hunk (repair/patch_loop.c); such loops in the code an early return
  *      guards go into the early return's hunk (pt_form_exit_in, anchored
  *      at its flatten-exit edit, or at the loop's edit when the repair
- *      flattened no return of its own). Other flattened regions, helpers
- *      inlined at one of several calls, code in another file and a
+ *      flattened no return of its own); a barrier before a statement of
+ *      a helper with several copies goes into the helper for every call
+ *      when each copy can take it (repair/patch_shared.c). Other flattened
+ *      regions, other edits in helpers inlined at one of several calls,
+ *      code in another file and a
  *      template kernel instantiated more than once are "IR only", and so
  *      is every edit answering the same finding as an IR-only edit, a
  *      finding an IR-only edit left, or whose lines overlap an earlier
@@ -173,17 +176,21 @@ static LLVMValueRef callee_named(LLVMModuleRef m, const char *s) {
   return found;
 }
 
+static const char other_calls[] =
+    "the edit lands in a __device__ helper inlined into the kernel, and the "
+    "helper has other calls its source edit would change";
+
 /* An inlined helper call has no source form of its own; the edits made
  * in the inlined copy are edits of the helper's source when the call was
- * its only one (none is left in m). */
+ * its only one (none is left in m), or when they take the form every call
+ * shares (plan_every_call). */
 static const char *inline_why(const aucs_edit *e, LLVMModuleRef m) {
   const char *at = e->where ? strstr(e->where, " @") : NULL;
   LLVMValueRef callee = m && at ? callee_named(m, at + 2) : NULL;
   if (!callee)
     return "the edit lands in a __device__ helper inlined into the kernel";
   if (callee && calls_to(m, callee))
-    return "the edit lands in a __device__ helper inlined into the kernel, "
-           "and the helper has other calls its source edit would change";
+    return other_calls;
   return NULL;
 }
 
@@ -374,6 +381,7 @@ typedef struct plan {
   char *failed;             /* why the check failed, or NULL */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
   const char **why;         /* per edit: why it is IR only (static text) */
+  char **notes;             /* per edit: pt_hunk's note, or NULL */
   size_t n, nexact, nchanged; /* edits; exact ones; those with a hunk */
 } plan;
 
@@ -389,6 +397,9 @@ static void plan_free(plan *p) {
   free(p->failed);
   free(p->addressed);
   free(p->why);
+  for (size_t i = 0; p->notes && i < p->n; i++)
+    free(p->notes[i]);
+  free(p->notes);
 }
 
 static int left_by_edit(const aucs_repair_result *r, const aucs_edit *e) {
@@ -413,6 +424,8 @@ static int overlap(const pt_hunk *a, const pt_hunk *b) {
 static void drop(plan *p, size_t i, const char *why) {
   p->exact[i] = 0;
   p->why[i] = why;
+  free(p->notes[i]); /* it spoke of the form dropped */
+  p->notes[i] = NULL;
   pt_hunk_free(&p->hunks[i]);
 }
 
@@ -641,6 +654,35 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
   free(carry);
 }
 
+/* An inline-call edit whose helper has other calls is exact, with no
+ * change of its own, when its finding's other edits are all barrier
+ * insertions and one of them edits the helper for every call
+ * (patch_shared.c; those in helper code are checked there); an exact one
+ * then says so too. */
+static void plan_every_call(const aucs_editlog *log, plan *p) {
+  for (size_t i = 0; i < log->n; i++) {
+    long f = log->v[i].finding_index;
+    int inlined = log->v[i].kind == AUCS_EDIT_INLINE_CALL && p->exact[i];
+    int every = 0, others = f >= 0 && (p->why[i] == other_calls || inlined);
+    for (size_t k = 0; k < log->n && others; k++) {
+      const aucs_edit *e = &log->v[k];
+      if (e->finding_index != f || e->kind == AUCS_EDIT_INLINE_CALL)
+        continue;
+      others = e->kind == AUCS_EDIT_INSERT_BARRIER && p->exact[k];
+      every |= others && p->hunks[k].every_call;
+    }
+    if (!others || !every)
+      continue;
+    p->exact[i] = 1;
+    p->why[i] = NULL;
+    p->notes[i] = aucs_xstrdup(
+        inlined ? "no change of its own: the barrier goes into the helper's "
+                  "source, for every call"
+                : "no change of its own: the helper has other calls, and the "
+                  "barrier goes into its source for every call");
+  }
+}
+
 /* An edit a loop's hunk holds goes with the loop. */
 static void plan_carried(plan *p) {
   for (size_t k = 0; k < p->n; k++)
@@ -660,13 +702,17 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   p->loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->exit_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
+  p->notes = aucs_xcalloc(log->n + 1, sizeof(char *));
   pt_names names = {.t = t};
   for (size_t i = 0; i < log->n; i++) {
     p->why[i] = classify(&log->v[i], t, base, m, &names, &p->hunks[i]);
+    p->notes[i] = p->hunks[i].note;
+    p->hunks[i].note = NULL;
     p->exact[i] = !p->why[i];
     if (!p->exact[i])
       pt_hunk_free(&p->hunks[i]);
   }
+  plan_every_call(log, p);
   plan_if_else(log, t, base, m, &names, p);
   plan_exit_loops(log, t, base, &names, p);
   plan_loops(log, t, base, m, &names, p);
@@ -678,10 +724,15 @@ static void plan_make(const aucs_repair_result *r, const text *t,
     const aucs_edit *e = &log->v[i];
     if (!p->exact[i]) {
       aucs_buf_printf(report,
-                      "aucs: source patch: edit %zu (%s): IR only: %s\n", i + 1,
-                      aucs_editlog_kind_name(e->kind), p->why[i]);
+                      "aucs: source patch: edit %zu (%s): IR only: %s%s%s%s\n",
+                      i + 1, aucs_editlog_kind_name(e->kind), p->why[i],
+                      p->notes[i] ? " (" : "", p->notes[i] ? p->notes[i] : "",
+                      p->notes[i] ? ")" : "");
       continue;
     }
+    if (p->notes[i] && !p->dup[i])
+      aucs_buf_printf(report, "aucs: source patch: edit %zu (%s): %s\n", i + 1,
+                      aucs_editlog_kind_name(e->kind), p->notes[i]);
     if (e->finding_index >= 0 && (size_t)e->finding_index < r->nitems)
       p->addressed[e->finding_index] = 1;
     p->nexact++;
@@ -952,7 +1003,9 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
   out->per_edit = aucs_xcalloc(out->n + 1, sizeof(char *));
   for (size_t i = 0; i < out->n; i++)
     if (!p->exact[i])
-      out->per_edit[i] = aucs_xasprintf("IR only: %s", p->why[i]);
+      out->per_edit[i] = aucs_xasprintf(
+          "IR only: %s%s%s%s", p->why[i], p->notes[i] ? " (" : "",
+          p->notes[i] ? p->notes[i] : "", p->notes[i] ? ")" : "");
     else if (p->exit_of[i] && !p->loop_of[i])
       out->per_edit[i] = aucs_xasprintf(
           "in the hunk of edit %zu (the `if` made a flag, with the loops "
@@ -966,6 +1019,8 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
       out->per_edit[i] = aucs_xstrdup(
           "in the hunk of the flattened if/else (its `__syncthreads();` "
           "between the arms)");
+    else if (!p->hunks[i].from && p->notes[i])
+      out->per_edit[i] = aucs_xstrdup(p->notes[i]);
     else if (!p->hunks[i].from)
       out->per_edit[i] = aucs_xstrdup(
           "no change of its own: the helper's only call is inlined, so the "

@@ -191,6 +191,7 @@ void pt_hunk_copy(pt_hunk *h, const pt_text *t, unsigned l, const char *extra) {
 void pt_hunk_free(pt_hunk *h) {
   aucs_buf_free(&h->text);
   free(h->origin);
+  free(h->note);
   memset(h, 0, sizeof(*h));
 }
 

@@ -15,7 +15,8 @@
  *   2. The next one must be in this file and in inlined code; every
  *      instruction of the module on its line must be in that same inlined
  *      copy (or in an out-of-line definition nothing calls): otherwise the
- *      statement is shared (other calls, other template instances).
+ *      statement is shared (other calls, other template instances), and a
+ *      barrier before it takes the every-call form of patch_shared.c.
  *   3. As for a barrier of the kernel's own code: the previous access on
  *      the same line of the same copy means the barrier splits that
  *      statement (split form), on a later line of it that the barrier ends
@@ -139,10 +140,42 @@ static int only_copy(LLVMModuleRef m, unsigned line, LLVMMetadataRef at,
   return 1;
 }
 
+int pt_located(LLVMValueRef I) { return located(I); }
+
+unsigned pt_inner_line(LLVMValueRef I, const char *base, LLVMMetadataRef *at) {
+  inner r = inner_of(I, base);
+  if (at)
+    *at = r.at;
+  return r.here ? r.line : 0;
+}
+
 int pt_in_helper(LLVMValueRef bar, const char *base) {
   LLVMValueRef next = bar ? aucs_place_next_where(bar, located) : NULL;
   inner n = inner_of(next, base);
   return n.line && n.at && n.here;
+}
+
+/* A statement built into several copies: the insert form when the barrier
+ * precedes it (after at most accesses of it that commute), else the split
+ * form, patch_shared.c. prev: the line of the previous access in the same
+ * copy, 0 if none. */
+static const char *shared(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
+                          const char *base, unsigned prev, unsigned line,
+                          LLVMMetadataRef at, pt_names *names, pt_hunk *h) {
+  size_t from = line, to;
+  if (pt_loop_top(bar, 0) || prev > line)
+    return "the barrier sits in a __device__ helper whose statement is also "
+           "built into other calls or template instances, and it does not "
+           "precede that statement: its source edit would change them too";
+  if (prev == line) {
+    const char *why = pt_form_inside(t, bar, line, at, base, h);
+    pt_hunk_free(h);
+    if (why) /* the split form, in every copy */
+      return pt_form_shared(t, m, bar, base, 0, names, h);
+    if (!pt_statement_lines(t, line, &from, &to))
+      return "the statement the barrier sits in is unclear";
+  }
+  return pt_form_shared(t, m, bar, base, (unsigned)from, names, h);
 }
 
 const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
@@ -151,9 +184,8 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
                prev = aucs_place_prev_access_where(bar, located);
   inner n = inner_of(next, base), p = inner_of(prev, base);
   if (!only_copy(m, n.line, n.at, base))
-    return "the barrier sits in a __device__ helper whose statement is also "
-           "built into other calls or template instances: its source edit "
-           "would change them too";
+    return shared(t, m, bar, base, prev && p.at == n.at && p.here ? p.line : 0,
+                  n.line, n.at, names, h);
   if (pt_loop_top(bar, 0))
     return "the barrier sits at the top of a loop header in a __device__ "
            "helper";

@@ -41,6 +41,9 @@ typedef struct pt_hunk {
   aucs_buf text; /* the new lines, each ending in '\n' */
   unsigned *origin;
   size_t n, cap;
+  char *note;     /* the edit in CUDA terms, or the detail of why it has
+                     no form; NULL when none (patch.c prints it) */
+  int every_call; /* it edits a helper statement every call shares */
 } pt_hunk;
 
 void pt_hunk_line(pt_hunk *h, unsigned origin, const char *fmt, ...)
@@ -136,6 +139,19 @@ const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
 int pt_in_helper(LLVMValueRef bar, const char *base);
 const char *pt_form_helper(const pt_text *t, LLVMModuleRef m,
                            LLVMValueRef bar, const char *base, pt_names *names,
+                           pt_hunk *h);
+/* patch_helper.c: whether I carries a source line (and is no barrier);
+ * the line of I's innermost location in this file (0: none), its
+ * inlined-at location in *at (may be NULL). */
+int pt_located(LLVMValueRef I);
+unsigned pt_inner_line(LLVMValueRef I, const char *base, LLVMMetadataRef *at);
+/* repair/patch_shared.c: `__syncthreads();` before line `before`, the
+ * start of the helper statement that barrier `bar` precedes (0: the split
+ * form of the statement it sits in), when that statement is built into
+ * several copies (calls, instances) and every one has the barrier or is
+ * uniform; h->note says it in CUDA terms (or which call refuses it). */
+const char *pt_form_shared(const pt_text *t, LLVMModuleRef m, LLVMValueRef bar,
+                           const char *base, unsigned before, pt_names *names,
                            pt_hunk *h);
 /* A barrier at the top of a loop's header (before its condition, on every
  * visit): `__syncthreads();` before the loop at line l and at the end of
