@@ -430,6 +430,14 @@ aucs_place_status aucs_place_find(const aucs_cfg *cfg, const aucs_uniformity *u,
 
 /* ---- edits --------------------------------------------------------------*/
 
+/* The branch of a guard block of a flattened region (flatten.c names them
+ * `guard.X`): it carries the location of the `if` that decides X, above
+ * the barrier; the statement a barrier before it precedes is X's first. */
+static int guard_branch(LLVMValueRef I) {
+  const char *name = LLVMGetBasicBlockName(LLVMGetInstructionParent(I));
+  return LLVMIsABranchInst(I) && !strncmp(name, "guard", 5);
+}
+
 static LLVMValueRef barrier_decl(LLVMModuleRef m) {
   static const char *const names[] = {"llvm.nvvm.barrier.cta.sync.aligned.all",
                                       "llvm.nvvm.barrier0"};
@@ -447,13 +455,16 @@ static LLVMValueRef barrier_decl(LLVMModuleRef m) {
   return NULL;
 }
 
+static int has_loc(LLVMValueRef I) {
+  return LLVMInstructionGetDebugLoc(I) != NULL;
+}
+
+/* The location of the statement `before` starts: its own, or that of the
+ * next instruction that has one (through jumps and guard branches). */
 static LLVMMetadataRef loc_from(LLVMValueRef I) {
-  for (; I; I = LLVMGetNextInstruction(I)) {
-    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(I);
-    if (loc)
-      return loc;
-  }
-  return NULL;
+  if (I && (!has_loc(I) || guard_branch(I)))
+    I = aucs_place_next_where(I, has_loc);
+  return I ? LLVMInstructionGetDebugLoc(I) : NULL;
 }
 
 LLVMValueRef aucs_place_insert_barrier(LLVMValueRef before) {
@@ -629,9 +640,9 @@ LLVMValueRef aucs_place_next_where(LLVMValueRef I,
                                    int (*located)(LLVMValueRef)) {
   for (int steps = 0; I && steps < 256; steps++) {
     LLVMValueRef n = LLVMGetNextInstruction(I);
-    if (!n && LLVMGetNumSuccessors(I) == 1)
+    if (!n && (LLVMGetNumSuccessors(I) == 1 || guard_branch(I)))
       n = LLVMGetFirstInstruction(LLVMGetSuccessor(I, 0));
-    if (!n || located(n))
+    if (!n || (located(n) && !guard_branch(n)))
       return n;
     I = n;
   }
