@@ -745,15 +745,21 @@ static chain chain_of(LLVMValueRef I) {
   return c;
 }
 
+static LLVMMetadataRef file_of(LLVMMetadataRef loc) {
+  return LLVMDIScopeGetFile(LLVMDILocationGetScope(loc));
+}
+
 /* The level j of next's chain whose function's body holds the barrier: the
- * innermost inlined copy that prev (the access before it) is also inside
- * (-1: none, the kernel's own code); prev's location in that copy into
- * *pl (NULL when no prev). */
+ * innermost inlined copy that prev (the access before it) is also inside,
+ * written in the kernel's file (code inlined from a header counts as the
+ * statement that calls it); -1: none, the kernel's own code. prev's
+ * location in that copy into *pl (NULL when no prev). */
 static int body_level(const chain *next, const chain *prev,
                       LLVMMetadataRef *pl) {
   *pl = NULL;
+  LLVMMetadataRef top = next->n ? file_of(next->at[next->n - 1]) : NULL;
   for (int j = 0; j + 1 < next->n; j++)
-    for (int i = 0; i < prev->n; i++)
+    for (int i = 0; i < prev->n && file_of(next->at[j]) == top; i++)
       if (LLVMDILocationGetInlinedAt(prev->at[i]) == next->at[j + 1]) {
         *pl = prev->at[i];
         return j;
