@@ -693,8 +693,8 @@ static void region_exit(const aucs_editlog *log, size_t i, const text *t,
 }
 
 static void plan_region_exit(const aucs_editlog *log, const text *t,
-                             const char *base, LLVMModuleRef m,
-                             pt_names *names, plan *p) {
+                             const char *base, LLVMModuleRef m, pt_names *names,
+                             plan *p) {
   for (size_t i = 0; i < log->n; i++)
     if (log->v[i].kind == AUCS_EDIT_FLATTEN_REGION && !p->exact[i] &&
         !shared_template(log->v[i].function, m))

@@ -781,12 +781,11 @@ static char *file_line(LLVMMetadataRef loc) {
  * the call's. */
 static char *helper_edit(LLVMValueRef bar, const chain *next,
                          LLVMMetadataRef pl, int j, char **why) {
-  LLVMContextRef cx =
-      LLVMGetModuleContext(LLVMGetGlobalParent(LLVMGetBasicBlockParent(
-          LLVMGetInstructionParent(bar))));
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(bar))));
   LLVMMetadataRef nl = next->at[j];
-  unsigned n = LLVMDILocationGetLine(nl), p = pl ? LLVMDILocationGetLine(pl) : 0,
-           len = 0;
+  unsigned n = LLVMDILocationGetLine(nl),
+           p = pl ? LLVMDILocationGetLine(pl) : 0, len = 0;
   const char *fn = fn_name_of(cx, nl, &len);
   char *at = file_line(nl), *call = file_line(next->at[j + 1]), *out = NULL;
   char *helper = fn ? aucs_xasprintf("in helper %.*s, ", (int)len, fn)
