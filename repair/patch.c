@@ -376,6 +376,7 @@ typedef struct plan {
   unsigned char *carried;   /* per edit: another edit's hunk holds it */
   size_t *loop_of;          /* per edit: 1 + the loop edit holding it */
   size_t *exit_of;          /* per edit: 1 + the flatten-exit holding it */
+  size_t *flag_of;          /* per edit: 1 + the flattened region holding it */
   int no_loops;             /* loops stay IR only (a failed check) */
   size_t nloops;            /* loops with a source form */
   char *failed;             /* why the check failed, or NULL */
@@ -394,6 +395,7 @@ static void plan_free(plan *p) {
   free(p->carried);
   free(p->loop_of);
   free(p->exit_of);
+  free(p->flag_of);
   free(p->failed);
   free(p->addressed);
   free(p->why);
@@ -562,7 +564,7 @@ static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
   x.tmp = aucs_xcalloc(log->n + 1, 1);
   x.loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   int anchor_loop = log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP;
-  pt_exit_ctx cx = {xl_uniform, xl_loop, xl_deleted, &x, anchor_loop};
+  pt_exit_ctx cx = {xl_uniform, xl_loop, xl_deleted, &x, anchor_loop, NULL};
   pt_hunk h = {0};
   const char *why = pt_form_exit_in(t, l, names, &cx, &h);
   if (!why && anchor_loop && !x.carry[i])
@@ -620,6 +622,96 @@ static void plan_exit_loops(const aucs_editlog *log, const text *t,
         log->v[i].source_edit &&
         strstr(log->v[i].source_edit, "<the condition around"))
       loop_after_return(log, i, t, base, names, p);
+}
+
+/* ---- a flattened region holding an early return ------------------------*/
+
+/* The insert-barrier edits that go with flatten-region edit i (its finding,
+ * its function), each before a statement line of this file. */
+typedef struct region_bars {
+  size_t k[16], n;
+  unsigned line[16];
+} region_bars;
+
+static int region_bars_of(const aucs_editlog *log, size_t i, const char *base,
+                          region_bars *b) {
+  b->n = 0;
+  for (size_t k = 0; k < log->n; k++) {
+    const aucs_edit *e = &log->v[k];
+    if (k == i || e->finding_index != log->v[i].finding_index)
+      continue;
+    unsigned l = pt_edit_at(e, "insert __syncthreads(); before ", base);
+    if (e->kind != AUCS_EDIT_INSERT_BARRIER || !l || b->n == 16 ||
+        !same_function(e, &log->v[i]) || pt_edit_line(e, base) != l)
+      return 0;
+    b->k[b->n] = k;
+    b->line[b->n++] = l;
+  }
+  return b->n > 0;
+}
+
+static int rb_no(void *arg, size_t l) { return (void)arg, (void)l, 0; }
+static const char *rb_loop(void *arg, size_t l, const char *g, pt_hunk *h) {
+  return (void)arg, (void)l, (void)g, (void)h, "a loop made uniform";
+}
+static int rb_before(void *arg, size_t l) {
+  const region_bars *b = arg;
+  for (size_t i = 0; i < b->n; i++)
+    if (b->line[i] == l)
+      return 1;
+  return 0;
+}
+
+/* Flatten-region edit i whose region holds an early `if (C) return;` at
+ * the kernel's top level above its barriers: the exit form (an `active`
+ * flag) with `__syncthreads();` where the barriers went, which carries
+ * them. */
+static void region_exit(const aucs_editlog *log, size_t i, const text *t,
+                        const char *base, pt_names *names, plan *p) {
+  region_bars b;
+  if (!region_bars_of(log, i, base, &b))
+    return;
+  unsigned top = b.line[0];
+  for (size_t j = 1; j < b.n; j++)
+    top = b.line[j] < top ? b.line[j] : top;
+  pt_exit_ctx cx = {rb_no, rb_loop, rb_no, &b, 1, rb_before};
+  for (unsigned l = top - 1; l > 0 && t->depth[l] >= 1; l--) {
+    size_t n;
+    const char *s = pt_trimmed(t, l, &n);
+    if (t->depth[l] != 1 || n < 3 || strncmp(s, "if", 2) ||
+        isalnum((unsigned char)s[2]) || s[2] == '_')
+      continue;
+    pt_hunk h = {0};
+    const char *why = pt_form_exit_in(t, l, names, &cx, &h);
+    if (why && !strcmp(why, "the `if` is not an early return")) {
+      pt_hunk_free(&h);
+      continue;
+    }
+    if (why) {
+      p->why[i] = why;
+      pt_hunk_free(&h);
+      return;
+    }
+    pt_hunk_free(&p->hunks[i]);
+    p->hunks[i] = h;
+    p->exact[i] = 1, p->why[i] = NULL;
+    for (size_t j = 0; j < b.n; j++) {
+      pt_hunk_free(&p->hunks[b.k[j]]);
+      p->exact[b.k[j]] = p->carried[b.k[j]] = 1;
+      p->flag_of[b.k[j]] = i + 1;
+      p->why[b.k[j]] = NULL;
+    }
+    return;
+  }
+}
+
+static void plan_region_exit(const aucs_editlog *log, const text *t,
+                             const char *base, LLVMModuleRef m, pt_names *names,
+                             plan *p) {
+  for (size_t i = 0; i < log->n; i++)
+    if (log->v[i].kind == AUCS_EDIT_FLATTEN_REGION && !p->exact[i] &&
+        !shared_template(log->v[i].function, m))
+      region_exit(log, i, t, base, names, p);
 }
 
 /* A loop made uniform (pt_form_loop) carries the edits made inside it. */
@@ -701,6 +793,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   p->carried = aucs_xcalloc(log->n + 1, 1);
   p->loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->exit_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
+  p->flag_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   p->notes = aucs_xcalloc(log->n + 1, sizeof(char *));
   pt_names names = {.t = t};
@@ -714,6 +807,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   }
   plan_every_call(log, p);
   plan_if_else(log, t, base, m, &names, p);
+  plan_region_exit(log, t, base, m, &names, p);
   plan_exit_loops(log, t, base, &names, p);
   plan_loops(log, t, base, m, &names, p);
   aucs_buf_free(&names.used);
@@ -1011,6 +1105,11 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
           "in the hunk of edit %zu (the `if` made a flag, with the loops "
           "inside it made uniform)",
           p->exit_of[i]);
+    else if (p->flag_of[i])
+      out->per_edit[i] = aucs_xasprintf(
+          "in the hunk of edit %zu (the early `return` made an `active` "
+          "flag, its `__syncthreads();` where the barrier went)",
+          p->flag_of[i]);
     else if (p->loop_of[i])
       out->per_edit[i] =
           aucs_xstrdup("in the hunk of the loop made uniform (its `while "

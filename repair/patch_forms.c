@@ -743,7 +743,9 @@ const char *pt_form_split(const pt_text *t, unsigned l, LLVMValueRef bar,
 
 /* The statements from..to at depth d, cut at the `__syncthreads();` lines
  * of depth d into segments: cut[c]..cut_to[c] are those lines, or a loop
- * made uniform (cx->uniform) from its header to its `}`. */
+ * made uniform (cx->uniform) from its header to its `}`, or none
+ * (cut_to[c] == cut[c] - 1): a barrier the repair put before line cut[c]
+ * (cx->before). */
 typedef struct region {
   size_t from, to;
   int d;
@@ -756,6 +758,16 @@ static const char *cut_region(const pt_text *t, region *r) {
                                     "goto",   "__syncthreads", "case",
                                     "default"};
   for (size_t l = r->from; l <= r->to; l++) {
+    if (r->cx && r->cx->before && t->depth[l] == r->d &&
+        r->cx->before(r->cx->arg, l)) {
+      if (begins_statement(t, l))
+        return "the barrier the repair put in the guarded code does not "
+               "precede a statement at the `if`'s level";
+      if (r->ncut == sizeof r->cut / sizeof *r->cut)
+        return "too many barriers in the guarded code";
+      r->cut_to[r->ncut] = l - 1; /* a new barrier line before l */
+      r->cut[r->ncut++] = l;
+    }
     int bar = t->depth[l] == r->d && pt_line_is(t, l, "__syncthreads();");
     int loop =
         !bar && r->cx && t->depth[l] == r->d && r->cx->uniform(r->cx->arg, l);
@@ -903,6 +915,10 @@ static void guarded(const pt_text *t, size_t from, size_t to, const char *ind,
 static const char *emit_cut(const region *r, size_t c, const char *ind,
                             size_t in, const char *guard, pt_hunk *h) {
   const pt_exit_ctx *cx = r->cx;
+  if (r->cut_to[c] < r->cut[c]) {
+    pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
+    return NULL;
+  }
   if (r->cut_to[c] == r->cut[c]) {
     if (!cx || !cx->deleted(cx->arg, r->cut[c]))
       pt_hunk_line(h, (unsigned)r->cut[c], "%.*s__syncthreads();", (int)in,

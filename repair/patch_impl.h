@@ -94,6 +94,9 @@ typedef struct pt_exit_ctx {
   int (*deleted)(void *arg, size_t line);
   void *arg;
   int need_return; /* only the early-return form */
+  /* Optional: whether the repair put a barrier before line L of the
+   * guarded code (a flattened region's barrier, not in the source). */
+  int (*before)(void *arg, size_t line);
 } pt_exit_ctx;
 const char *pt_form_exit_in(const pt_text *t, unsigned line, pt_names *names,
                             const pt_exit_ctx *cx, pt_hunk *h);

@@ -430,6 +430,14 @@ aucs_place_status aucs_place_find(const aucs_cfg *cfg, const aucs_uniformity *u,
 
 /* ---- edits --------------------------------------------------------------*/
 
+/* The branch of a guard block of a flattened region (flatten.c names them
+ * `guard.X`): it carries the location of the `if` that decides X, above
+ * the barrier; the statement a barrier before it precedes is X's first. */
+static int guard_branch(LLVMValueRef I) {
+  const char *name = LLVMGetBasicBlockName(LLVMGetInstructionParent(I));
+  return LLVMIsABranchInst(I) && !strncmp(name, "guard", 5);
+}
+
 static LLVMValueRef barrier_decl(LLVMModuleRef m) {
   static const char *const names[] = {"llvm.nvvm.barrier.cta.sync.aligned.all",
                                       "llvm.nvvm.barrier0"};
@@ -447,13 +455,16 @@ static LLVMValueRef barrier_decl(LLVMModuleRef m) {
   return NULL;
 }
 
+static int has_loc(LLVMValueRef I) {
+  return LLVMInstructionGetDebugLoc(I) != NULL;
+}
+
+/* The location of the statement `before` starts: its own, or that of the
+ * next instruction that has one (through jumps and guard branches). */
 static LLVMMetadataRef loc_from(LLVMValueRef I) {
-  for (; I; I = LLVMGetNextInstruction(I)) {
-    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(I);
-    if (loc)
-      return loc;
-  }
-  return NULL;
+  if (I && (!has_loc(I) || guard_branch(I)))
+    I = aucs_place_next_where(I, has_loc);
+  return I ? LLVMInstructionGetDebugLoc(I) : NULL;
 }
 
 LLVMValueRef aucs_place_insert_barrier(LLVMValueRef before) {
@@ -629,9 +640,9 @@ LLVMValueRef aucs_place_next_where(LLVMValueRef I,
                                    int (*located)(LLVMValueRef)) {
   for (int steps = 0; I && steps < 256; steps++) {
     LLVMValueRef n = LLVMGetNextInstruction(I);
-    if (!n && LLVMGetNumSuccessors(I) == 1)
+    if (!n && (LLVMGetNumSuccessors(I) == 1 || guard_branch(I)))
       n = LLVMGetFirstInstruction(LLVMGetSuccessor(I, 0));
-    if (!n || located(n))
+    if (!n || (located(n) && !guard_branch(n)))
       return n;
     I = n;
   }
@@ -684,6 +695,120 @@ LLVMValueRef aucs_place_prev_access_where(LLVMValueRef I,
   return NULL;
 }
 
+/* Operand i of metadata node md, or NULL. */
+static LLVMMetadataRef md_op(LLVMContextRef cx, LLVMMetadataRef md,
+                             unsigned i) {
+  LLVMValueRef v = LLVMMetadataAsValue(cx, md);
+  unsigned n = LLVMGetMDNodeNumOperands(v);
+  if (i >= n)
+    return NULL;
+  LLVMValueRef *ops = aucs_xcalloc(n, sizeof *ops);
+  LLVMGetMDNodeOperands(v, ops);
+  LLVMMetadataRef r = ops[i] ? LLVMValueAsMetadata(ops[i]) : NULL;
+  free(ops);
+  return r;
+}
+
+/* The name of the function whose code location loc is (up through its
+ * lexical blocks to the DISubprogram: the LLVM-C debug-info API has no
+ * accessor, so the operands are walked: scope is operand 1, name 2). */
+static const char *fn_name_of(LLVMContextRef cx, LLVMMetadataRef loc,
+                              unsigned *len) {
+  LLVMMetadataRef sc = LLVMDILocationGetScope(loc);
+  for (int i = 0; sc && i < 64; i++) {
+    LLVMMetadataKind k = LLVMGetMetadataKind(sc);
+    if (k == LLVMDISubprogramMetadataKind) {
+      LLVMMetadataRef name = md_op(cx, sc, 2);
+      const char *r =
+          name ? LLVMGetMDString(LLVMMetadataAsValue(cx, name), len) : NULL;
+      return r && *len ? r : NULL;
+    }
+    if (k != LLVMDILexicalBlockMetadataKind &&
+        k != LLVMDILexicalBlockFileMetadataKind)
+      return NULL;
+    sc = md_op(cx, sc, 1);
+  }
+  return NULL;
+}
+
+/* The locations of an instruction, innermost first (at most 16 levels). */
+typedef struct chain {
+  LLVMMetadataRef at[16];
+  int n;
+} chain;
+
+static chain chain_of(LLVMValueRef I) {
+  chain c = {.n = 0};
+  for (LLVMMetadataRef l = I ? LLVMInstructionGetDebugLoc(I) : NULL;
+       l && c.n < 16; l = LLVMDILocationGetInlinedAt(l))
+    c.at[c.n++] = l;
+  return c;
+}
+
+static LLVMMetadataRef file_of(LLVMMetadataRef loc) {
+  return LLVMDIScopeGetFile(LLVMDILocationGetScope(loc));
+}
+
+/* The level j of next's chain whose function's body holds the barrier: the
+ * innermost inlined copy that prev (the access before it) is also inside,
+ * written in the kernel's file (code inlined from a header counts as the
+ * statement that calls it); -1: none, the kernel's own code. prev's
+ * location in that copy into *pl (NULL when no prev). */
+static int body_level(const chain *next, const chain *prev,
+                      LLVMMetadataRef *pl) {
+  *pl = NULL;
+  LLVMMetadataRef top = next->n ? file_of(next->at[next->n - 1]) : NULL;
+  for (int j = 0; j + 1 < next->n; j++)
+    for (int i = 0; i < prev->n && file_of(next->at[j]) == top; i++)
+      if (LLVMDILocationGetInlinedAt(prev->at[i]) == next->at[j + 1]) {
+        *pl = prev->at[i];
+        return j;
+      }
+  *pl = prev->n ? prev->at[prev->n - 1] : NULL;
+  return -1;
+}
+
+static char *file_line(LLVMMetadataRef loc) {
+  LLVMMetadataRef file = LLVMDIScopeGetFile(LLVMDILocationGetScope(loc));
+  unsigned len = 0;
+  const char *name = file ? LLVMDIFileGetFilename(file, &len) : NULL;
+  return aucs_xasprintf("%.*s:%u", (int)len, name ? name : "?",
+                        LLVMDILocationGetLine(loc));
+}
+
+/* A barrier in the body of a __device__ helper inlined into the kernel
+ * (level j of next's chain): the sentence names the helper's own line and
+ * the call's. */
+static char *helper_edit(LLVMValueRef bar, const chain *next,
+                         LLVMMetadataRef pl, int j, char **why) {
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(bar))));
+  LLVMMetadataRef nl = next->at[j];
+  unsigned n = LLVMDILocationGetLine(nl),
+           p = pl ? LLVMDILocationGetLine(pl) : 0, len = 0;
+  const char *fn = fn_name_of(cx, nl, &len);
+  char *at = file_line(nl), *call = file_line(next->at[j + 1]), *out = NULL;
+  char *helper = fn ? aucs_xasprintf("in helper %.*s, ", (int)len, fn)
+                    : aucs_xstrdup("in the helper, ");
+  if (pl && p == n)
+    *why = aucs_xasprintf(
+        "the barrier falls inside the statement at %s %s(called at %s), "
+        "between its accesses: write that statement through a temporary and "
+        "put __syncthreads(); between the read and the write",
+        at, helper + 3, call);
+  else if (pl && p > n) {
+    free(at);
+    at = file_line(pl);
+    out = aucs_xasprintf("insert __syncthreads(); %safter %s (at the end of "
+                         "the loop body; called at %s)",
+                         helper, at, call);
+  } else
+    out = aucs_xasprintf("insert __syncthreads(); %sbefore %s (called at %s)",
+                         helper, at, call);
+  free(at), free(call), free(helper);
+  return out;
+}
+
 char *aucs_place_source_edit(LLVMValueRef bar, char **why) {
   LLVMValueRef next = aucs_place_next_where(bar, located),
                prev = aucs_place_prev_access_where(bar, located);
@@ -693,6 +818,11 @@ char *aucs_place_source_edit(LLVMValueRef bar, char **why) {
                         "with -g for a source edit)");
     return NULL;
   }
+  chain nc = chain_of(next), pc = chain_of(prev);
+  LLVMMetadataRef pl;
+  int j = body_level(&nc, &pc, &pl);
+  if (j >= 0)
+    return helper_edit(bar, &nc, pl, j, why);
   aucs_srcloc f = aucs_srcloc_of(next);
   unsigned n = aucs_place_line_of(next), p = aucs_place_line_of(prev);
   if (prev && p == n) {

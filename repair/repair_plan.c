@@ -95,8 +95,9 @@ static int flatten_place(state *s, trial *t, const aucs_place *p) {
   }
   char *why = aucs_xasprintf(
       "needed restructuring: %s are in one divergent region; in source, "
-      "split that if/else so each part runs, for all threads, in turn "
-      "(each under its own condition), with __syncthreads(); between them",
+      "run its code for all threads in turn, each part under its own "
+      "condition (an `if` split at the barrier, an early `return` made an "
+      "`active` flag), with __syncthreads(); between them",
       what);
   rp_insert(s, t, term, why);
   free(why);

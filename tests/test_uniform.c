@@ -497,6 +497,27 @@ static void test_uniform_call_helper_returning_argument_uniform(void **state) {
   unload(&f);
 }
 
+/* libdevice's math (declared when it is not linked) is a function of its
+ * arguments: __log2f of a constant is uniform, of tid.x varies. */
+static void test_uniform_libdevice_call_follows_arguments(void **state) {
+  (void)state;
+  fixture f = load("declare float @__nv_fast_log2f(float) #0\n"
+                   "define ptx_kernel void @k(ptr %p) {\n"
+                   "entry:\n"
+                   "  %c = call float @__nv_fast_log2f(float 1.6e+01)\n"
+                   "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                   "  %x = uitofp i32 %t to float\n"
+                   "  %v = call float @__nv_fast_log2f(float %x)\n"
+                   "  store float %c, ptr %p\n"
+                   "  store float %v, ptr %p\n"
+                   "  ret void\n"
+                   "}\n"
+                   "attributes #0 = { convergent nounwind }\n");
+  assert_false(aucs_uniform_varying(f.u, V(&f, "c")));
+  assert_true(aucs_uniform_varying(f.u, V(&f, "v")));
+  unload(&f);
+}
+
 static void test_uniform_unreachable_block(void **state) {
   (void)state;
   fixture f = load("define ptx_kernel void @k() {\n"
@@ -652,6 +673,7 @@ int main(void) {
       cmocka_unit_test(test_uniform_alloca_divergent_store_varies),
       cmocka_unit_test(test_uniform_call_helper_returning_tid_varies),
       cmocka_unit_test(test_uniform_call_helper_returning_argument_uniform),
+      cmocka_unit_test(test_uniform_libdevice_call_follows_arguments),
       cmocka_unit_test(test_uniform_unreachable_block),
       cmocka_unit_test(test_uniform_switch_divergent),
       cmocka_unit_test(test_uniform_one_sided_join_phi_uniform),

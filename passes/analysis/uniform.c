@@ -9,8 +9,9 @@
  *      some bit of its result can. Seeds: the VARYING, WARP, ATOMIC and
  *      SYNC_OTHER lines of nvvm.def, atomicrmw, cmpxchg, atomic loads,
  *      inline asm, indirect calls, calls to external functions and
- *      convergent `llvm.*` intrinsics. Other `llvm.*` intrinsics vary with
- *      their arguments.
+ *      convergent `llvm.*` intrinsics. Other `llvm.*` intrinsics, and
+ *      libdevice's `__nv_*` math functions (declared when libdevice is not
+ *      linked: `__log2f` is `__nv_fast_log2f`), vary with their arguments.
  *   2. Private memory: an alloca whose address escapes (into a call, a
  *      stored value, ptrtoint, ...) holds varying data, and so does one a
  *      store writes a varying value to, through a varying address or from
@@ -704,7 +705,7 @@ static const char *call_origin(aucs_uniformity *u, LLVMValueRef call,
   if (starts(name, "llvm."))
     return is_convergent(fn) ? call_seed(u, name) : arg_origin(u, call, ~0u);
   const char *o = arg_origin(u, call, ~0u);
-  if (o)
+  if (o || starts(name, "__nv_"))
     return o;
   if (LLVMIsDeclaration(fn) || summary_varies(u, fn))
     return call_seed(u, name);
