@@ -307,35 +307,46 @@ static int touches_memory(LLVMValueRef I) {
          op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg;
 }
 
-/* Whether all that line l does after barrier `bar` (through the guards
- * the flattening put between, first successors) is its one store: the
- * barrier falls between the statement's reads and its write. */
-static int before_write(LLVMValueRef bar, unsigned l) {
-  int stores = 0, hops = 0;
+typedef enum { AT_START, AT_WRITE, AT_END } cut_kind;
+
+/* What line l does after barrier `bar` (through the guards the flattening
+ * put between, first successors) until another line begins: its one store
+ * and nothing else that touches memory (the barrier falls between the
+ * statement's reads and its write), nothing that touches memory (its
+ * end), or more (its start). */
+static cut_kind after_barrier(LLVMValueRef bar, unsigned l) {
+  int stores = 0, others = 0, hops = 0;
   for (LLVMValueRef I = bar ? LLVMGetNextInstruction(bar) : NULL; I;) {
     if (LLVMIsATerminatorInst(I)) {
       if (LLVMGetInstructionOpcode(I) != LLVMBr || hops++ == 8)
-        return 0;
+        return AT_START;
       I = LLVMGetFirstInstruction(LLVMGetSuccessor(I, 0));
       continue;
     }
     unsigned at = LLVMIsAIntrinsicInst(I) ? 0 : LLVMGetDebugLocLine(I);
     if (at && at != l)
-      return stores == 1;
-    if (at == l && touches_memory(I) &&
-        (LLVMGetInstructionOpcode(I) != LLVMStore || stores++))
-      return 0;
+      return others ? AT_START
+             : stores == 1 ? AT_WRITE
+             : stores      ? AT_START
+                           : AT_END;
+    if (at == l && touches_memory(I))
+      *(LLVMGetInstructionOpcode(I) == LLVMStore ? &stores : &others) += 1;
     I = LLVMGetNextInstruction(I);
   }
-  return 0;
+  return AT_START;
 }
 
 /* A barrier inserted before statement st (plain): between its reads and
- * its write (a split through temporaries), or before it. */
+ * its write (a split through temporaries), after its last access (before
+ * the next statement), or before it. */
 static const char *cut_at(const pt_text *t, const aucs_edit *e, loop *lp,
                           stmt *st) {
   LLVMValueRef bar = pt_by_id(lp->m, e->function, e->id);
-  if (!before_write(bar, (unsigned)st->from))
+  cut_kind k = bar ? after_barrier(bar, (unsigned)st->from) : AT_START;
+  if (k == AT_END && st->from == st->to)
+    return st + 1 < lp->v + lp->n ? (st[1].cut_before = 1, NULL)
+                                  : (lp->cut_end = 1, NULL);
+  if (k != AT_WRITE)
     return st->cut_before = 1, NULL;
   if (st->from != st->to || !pt_compound(t, st->from, &st->a))
     return "a barrier inserted in the loop falls between the reads and the "
