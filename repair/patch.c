@@ -15,7 +15,9 @@
  *      hunk (repair/patch_loop.c); such loops in the code an early return
  *      guards go into the early return's hunk (pt_form_exit_in, anchored
  *      at its flatten-exit edit, or at the loop's edit when the repair
- *      flattened no return of its own). Other flattened regions, helpers
+ *      flattened no return of its own), and a loop the repair made uniform
+ *      inside a divergent `if (C) {` block into that `if`'s split form
+ *      (anchored at the loop's edit). Other flattened regions, helpers
  *      inlined at one of several calls, code in another file and a
  *      template kernel instantiated more than once are "IR only", and so
  *      is every edit answering the same finding as an IR-only edit, a
@@ -522,9 +524,8 @@ static const char *xl_loop(void *arg, size_t head, const char *guard,
   size_t k = (size_t)loop_at(x, head);
   x->tried = 1;
   memset(x->tmp, 0, x->log->n);
-  const char *why =
-      pt_form_loop_under(x->t, x->log, k, x->base, x->m, x->names, guard, h,
-                         x->tmp);
+  const char *why = pt_form_loop_under(x->t, x->log, k, x->base, x->m, x->names,
+                                       guard, h, x->tmp);
   for (size_t j = 0; !why && j < x->log->n; j++)
     if (x->tmp[j])
       x->carry[j] = 1, x->loop_of[j] = k + 1;
@@ -583,7 +584,7 @@ static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
         p->why[k] = NULL;
       }
   } else {
-    if (why && ((x.tried && !anchor_loop) || (anchor_loop && !need_return)))
+    if (why && (x.tried || (anchor_loop && !need_return)))
       p->why[i] = why, p->in_if[i] = anchor_loop;
     pt_hunk_free(&h);
   }
@@ -631,8 +632,8 @@ static void loop_in_if(const aucs_editlog *log, size_t i, const text *t,
 }
 
 static void plan_exit_loops(const aucs_editlog *log, const text *t,
-                            const char *base, LLVMModuleRef m,
-                            pt_names *names, plan *p) {
+                            const char *base, LLVMModuleRef m, pt_names *names,
+                            plan *p) {
   for (size_t i = 0; i < log->n && !p->no_loops; i++)
     if (log->v[i].kind == AUCS_EDIT_FLATTEN_EXIT && !p->exact[i] &&
         !p->carried[i] && loc_in(log->v[i].source, base))
@@ -666,11 +667,11 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
       loop_ir_only(log, i, t, base, p);
       continue;
     }
-    p->why[i] = p->no_loops
-                    ? "the loop's source rewrite failed the patch's check "
-                      "(see the reason above)"
-                    : pt_form_loop(t, log, i, base, m, names, &p->hunks[i],
-                                   carry);
+    p->why[i] =
+        p->no_loops
+            ? "the loop's source rewrite failed the patch's check "
+              "(see the reason above)"
+            : pt_form_loop(t, log, i, base, m, names, &p->hunks[i], carry);
     p->exact[i] = !p->why[i];
     if (!p->exact[i]) {
       pt_hunk_free(&p->hunks[i]);

@@ -7,7 +7,8 @@
  *
  * Steps, for the uniformize-loop edit at line L:
  *   1. Line L is `for (INIT; COND; STEP) {` or `while (COND) {`, and its
- *      braced body closes at a `}` line of its own.
+ *      braced body closes at a `}` line of its own (or, with no `{`, its
+ *      body is one statement on the next line).
  *   2. The body is cut into top-level statements (lines at the body's
  *      depth, up to the line where the depth comes back and a `;` or `}`
  *      ends it with no `else` after). Each is a barrier line
@@ -20,9 +21,14 @@
  *      kept outside a guard (flatten-exit at a barrier line), a barrier
  *      inserted before the loop (unless deleted again), before a
  *      statement or at the end of the body (with the flattening of the
- *      body under `active` and its block splits), a deleted barrier line
- *      (or the barrier a flatten-exit kept, by its id; else one only the
- *      IR rewrite had). Any other edit there refuses the form.
+ *      body under `active` and its block splits; where the IR barrier
+ *      falls between the reads and the one write of a compound assignment
+ *      `x op= e;`, the statement is split through temporaries declared
+ *      at the top of the while body, `decltype(&(x)) ref;` and
+ *      `decltype(*ref op (e)) val;`, and where it follows the statement's
+ *      last access, it goes before the next statement), a deleted barrier
+ *      line (or the barrier a flatten-exit kept, by its id; else one only
+ *      the IR rewrite had). Any other edit there refuses the form.
  *   4. The loop becomes (INIT and its braces only when there is one):
  *
  *        for (INIT; COND; STEP) {         {
@@ -53,8 +59,12 @@
  * a jump nested deeper than an exit `if`, a barrier not on a line of its
  * own at the body's level, a `do` loop, a header over several lines, a
  * loop inside a divergent `if` (absorbed by the repair; pt_form_loop_under
- * takes one in the code an early return guards) and preprocessor
- * lines in the body refuse the form (the edit stays "IR only").
+ * takes one in the code an early return or an `if (C) {` block guards,
+ * not one in a `__device__` helper a caller's return made divergent: that
+ * would need the flag passed in), a barrier between the reads and the
+ * write of a statement that is not one compound assignment, and
+ * preprocessor lines in the body refuse the form (the edit stays "IR
+ * only").
  */
 #include "patch_impl.h"
 
@@ -150,8 +160,8 @@ static const char *parse_head(const pt_text *t, size_t l, loop *lp) {
   const char *rest = s + close + 1;
   size_t rest_n = close ? n - close - 1 : 0;
   trim(&rest, &rest_n);
-  if (!close || rest_n > 1 || (rest_n && *rest != '{') ||
-      (is_for && ns != 2) || (is_while && ns))
+  if (!close || rest_n > 1 || (rest_n && *rest != '{') || (is_for && ns != 2) ||
+      (is_while && ns))
     return "the loop's header is not `for (init; cond; step) {` or "
            "`while (cond) {` on one line";
   lp->braceless = !rest_n;
@@ -325,7 +335,7 @@ static cut_kind after_barrier(LLVMValueRef bar, unsigned l) {
     }
     unsigned at = LLVMIsAIntrinsicInst(I) ? 0 : LLVMGetDebugLocLine(I);
     if (at && at != l)
-      return others ? AT_START
+      return others        ? AT_START
              : stores == 1 ? AT_WRITE
              : stores      ? AT_START
                            : AT_END;
@@ -748,6 +758,17 @@ static int pure_init(const loop *lp) {
   return words >= 2;
 }
 
+/* Whether line l is in a `__device__` function (the nearest header above
+ * it at the top level says `__device__` before any says `__global__`). */
+static int in_device_function(const pt_text *t, size_t l) {
+  for (size_t k = l; k > 0; k--)
+    if (t->depth[k] == 0 && line_has_word(t, k, "__global__"))
+      return 0;
+    else if (t->depth[k] == 0 && line_has_word(t, k, "__device__"))
+      return 1;
+  return 0;
+}
+
 /* Fresh names for the temporaries of the split statements. */
 static void split_names(loop *lp, pt_names *names) {
   for (size_t i = 0; i < lp->n; i++)
@@ -767,8 +788,14 @@ static const char *form_loop(const pt_text *t, const aucs_editlog *log,
     return "the loop made uniform does not begin in this file";
   if (!guard && u->source_edit &&
       strstr(u->source_edit, "<the condition around"))
-    return "the loop sits in a divergent `if` the repair flattened around "
-           "it; the rewrite of both has no exact source form here";
+    return in_device_function(t, lp.head)
+               ? "the loop is in a __device__ helper that a caller's early "
+                 "return or divergent `if` made divergent: its source form "
+                 "would pass the caller's flag into the helper (a new "
+                 "parameter), which the patch does not write"
+               : "the loop sits in a divergent `if` the repair flattened "
+                 "around it; the rewrite of both has no exact source form "
+                 "here";
   const char *why = parse_head(t, lp.head, &lp);
   if (!why && guard && !pure_init(&lp))
     why = "the initialisation of a loop under a guard reads memory or has "

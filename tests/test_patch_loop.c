@@ -42,8 +42,8 @@ static void form(run *r, const char *text, unsigned head) {
   memmove(r->log.v + 1, r->log.v, (r->log.n - 1) * sizeof(aucs_edit));
   r->log.v[0] = last;
   pt_names names = {.t = &r->t};
-  r->why = pt_form_loop(&r->t, &r->log, 0, "k.cu", NULL, &names, &r->h,
-                       r->carry);
+  r->why =
+      pt_form_loop(&r->t, &r->log, 0, "k.cu", NULL, &names, &r->h, r->carry);
   aucs_buf_free(&names.used);
 }
 
