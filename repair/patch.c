@@ -625,10 +625,17 @@ static void loop_in_if(const aucs_editlog *log, size_t i, const text *t,
     l--;
   size_t n;
   const char *s = l ? pt_trimmed(t, l, &n) : NULL;
-  if (s && t->depth[l] == t->depth[head] - 1 && n > 2 && !strncmp(s, "if", 2) &&
-      !isalnum((unsigned char)s[2]) && s[2] != '_' &&
-      pt_block_end(t, l) >= head)
+  if (!s || t->depth[l] != t->depth[head] - 1 || n <= 2 ||
+      strncmp(s, "if", 2) || isalnum((unsigned char)s[2]) || s[2] == '_' ||
+      pt_block_end(t, l) < head)
+    return;
+  if (t->depth[l] == 1) {
     exit_with_loops(log, i, l, t, base, m, 0, names, p);
+    return;
+  }
+  p->why[i] = "the `if` around the loop is nested in another block: its "
+              "condition alone is not the loop's";
+  p->in_if[i] = 1;
 }
 
 static void plan_exit_loops(const aucs_editlog *log, const text *t,
