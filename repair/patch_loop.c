@@ -793,9 +793,10 @@ static const char *form_loop(const pt_text *t, const aucs_editlog *log,
                  "return or divergent `if` made divergent: its source form "
                  "would pass the caller's flag into the helper (a new "
                  "parameter), which the patch does not write"
-               : "the loop sits in a divergent `if` the repair flattened "
-                 "around it; the rewrite of both has no exact source form "
-                 "here";
+               : "the loop sits in a divergent region the repair "
+                 "flattened around it, neither after an early return nor "
+                 "in an `if (C) {` block at the kernel's top level; the "
+                 "rewrite of both has no exact source form here";
   const char *why = parse_head(t, lp.head, &lp);
   if (!why && guard && !pure_init(&lp))
     why = "the initialisation of a loop under a guard reads memory or has "

@@ -324,7 +324,7 @@ static void test_patch_loop_refuses_other_edits(void **state) {
   q.why = pt_form_loop(&q.t, &q.log, 0, "k.cu", NULL, &names, &q.h, q.carry);
   aucs_buf_free(&names.used);
   assert_non_null(q.why);
-  assert_non_null(strstr(q.why, "divergent `if`"));
+  assert_non_null(strstr(q.why, "divergent region the repair flattened"));
   done(&q);
   free(text);
 }
