@@ -15,7 +15,9 @@
  *      hunk (repair/patch_loop.c); such loops in the code an early return
  *      guards go into the early return's hunk (pt_form_exit_in, anchored
  *      at its flatten-exit edit, or at the loop's edit when the repair
- *      flattened no return of its own); a barrier before a statement of
+ *      flattened no return of its own), and a loop the repair made uniform
+ *      inside a divergent `if (C) {` block into that `if`'s split form
+ *      (anchored at the loop's edit); a barrier before a statement of
  *      a helper with several copies goes into the helper for every call
  *      when each copy can take it (repair/patch_shared.c). Other flattened
  *      regions, other edits in helpers inlined at one of several calls,
@@ -144,6 +146,10 @@ static LLVMValueRef by_id(LLVMModuleRef m, const char *fn, unsigned id) {
       if (aucs_repair_id(I) == id)
         return I;
   return NULL;
+}
+
+LLVMValueRef pt_by_id(LLVMModuleRef m, const char *fn, unsigned id) {
+  return by_id(m, fn, id);
 }
 
 /* Calls to callee left in m, in code a kernel reaches. */
@@ -377,6 +383,8 @@ typedef struct plan {
   size_t *loop_of;          /* per edit: 1 + the loop edit holding it */
   size_t *exit_of;          /* per edit: 1 + the flatten-exit holding it */
   size_t *flag_of;          /* per edit: 1 + the flattened region holding it */
+  unsigned char *in_if;     /* per loop edit: why[] says why its `if` form
+                               failed */
   int no_loops;             /* loops stay IR only (a failed check) */
   size_t nloops;            /* loops with a source form */
   char *failed;             /* why the check failed, or NULL */
@@ -396,6 +404,7 @@ static void plan_free(plan *p) {
   free(p->loop_of);
   free(p->exit_of);
   free(p->flag_of);
+  free(p->in_if);
   free(p->failed);
   free(p->addressed);
   free(p->why);
@@ -499,6 +508,7 @@ typedef struct exit_loops {
   const aucs_edit *exit; /* the flatten-exit edit */
   const text *t;
   const char *base;
+  LLVMModuleRef m;
   pt_names *names;
   unsigned char *carry, *tmp; /* per edit: the hunk holds it */
   size_t *loop_of;            /* per edit: 1 + its loop edit */
@@ -529,8 +539,8 @@ static const char *xl_loop(void *arg, size_t head, const char *guard,
   size_t k = (size_t)loop_at(x, head);
   x->tried = 1;
   memset(x->tmp, 0, x->log->n);
-  const char *why =
-      pt_form_loop_under(x->t, x->log, k, x->base, x->names, guard, h, x->tmp);
+  const char *why = pt_form_loop_under(x->t, x->log, k, x->base, x->m, x->names,
+                                       guard, h, x->tmp);
   for (size_t j = 0; !why && j < x->log->n; j++)
     if (x->tmp[j])
       x->carry[j] = 1, x->loop_of[j] = k + 1;
@@ -552,23 +562,29 @@ static int xl_deleted(void *arg, size_t line) {
 }
 
 /* Edit i (a flatten-exit with no form of its own, or a loop made uniform
- * inside the code an early return skips), at the `if` of line l whose
- * guarded code holds loops made uniform: the exit form with their
- * rewrites inside. 1 when it has one. */
+ * inside the code an early return skips or a divergent `if` holds), at
+ * the `if` of line l whose guarded code holds loops made uniform: the
+ * exit form with their rewrites inside (need_return: only the early-return
+ * form). 1 when it has one. */
 static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
-                           const text *t, const char *base, pt_names *names,
-                           plan *p) {
-  exit_loops x = {
-      .log = log, .exit = &log->v[i], .t = t, .base = base, .names = names};
+                           const text *t, const char *base, LLVMModuleRef m,
+                           int need_return, pt_names *names, plan *p) {
+  exit_loops x = {.log = log,
+                  .exit = &log->v[i],
+                  .t = t,
+                  .base = base,
+                  .m = m,
+                  .names = names};
   x.carry = aucs_xcalloc(log->n + 1, 1);
   x.tmp = aucs_xcalloc(log->n + 1, 1);
   x.loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   int anchor_loop = log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP;
-  pt_exit_ctx cx = {xl_uniform, xl_loop, xl_deleted, &x, anchor_loop, NULL};
+  pt_exit_ctx cx = {xl_uniform, xl_loop, xl_deleted, &x, need_return,
+                    NULL};
   pt_hunk h = {0};
   const char *why = pt_form_exit_in(t, l, names, &cx, &h);
   if (!why && anchor_loop && !x.carry[i])
-    why = "the loop is not in the code the early return skips";
+    why = "the loop is not in the code the early return (or `if`) guards";
   int ok = !why && x.nloops;
   if (ok) {
     pt_hunk_free(&p->hunks[i]);
@@ -584,8 +600,8 @@ static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
         p->why[k] = NULL;
       }
   } else {
-    if (x.tried && why && !anchor_loop)
-      p->why[i] = why;
+    if (why && (x.tried || (anchor_loop && !need_return)))
+      p->why[i] = why, p->in_if[i] = anchor_loop;
     pt_hunk_free(&h);
   }
   free(x.carry), free(x.tmp), free(x.loop_of);
@@ -596,7 +612,8 @@ static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
  * flatten-exit of its own: the nearest early return above it at the
  * kernel's top level. */
 static void loop_after_return(const aucs_editlog *log, size_t i, const text *t,
-                              const char *base, pt_names *names, plan *p) {
+                              const char *base, LLVMModuleRef m,
+                              pt_names *names, plan *p) {
   unsigned head = pt_edit_line(&log->v[i], base);
   if (!head || head > t->n || t->depth[head] != 1)
     return;
@@ -605,23 +622,58 @@ static void loop_after_return(const aucs_editlog *log, size_t i, const text *t,
     const char *s = pt_trimmed(t, l, &n);
     if (t->depth[l] == 1 && n > 2 && !strncmp(s, "if", 2) &&
         !isalnum((unsigned char)s[2]) && s[2] != '_')
-      if (exit_with_loops(log, i, l, t, base, names, p))
+      if (exit_with_loops(log, i, l, t, base, m, 1, names, p))
         return;
   }
 }
 
+/* Loop edit i made uniform inside a divergent `if (C) {` block (the repair
+ * flattened the `if` around it): the `if` split form with the loop in it,
+ * its flag starting as `cond && (COND)`. */
+static void loop_in_if(const aucs_editlog *log, size_t i, const text *t,
+                       const char *base, LLVMModuleRef m, pt_names *names,
+                       plan *p) {
+  unsigned head = pt_edit_line(&log->v[i], base);
+  if (!head || head > t->n || t->depth[head] < 2)
+    return;
+  unsigned l = head - 1;
+  while (l > 0 && t->depth[l] >= t->depth[head])
+    l--;
+  size_t n;
+  const char *s = l ? pt_trimmed(t, l, &n) : NULL;
+  if (!s || t->depth[l] != t->depth[head] - 1 || n <= 2 ||
+      strncmp(s, "if", 2) || isalnum((unsigned char)s[2]) || s[2] == '_' ||
+      pt_block_end(t, l) < head)
+    return;
+  if (t->depth[l] == 1) {
+    exit_with_loops(log, i, l, t, base, m, 0, names, p);
+    return;
+  }
+  p->why[i] = "the `if` around the loop is nested in another block: its "
+              "condition alone is not the loop's";
+  p->in_if[i] = 1;
+}
+
 static void plan_exit_loops(const aucs_editlog *log, const text *t,
-                            const char *base, pt_names *names, plan *p) {
+                            const char *base, LLVMModuleRef m, pt_names *names,
+                            plan *p) {
   for (size_t i = 0; i < log->n && !p->no_loops; i++)
     if (log->v[i].kind == AUCS_EDIT_FLATTEN_EXIT && !p->exact[i] &&
         !p->carried[i] && loc_in(log->v[i].source, base))
-      exit_with_loops(log, i, loc_line(log->v[i].source), t, base, names, p);
+      exit_with_loops(log, i, loc_line(log->v[i].source), t, base, m, 0, names,
+                      p);
   for (size_t i = 0; i < log->n && !p->no_loops; i++)
     if (log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[i] &&
         !p->exact[i] && loc_in(log->v[i].source, base) &&
         log->v[i].source_edit &&
         strstr(log->v[i].source_edit, "<the condition around"))
-      loop_after_return(log, i, t, base, names, p);
+      loop_after_return(log, i, t, base, m, names, p);
+  for (size_t i = 0; i < log->n && !p->no_loops; i++)
+    if (log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[i] &&
+        !p->exact[i] && loc_in(log->v[i].source, base) &&
+        log->v[i].source_edit &&
+        strstr(log->v[i].source_edit, "<the condition around"))
+      loop_in_if(log, i, t, base, m, names, p);
 }
 
 /* ---- a flattened region holding an early return ------------------------*/
@@ -724,10 +776,15 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
         shared_template(e->function, m) || p->carried[i] || p->exact[i])
       continue;
     memset(carry, 0, log->n);
-    p->why[i] = p->no_loops
-                    ? "the loop's source rewrite failed the patch's check "
-                      "(see the reason above)"
-                    : pt_form_loop(t, log, i, base, names, &p->hunks[i], carry);
+    if (p->in_if[i] && !p->no_loops) {
+      loop_ir_only(log, i, t, base, p);
+      continue;
+    }
+    p->why[i] =
+        p->no_loops
+            ? "the loop's source rewrite failed the patch's check "
+              "(see the reason above)"
+            : pt_form_loop(t, log, i, base, m, names, &p->hunks[i], carry);
     p->exact[i] = !p->why[i];
     if (!p->exact[i]) {
       pt_hunk_free(&p->hunks[i]);
@@ -794,6 +851,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   p->loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->exit_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
   p->flag_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
+  p->in_if = aucs_xcalloc(log->n + 1, 1);
   p->why = aucs_xcalloc(log->n + 1, sizeof(char *));
   p->notes = aucs_xcalloc(log->n + 1, sizeof(char *));
   pt_names names = {.t = t};
@@ -808,7 +866,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   plan_every_call(log, p);
   plan_if_else(log, t, base, m, &names, p);
   plan_region_exit(log, t, base, m, &names, p);
-  plan_exit_loops(log, t, base, &names, p);
+  plan_exit_loops(log, t, base, m, &names, p);
   plan_loops(log, t, base, m, &names, p);
   aucs_buf_free(&names.used);
   plan_exclude(r, p);

@@ -425,6 +425,13 @@ int pt_has_word(const char *s, size_t n, const char *w) {
 size_t pt_below(const pt_text *t, size_t l) { return below(t, l); }
 size_t pt_block_end(const pt_text *t, size_t l) { return block_end(t, l); }
 
+size_t pt_loop_end(const pt_text *t, size_t l) {
+  size_t e = block_end(t, l), b = below(t, l);
+  if (e)
+    return pt_line_is(t, e, "}") ? e : 0;
+  return braceless(t, l, b, loop_kws) ? b : 0;
+}
+
 /* ---- insert, after, delete
  * -------------------------------------------------*/
 
@@ -703,6 +710,17 @@ int pt_side_effect_free(const char *s, size_t n) {
   return side_effect_free(s, n);
 }
 
+int pt_compound(const pt_text *t, size_t l, pt_assign *out) {
+  size_t n;
+  const char *s = pt_trimmed(t, l, &n);
+  assign a;
+  if (!one_line_statement(t, l) || !parse_assign(s, n, &a) || !a.op_len ||
+      !plain_lvalue(a.lhs, a.lhs_len))
+    return 0;
+  *out = (pt_assign){a.lhs, a.rhs, a.op, a.lhs_len, a.rhs_len, a.op_len};
+  return 1;
+}
+
 const char *pt_form_split(const pt_text *t, unsigned l, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h) {
   if (!l || l > t->n)
@@ -771,10 +789,10 @@ static const char *cut_region(const pt_text *t, region *r) {
     int bar = t->depth[l] == r->d && pt_line_is(t, l, "__syncthreads();");
     int loop =
         !bar && r->cx && t->depth[l] == r->d && r->cx->uniform(r->cx->arg, l);
-    size_t e = loop ? block_end(t, l) : l;
-    if (loop && (!e || e > r->to || !pt_line_is(t, e, "}")))
+    size_t e = loop ? pt_loop_end(t, l) : l;
+    if (loop && (!e || e > r->to))
       return "a loop made uniform in the guarded code does not end at a `}` "
-             "line inside it";
+             "line (or a one-line body) inside it";
     if (bar || loop) {
       if (r->ncut == sizeof r->cut / sizeof *r->cut)
         return "too many barriers in the guarded code";
@@ -911,9 +929,11 @@ static void guarded(const pt_text *t, size_t from, size_t to, const char *ind,
 }
 
 /* Cut c of r: its barrier line (none when the repair deleted it), or the
- * loop made uniform under `guard`, its lines appended to h. */
-static const char *emit_cut(const region *r, size_t c, const char *ind,
-                            size_t in, const char *guard, pt_hunk *h) {
+ * loop made uniform under `guard`, its lines appended to h (moved out to
+ * the `if`'s indentation when it was deeper). */
+static const char *emit_cut(const pt_text *t, const region *r, size_t c,
+                            const char *ind, size_t in, const char *guard,
+                            pt_hunk *h) {
   const pt_exit_ctx *cx = r->cx;
   if (r->cut_to[c] < r->cut[c]) {
     pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
@@ -928,9 +948,14 @@ static const char *emit_cut(const region *r, size_t c, const char *ind,
   pt_hunk sub = {0};
   const char *why = cx->loop(cx->arg, r->cut[c], guard, &sub);
   const char *line = sub.text.data;
+  size_t li;
+  pt_indent(t, r->cut[c], &li);
   for (size_t k = 0; !why && k < sub.n; k++) {
     const char *nl = strchr(line, '\n');
-    pt_hunk_line(h, sub.origin[k], "%.*s", (int)(nl - line), line);
+    size_t out = 0;
+    while (li > in && out < li - in && line + out < nl && line[out] == ' ')
+      out++;
+    pt_hunk_line(h, sub.origin[k], "%.*s", (int)(nl - line - out), line + out);
     line = nl + 1;
   }
   pt_hunk_free(&sub);
@@ -954,7 +979,7 @@ static const char *segments(const pt_text *t, const region *r, const char *ind,
     size_t to = c < r->ncut ? r->cut[c] - 1 : r->to;
     guarded(t, from, to, ind, in, guard, extra, only, h);
     if (c < r->ncut)
-      why = emit_cut(r, c, ind, in, guard, h);
+      why = emit_cut(t, r, c, ind, in, guard, h);
     from = c < r->ncut ? r->cut_to[c] + 1 : to + 1;
   }
   free(only);

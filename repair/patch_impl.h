@@ -120,6 +120,19 @@ size_t pt_decl_head(const char *s, size_t n, int refs, size_t *words,
                     size_t *last, size_t *last_len);
 size_t pt_below(const pt_text *t, size_t l);
 size_t pt_block_end(const pt_text *t, size_t l);
+/* The last line of the loop headed at l: its braced body's `}` line, or
+ * the one-line body of a braceless `for`/`while`; 0 when neither. */
+size_t pt_loop_end(const pt_text *t, size_t l);
+/* Line l as one compound assignment `LHS OP= RHS;` (or `LHS++;`: OP "+",
+ * RHS "1") on one line, LHS a name or an element, no call or other side
+ * effect: 1 and its parts in *a. */
+typedef struct pt_assign {
+  const char *lhs, *rhs, *op;
+  size_t lhs_len, rhs_len, op_len;
+} pt_assign;
+int pt_compound(const pt_text *t, size_t l, pt_assign *a);
+/* The instruction of function fn in m whose !aucs.id is id, or NULL. */
+LLVMValueRef pt_by_id(LLVMModuleRef m, const char *fn, unsigned id);
 unsigned pt_edit_line(const aucs_edit *e, const char *base);
 unsigned pt_edit_at(const aucs_edit *e, const char *prefix, const char *base);
 /* Uniformize-loop edit i of log, at a loop of this file, rewritten as
@@ -127,14 +140,14 @@ unsigned pt_edit_at(const aucs_edit *e, const char *prefix, const char *base);
  * }` with the barriers the log leaves in it; carry[k] = 1 for each other
  * edit of log its hunk holds (log->n entries, zeroed by the caller). */
 const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
-                         const char *base, pt_names *names, pt_hunk *h,
-                         unsigned char *carry);
+                         const char *base, LLVMModuleRef m, pt_names *names,
+                         pt_hunk *h, unsigned char *carry);
 /* The same for a loop inside code guarded by `guard` (an early return
  * made a flag, patch_forms.c): the flag starts as `guard && (COND)`; INIT
  * must be a declaration every thread may run. */
 const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
-                               size_t i, const char *base, pt_names *names,
-                               const char *guard, pt_hunk *h,
+                               size_t i, const char *base, LLVMModuleRef m,
+                               pt_names *names, const char *guard, pt_hunk *h,
                                unsigned char *carry);
 /* repair/patch_helper.c: whether barrier `bar` precedes code inlined from
  * a helper, and then its form in the helper's body (m: the repaired

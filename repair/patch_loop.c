@@ -7,7 +7,8 @@
  *
  * Steps, for the uniformize-loop edit at line L:
  *   1. Line L is `for (INIT; COND; STEP) {` or `while (COND) {`, and its
- *      braced body closes at a `}` line of its own.
+ *      braced body closes at a `}` line of its own (or, with no `{`, its
+ *      body is one statement on the next line).
  *   2. The body is cut into top-level statements (lines at the body's
  *      depth, up to the line where the depth comes back and a `;` or `}`
  *      ends it with no `else` after). Each is a barrier line
@@ -20,9 +21,14 @@
  *      kept outside a guard (flatten-exit at a barrier line), a barrier
  *      inserted before the loop (unless deleted again), before a
  *      statement or at the end of the body (with the flattening of the
- *      body under `active` and its block splits), a deleted barrier line
- *      (or the barrier a flatten-exit kept, by its id; else one only the
- *      IR rewrite had). Any other edit there refuses the form.
+ *      body under `active` and its block splits; where the IR barrier
+ *      falls between the reads and the one write of a compound assignment
+ *      `x op= e;`, the statement is split through temporaries declared
+ *      at the top of the while body, `decltype(&(x)) ref;` and
+ *      `decltype(*ref op (e)) val;`, and where it follows the statement's
+ *      last access, it goes before the next statement), a deleted barrier
+ *      line (or the barrier a flatten-exit kept, by its id; else one only
+ *      the IR rewrite had). Any other edit there refuses the form.
  *   4. The loop becomes (INIT and its braces only when there is one):
  *
  *        for (INIT; COND; STEP) {         {
@@ -53,12 +59,18 @@
  * a jump nested deeper than an exit `if`, a barrier not on a line of its
  * own at the body's level, a `do` loop, a header over several lines, a
  * loop inside a divergent `if` (absorbed by the repair; pt_form_loop_under
- * takes one in the code an early return guards) and preprocessor
- * lines in the body refuse the form (the edit stays "IR only").
+ * takes one in the code an early return or an `if (C) {` block guards,
+ * not one in a `__device__` helper a caller's return made divergent: that
+ * would need the flag passed in), a barrier between the reads and the
+ * write of a statement that is not one compound assignment, and
+ * preprocessor lines in the body refuse the form (the edit stays "IR
+ * only").
  */
 #include "patch_impl.h"
 
 #include "aucs/repair.h"
+
+#include <llvm-c/Core.h>
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -73,6 +85,9 @@ typedef struct stmt {
   int cut_before;  /* a barrier inserted before it */
   int deleted;     /* ST_BARRIER: the repair deleted it */
   int hoist;       /* a declaration a later run uses: declared above */
+  int split;       /* a barrier between its reads and its write */
+  pt_assign a;     /* split: the compound assignment */
+  char *ref, *val; /* split: the temporaries' names */
   char *name;      /* hoist: the declared name; its type is the text before */
   size_t type_len; /* hoist: of the trimmed line */
 } stmt;
@@ -86,6 +101,8 @@ typedef struct loop {
   size_t n;
   int cut_end; /* a barrier inserted at the end of the body */
   int pre;     /* barriers inserted before the loop, less those deleted */
+  int braceless;   /* the body is the one line `end` */
+  LLVMModuleRef m; /* the repaired module (the barriers by id) */
 } loop;
 
 static int word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -143,10 +160,11 @@ static const char *parse_head(const pt_text *t, size_t l, loop *lp) {
   const char *rest = s + close + 1;
   size_t rest_n = close ? n - close - 1 : 0;
   trim(&rest, &rest_n);
-  if (!close || rest_n != 1 || *rest != '{' || (is_for && ns != 2) ||
+  if (!close || rest_n > 1 || (rest_n && *rest != '{') || (is_for && ns != 2) ||
       (is_while && ns))
     return "the loop's header is not `for (init; cond; step) {` or "
            "`while (cond) {` on one line";
+  lp->braceless = !rest_n;
   lp->cond = is_for ? s + semi[0] + 1 : s + o + 1;
   lp->cond_len = is_for ? semi[1] - semi[0] - 1 : close - o - 1;
   lp->init = s + o + 1;
@@ -260,6 +278,10 @@ static const char *classify(const pt_text *t, const loop *lp, stmt *st) {
 static const char *cut_body(const pt_text *t, loop *lp) {
   int d = t->depth[lp->head] + 1;
   lp->v = aucs_xcalloc(lp->end - lp->head + 1, sizeof(stmt));
+  if (lp->braceless) {
+    lp->v[lp->n++] = (stmt){.from = lp->end, .to = lp->end};
+    return classify(t, lp, &lp->v[0]);
+  }
   for (size_t l = lp->head + 1; l < lp->end;) {
     size_t n;
     if (pt_trimmed(t, l, &n), !n) {
@@ -289,12 +311,69 @@ static stmt *stmt_at(loop *lp, size_t l) {
   return NULL;
 }
 
-static const char *take_insert(const aucs_edit *e, const char *base, loop *lp) {
+static int touches_memory(LLVMValueRef I) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(I);
+  return op == LLVMLoad || op == LLVMStore || op == LLVMCall ||
+         op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg;
+}
+
+typedef enum { AT_START, AT_WRITE, AT_END } cut_kind;
+
+/* What line l does after barrier `bar` (through the guards the flattening
+ * put between, first successors) until another line begins: its one store
+ * and nothing else that touches memory (the barrier falls between the
+ * statement's reads and its write), nothing that touches memory (its
+ * end), or more (its start). */
+static cut_kind after_barrier(LLVMValueRef bar, unsigned l) {
+  int stores = 0, others = 0, hops = 0;
+  for (LLVMValueRef I = bar ? LLVMGetNextInstruction(bar) : NULL; I;) {
+    if (LLVMIsATerminatorInst(I)) {
+      if (LLVMGetInstructionOpcode(I) != LLVMBr || hops++ == 8)
+        return AT_START;
+      I = LLVMGetFirstInstruction(LLVMGetSuccessor(I, 0));
+      continue;
+    }
+    unsigned at = LLVMIsAIntrinsicInst(I) ? 0 : LLVMGetDebugLocLine(I);
+    if (at && at != l)
+      return others        ? AT_START
+             : stores == 1 ? AT_WRITE
+             : stores      ? AT_START
+                           : AT_END;
+    if (at == l && touches_memory(I))
+      *(LLVMGetInstructionOpcode(I) == LLVMStore ? &stores : &others) += 1;
+    I = LLVMGetNextInstruction(I);
+  }
+  return AT_START;
+}
+
+/* A barrier inserted before statement st (plain): between its reads and
+ * its write (a split through temporaries), after its last access (before
+ * the next statement), or before it. */
+static const char *cut_at(const pt_text *t, const aucs_edit *e, loop *lp,
+                          stmt *st) {
+  LLVMValueRef bar = pt_by_id(lp->m, e->function, e->id);
+  cut_kind k = bar ? after_barrier(bar, (unsigned)st->from) : AT_START;
+  if (k == AT_END && st->from == st->to)
+    return st + 1 < lp->v + lp->n ? (st[1].cut_before = 1, NULL)
+                                  : (lp->cut_end = 1, NULL);
+  if (k != AT_WRITE)
+    return st->cut_before = 1, NULL;
+  if (st->from != st->to || !pt_compound(t, st->from, &st->a))
+    return "a barrier inserted in the loop falls between the reads and the "
+           "write of a statement that is not one compound assignment "
+           "(`x op= e;`, `x++;`) on one line";
+  return st->split = 1, NULL;
+}
+
+static const char *take_insert(const pt_text *t, const aucs_edit *e,
+                               const char *base, loop *lp) {
   unsigned before = pt_edit_at(e, "insert __syncthreads(); before ", base);
   unsigned after = pt_edit_at(e, "insert __syncthreads(); after ", base);
   stmt *st = before ? stmt_at(lp, before) : NULL;
   if (before && before == lp->head)
     return lp->pre++, NULL;
+  if (st && st->kind == ST_PLAIN && !st->split && !st->cut_before)
+    return cut_at(t, e, lp, st);
   if (st && st->kind != ST_BARRIER)
     return st->cut_before = 1, NULL;
   if (after && lp->n && lp->v[lp->n - 1].to == after)
@@ -348,7 +427,7 @@ static const char *take_edit(const pt_text *t, const aucs_editlog *log,
                  "line at the body's level"
                : NULL; /* a barrier of the IR rewrite only */
   case AUCS_EDIT_INSERT_BARRIER:
-    return take_insert(e, base, lp);
+    return take_insert(t, e, base, lp);
   case AUCS_EDIT_SPLIT_BLOCK:
     return NULL;
   case AUCS_EDIT_FLATTEN_REGION: /* the body under `active`: the runs */
@@ -410,7 +489,7 @@ static size_t *runs(const loop *lp) {
     if (st->cut_before || bar)
       k++;
     r[i] = k;
-    if (bar || st->kind == ST_EXIT)
+    if (bar || st->kind == ST_EXIT || st->split)
       k++;
   }
   return r;
@@ -488,6 +567,52 @@ static void copy_stmt(out *o, const stmt *st) {
   }
 }
 
+static int bare(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!word_char(s[i]) && s[i] != '.')
+      return 0;
+  return 1;
+}
+
+/* `x op= e;` split at its barrier: `ref = &(x); val = *ref op (e);`, then
+ * the barrier, then `*ref = val;` in the next run. */
+static void copy_split(out *o, const stmt *st) {
+  size_t in;
+  const char *w = pt_indent(o->t, st->from, &in);
+  const pt_assign *a = &st->a;
+  int b = bare(a->rhs, a->rhs_len);
+  unsigned L = (unsigned)st->from;
+  pt_hunk_line(o->h, L, "%s%.*s%s = &(%.*s);", o->extra, (int)in, w, st->ref,
+               (int)a->lhs_len, a->lhs);
+  pt_hunk_line(o->h, L, "%s%.*s%s = *%s %.*s %s%.*s%s;", o->extra, (int)in, w,
+               st->val, st->ref, (int)a->op_len, a->op, b ? "" : "(",
+               (int)a->rhs_len, a->rhs, b ? "" : ")");
+  close_run(o);
+  pt_hunk_line(o->h, 0, "%s__syncthreads();", o->in);
+  open_run(o);
+  pt_hunk_line(o->h, L, "%s%.*s*%s = %s;", o->extra, (int)in, w, st->ref,
+               st->val);
+}
+
+/* The temporaries of the split statements, declared at the top of the
+ * while body (decltype: nothing evaluated). */
+static void split_decls(const pt_text *t, const loop *lp, const char *ind,
+                        pt_hunk *h) {
+  (void)t;
+  for (size_t i = 0; i < lp->n; i++) {
+    const stmt *st = &lp->v[i];
+    const pt_assign *a = &st->a;
+    int b = bare(a->rhs, a->rhs_len);
+    if (!st->split)
+      continue;
+    pt_hunk_line(h, (unsigned)st->from, "%sdecltype(&(%.*s)) %s;", ind,
+                 (int)a->lhs_len, a->lhs, st->ref);
+    pt_hunk_line(h, (unsigned)st->from, "%sdecltype(*%s %.*s %s%.*s%s) %s;",
+                 ind, st->ref, (int)a->op_len, a->op, b ? "" : "(",
+                 (int)a->rhs_len, a->rhs, b ? "" : ")", st->val);
+  }
+}
+
 /* The statements in guarded runs; blank lines before a barrier stay
  * outside the runs. */
 static void emit_body(out *o, const loop *lp) {
@@ -507,7 +632,10 @@ static void emit_body(out *o, const loop *lp) {
       continue;
     }
     open_run(o);
-    copy_stmt(o, st);
+    if (st->split)
+      copy_split(o, st);
+    else
+      copy_stmt(o, st);
     if (st->kind == ST_EXIT)
       close_run(o);
   }
@@ -550,6 +678,7 @@ static void emit(const pt_text *t, const loop *lp, const char *active,
       pt_hunk_line(h, (unsigned)lp->v[i].from, "%s%.*s%s;", i2,
                    (int)lp->v[i].type_len,
                    pt_trimmed(t, lp->v[i].from, &(size_t){0}), lp->v[i].name);
+  split_decls(t, lp, i2, h);
   out o = {.t = t, .h = h, .extra = extra, .in = i2, .active = active};
   emit_body(&o, lp);
   if (lp->cut_end) {
@@ -565,7 +694,7 @@ static void emit(const pt_text *t, const loop *lp, const char *active,
                    lp->cond);
   }
   close_run(&o);
-  pt_hunk_line(h, (unsigned)lp->end, "%s}", i1);
+  pt_hunk_line(h, lp->braceless ? 0 : (unsigned)lp->end, "%s}", i1);
   if (braces)
     pt_hunk_line(h, 0, "%.*s}", (int)in, ind);
   free(unit), free(i1), free(i2), free(i3), free(extra);
@@ -600,7 +729,7 @@ static const char *take_edits(const pt_text *t, const aucs_editlog *log,
 
 static void loop_free(loop *lp) {
   for (size_t i = 0; i < lp->n; i++)
-    free(lp->v[i].name);
+    free(lp->v[i].name), free(lp->v[i].ref), free(lp->v[i].val);
   free(lp->v);
 }
 
@@ -629,25 +758,53 @@ static int pure_init(const loop *lp) {
   return words >= 2;
 }
 
+/* Whether line l is in a `__device__` function (the nearest header above
+ * it at the top level says `__device__` before any says `__global__`). */
+static int in_device_function(const pt_text *t, size_t l) {
+  for (size_t k = l; k > 0; k--)
+    if (t->depth[k] == 0 && line_has_word(t, k, "__global__"))
+      return 0;
+    else if (t->depth[k] == 0 && line_has_word(t, k, "__device__"))
+      return 1;
+  return 0;
+}
+
+/* Fresh names for the temporaries of the split statements. */
+static void split_names(loop *lp, pt_names *names) {
+  for (size_t i = 0; i < lp->n; i++)
+    if (lp->v[i].split) {
+      lp->v[i].ref = pt_fresh(names, "ref");
+      lp->v[i].val = pt_fresh(names, "val");
+    }
+}
+
 static const char *form_loop(const pt_text *t, const aucs_editlog *log,
-                             size_t i, const char *base, pt_names *names,
-                             const char *guard, pt_hunk *h,
+                             size_t i, const char *base, LLVMModuleRef m,
+                             pt_names *names, const char *guard, pt_hunk *h,
                              unsigned char *carry) {
   const aucs_edit *u = &log->v[i];
-  loop lp = {.head = pt_edit_line(u, base)};
+  loop lp = {.head = pt_edit_line(u, base), .m = m};
   if (!lp.head || lp.head > t->n)
     return "the loop made uniform does not begin in this file";
   if (!guard && u->source_edit &&
       strstr(u->source_edit, "<the condition around"))
-    return "the loop sits in a divergent `if` the repair flattened around "
-           "it; the rewrite of both has no exact source form here";
+    return in_device_function(t, lp.head)
+               ? "the loop is in a __device__ helper that a caller's early "
+                 "return or divergent `if` made divergent: its source form "
+                 "would pass the caller's flag into the helper (a new "
+                 "parameter), which the patch does not write"
+               : "the loop sits in a divergent region the repair "
+                 "flattened around it, neither after an early return nor "
+                 "in an `if (C) {` block at the kernel's top level; the "
+                 "rewrite of both has no exact source form here";
   const char *why = parse_head(t, lp.head, &lp);
   if (!why && guard && !pure_init(&lp))
     why = "the initialisation of a loop under a guard reads memory or has "
           "side effects (every thread would run it)";
-  lp.end = why ? 0 : pt_block_end(t, lp.head);
-  if (!why && (!lp.end || !pt_line_is(t, lp.end, "}")))
-    why = "the loop's body is not a braced block closed by a `}` line";
+  lp.end = why ? 0 : pt_loop_end(t, lp.head);
+  if (!why && (!lp.end || lp.braceless == pt_line_is(t, lp.end, "}")))
+    why = "the loop's body is not a braced block closed by a `}` line "
+          "(nor one line)";
   lp.last = !why && last_statement(t, lp.head, lp.end);
   if (!why)
     why = cut_body(t, &lp);
@@ -656,6 +813,7 @@ static const char *form_loop(const pt_text *t, const aucs_editlog *log,
   if (!why)
     why = hoist_all(t, &lp);
   if (!why) {
+    split_names(&lp, names);
     char *active = pt_fresh(names, "active");
     emit(t, &lp, active, guard, h);
     free(active);
@@ -665,14 +823,14 @@ static const char *form_loop(const pt_text *t, const aucs_editlog *log,
 }
 
 const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
-                         const char *base, pt_names *names, pt_hunk *h,
-                         unsigned char *carry) {
-  return form_loop(t, log, i, base, names, NULL, h, carry);
+                         const char *base, LLVMModuleRef m, pt_names *names,
+                         pt_hunk *h, unsigned char *carry) {
+  return form_loop(t, log, i, base, m, names, NULL, h, carry);
 }
 
 const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
-                               size_t i, const char *base, pt_names *names,
-                               const char *guard, pt_hunk *h,
+                               size_t i, const char *base, LLVMModuleRef m,
+                               pt_names *names, const char *guard, pt_hunk *h,
                                unsigned char *carry) {
-  return form_loop(t, log, i, base, names, guard, h, carry);
+  return form_loop(t, log, i, base, m, names, guard, h, carry);
 }

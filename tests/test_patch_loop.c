@@ -42,7 +42,8 @@ static void form(run *r, const char *text, unsigned head) {
   memmove(r->log.v + 1, r->log.v, (r->log.n - 1) * sizeof(aucs_edit));
   r->log.v[0] = last;
   pt_names names = {.t = &r->t};
-  r->why = pt_form_loop(&r->t, &r->log, 0, "k.cu", &names, &r->h, r->carry);
+  r->why =
+      pt_form_loop(&r->t, &r->log, 0, "k.cu", NULL, &names, &r->h, r->carry);
   aucs_buf_free(&names.used);
 }
 
@@ -274,8 +275,10 @@ static void test_patch_loop_refusals(void **state) {
           "  }\n",
           "", "the loop's header is not");
   refuses("  for (int r = 0; r < t; r++)\n"
-          "    __syncthreads();\n",
-          "", "the loop's header is not");
+          "  {\n"
+          "    __syncthreads();\n"
+          "  }\n",
+          "", "nor one line");
   refuses("  for (int r = 0; r < t; r++) {\n"
           "    if (r < n) {\n"
           "      __syncthreads();\n"
@@ -318,10 +321,10 @@ static void test_patch_loop_refuses_other_edits(void **state) {
   assert_int_equal(pt_text_read(&q.t, path), 0);
   free(path);
   pt_names names = {.t = &q.t};
-  q.why = pt_form_loop(&q.t, &q.log, 0, "k.cu", &names, &q.h, q.carry);
+  q.why = pt_form_loop(&q.t, &q.log, 0, "k.cu", NULL, &names, &q.h, q.carry);
   aucs_buf_free(&names.used);
   assert_non_null(q.why);
-  assert_non_null(strstr(q.why, "divergent `if`"));
+  assert_non_null(strstr(q.why, "divergent region the repair flattened"));
   done(&q);
   free(text);
 }
