@@ -20,6 +20,7 @@
  */
 #include "aucs/inputs.h"
 
+#include "aucs/srcloc.h"
 #include "aucs/util.h"
 #include <errno.h>
 #include <jansson.h>
@@ -49,22 +50,6 @@ typedef struct walker {
   size_t n, cap;
   unsigned param;
 } walker;
-
-/* Operand i of node md (a DI node or a tuple), or NULL. */
-static LLVMMetadataRef md_op(LLVMContextRef ctx, LLVMMetadataRef md,
-                             unsigned i) {
-  if (!md)
-    return NULL;
-  LLVMValueRef v = LLVMMetadataAsValue(ctx, md);
-  unsigned n = LLVMGetMDNodeNumOperands(v);
-  if (i >= n)
-    return NULL;
-  LLVMValueRef *ops = aucs_xcalloc(n, sizeof *ops);
-  LLVMGetMDNodeOperands(v, ops);
-  LLVMMetadataRef r = ops[i] ? LLVMValueAsMetadata(ops[i]) : NULL;
-  free(ops);
-  return r;
-}
 
 static unsigned md_nops(LLVMContextRef ctx, LLVMMetadataRef md) {
   return md ? LLVMGetMDNodeNumOperands(LLVMMetadataAsValue(ctx, md)) : 0;
@@ -99,7 +84,7 @@ static int md_tag(LLVMContextRef ctx, LLVMMetadataRef md, const char *tag) {
 /* The string operand i of a DI node (a name), or NULL. */
 static const char *md_string(LLVMContextRef ctx, LLVMMetadataRef md, unsigned i,
                              size_t *len) {
-  LLVMMetadataRef s = md_op(ctx, md, i);
+  LLVMMetadataRef s = aucs_md_operand(ctx, md, i);
   unsigned n = 0;
   const char *r = s ? LLVMGetMDString(LLVMMetadataAsValue(ctx, s), &n) : NULL;
   *len = n;
@@ -113,7 +98,7 @@ static LLVMMetadataRef di_strip(LLVMContextRef ctx, LLVMMetadataRef t) {
         md_tag(ctx, t, "DW_TAG_pointer_type") ||
         md_tag(ctx, t, "DW_TAG_member"))
       return t;
-    t = md_op(ctx, t, DI_BASE);
+    t = aucs_md_operand(ctx, t, DI_BASE);
   }
   return t;
 }
@@ -123,9 +108,9 @@ static LLVMMetadataRef di_member_at(LLVMContextRef ctx, LLVMMetadataRef ct,
                                     uint64_t off) {
   if (!ct || LLVMGetMetadataKind(ct) != LLVMDICompositeTypeMetadataKind)
     return NULL;
-  LLVMMetadataRef els = md_op(ctx, ct, DI_ELEMENTS);
+  LLVMMetadataRef els = aucs_md_operand(ctx, ct, DI_ELEMENTS);
   for (unsigned i = 0; i < md_nops(ctx, els); i++) {
-    LLVMMetadataRef m = md_op(ctx, els, i);
+    LLVMMetadataRef m = aucs_md_operand(ctx, els, i);
     if (m && LLVMGetMetadataKind(m) == LLVMDIDerivedTypeMetadataKind &&
         md_tag(ctx, m, "DW_TAG_member") &&
         LLVMDITypeGetOffsetInBits(m) == off * 8)
@@ -139,7 +124,7 @@ static uint64_t di_pointee_bytes(LLVMContextRef ctx, LLVMMetadataRef t) {
   t = di_strip(ctx, t);
   if (!t || !md_tag(ctx, t, "DW_TAG_pointer_type"))
     return 0;
-  LLVMMetadataRef base = di_strip(ctx, md_op(ctx, t, DI_BASE));
+  LLVMMetadataRef base = di_strip(ctx, aucs_md_operand(ctx, t, DI_BASE));
   return base ? LLVMDITypeGetSizeInBits(base) / 8 : 0;
 }
 
@@ -178,12 +163,12 @@ static LLVMMetadataRef *arg_vars(LLVMContextRef ctx, LLVMValueRef fn,
     return vars;
   vars_of_records(ctx, fn, np, vars);
   for (unsigned i = 0; i < md_nops(ctx, sp); i++) { /* retainedNodes */
-    LLVMMetadataRef t = md_op(ctx, sp, i);
+    LLVMMetadataRef t = aucs_md_operand(ctx, sp, i);
     for (unsigned j = 0;
          t && LLVMGetMetadataKind(t) == LLVMMDTupleMetadataKind &&
          j < md_nops(ctx, t);
          j++)
-      note_var(ctx, md_op(ctx, t, j), np, vars);
+      note_var(ctx, aucs_md_operand(ctx, t, j), np, vars);
   }
   return vars;
 }
@@ -237,8 +222,8 @@ static void flatten_struct(walker *W, LLVMTypeRef t, LLVMMetadataRef di,
     char *full = mn && len ? aucs_xasprintf("%s.%.*s", name, (int)len, mn)
                            : aucs_xasprintf("%s.f%u", name, e);
     flatten(W, LLVMStructGetTypeAtIndex(t, e),
-            m ? di_strip(W->ctx, md_op(W->ctx, m, DI_BASE)) : NULL, full, 1,
-            off + at);
+            m ? di_strip(W->ctx, aucs_md_operand(W->ctx, m, DI_BASE)) : NULL,
+            full, 1, off + at);
     free(full);
   }
 }
@@ -250,7 +235,7 @@ static void flatten_array(walker *W, LLVMTypeRef t, LLVMMetadataRef di,
   LLVMMetadataRef edi = NULL;
   if (di && LLVMGetMetadataKind(di) == LLVMDICompositeTypeMetadataKind &&
       md_tag(W->ctx, di, "DW_TAG_array_type"))
-    edi = di_strip(W->ctx, md_op(W->ctx, di, DI_BASE));
+    edi = di_strip(W->ctx, aucs_md_operand(W->ctx, di, DI_BASE));
   for (uint64_t i = 0; i < n && i < AUCS_INPUTS_MAX_ARRAY; i++) {
     char *full = aucs_xasprintf("%s[%llu]", name, (unsigned long long)i);
     flatten(W, e, edi, full, 1, off + i * size);
@@ -305,7 +290,8 @@ aucs_inputs *aucs_inputs_describe(LLVMValueRef fn) {
     LLVMValueRef a = LLVMGetParam(fn, i);
     LLVMTypeRef bv = byval_type(fn, i);
     LLVMMetadataRef di =
-        vars[i] ? di_strip(W.ctx, md_op(W.ctx, vars[i], VAR_TYPE)) : NULL;
+        vars[i] ? di_strip(W.ctx, aucs_md_operand(W.ctx, vars[i], VAR_TYPE))
+                : NULL;
     in->param_names[i] = param_name(&W, a, vars[i], i);
     W.param = i;
     flatten(&W, bv ? bv : LLVMTypeOf(a), di, in->param_names[i], bv != NULL, 0);

@@ -35,6 +35,7 @@
 #include "aucs/cfg.h"
 #include "aucs/kernel.h"
 #include "aucs/place.h"
+#include "aucs/srcloc.h"
 #include "aucs/uniform.h"
 
 #include <llvm-c/Core.h>
@@ -162,24 +163,6 @@ static unsigned call_line(LLVMMetadataRef at, LLVMValueRef I,
 
 /* ---- the note ------------------------------------------------------------*/
 
-/* The DISubprogram holding scope s (through lexical blocks), or NULL. */
-static LLVMValueRef subprogram(LLVMContextRef cx, LLVMMetadataRef s) {
-  for (int steps = 0; s && steps < 64; steps++) {
-    LLVMMetadataKind k = LLVMGetMetadataKind(s);
-    LLVMValueRef v = LLVMMetadataAsValue(cx, s);
-    if (k == LLVMDISubprogramMetadataKind)
-      return v;
-    if ((k != LLVMDILexicalBlockMetadataKind &&
-         k != LLVMDILexicalBlockFileMetadataKind) ||
-        LLVMGetMDNodeNumOperands(v) < 2)
-      return NULL;
-    LLVMValueRef ops[2];
-    LLVMGetMDNodeOperands(v, ops); /* file, scope */
-    s = ops[1] ? LLVMValueAsMetadata(ops[1]) : NULL;
-  }
-  return NULL;
-}
-
 /* The source name of the helper next's statement belongs to (copy at),
  * without template arguments; "" when unknown. */
 static void helper_name(LLVMModuleRef m, LLVMValueRef next, LLVMMetadataRef at,
@@ -187,18 +170,16 @@ static void helper_name(LLVMModuleRef m, LLVMValueRef next, LLVMMetadataRef at,
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(next);
   while (loc && LLVMDILocationGetInlinedAt(loc) != at)
     loc = LLVMDILocationGetInlinedAt(loc);
-  LLVMValueRef sp =
-      loc ? subprogram(LLVMGetModuleContext(m), LLVMDILocationGetScope(loc))
-          : NULL;
-  unsigned n = sp ? LLVMGetMDNodeNumOperands(sp) : 0;
-  LLVMValueRef *ops = aucs_xcalloc(n + 1, sizeof(LLVMValueRef));
-  if (n > 2)
-    LLVMGetMDNodeOperands(sp, ops); /* file, scope, name, ... */
   unsigned len = 0;
-  const char *name = n > 2 && ops[2] ? LLVMGetMDString(ops[2], &len) : NULL;
+  const char *name =
+      loc ? aucs_srcloc_scope_name(LLVMGetModuleContext(m),
+                                   LLVMDILocationGetScope(loc), &len)
+          : NULL;
+  unsigned n = 0;
+  while (name && n < len && name[n] != '<')
+    n++;
   if (name)
-    aucs_buf_printf(out, " %.*s", (int)strcspn(name, "<"), name);
-  free(ops);
+    aucs_buf_printf(out, " %.*s", (int)n, name);
 }
 
 static int by_line(const void *x, const void *y) {

@@ -695,42 +695,6 @@ LLVMValueRef aucs_place_prev_access_where(LLVMValueRef I,
   return NULL;
 }
 
-/* Operand i of metadata node md, or NULL. */
-static LLVMMetadataRef md_op(LLVMContextRef cx, LLVMMetadataRef md,
-                             unsigned i) {
-  LLVMValueRef v = LLVMMetadataAsValue(cx, md);
-  unsigned n = LLVMGetMDNodeNumOperands(v);
-  if (i >= n)
-    return NULL;
-  LLVMValueRef *ops = aucs_xcalloc(n, sizeof *ops);
-  LLVMGetMDNodeOperands(v, ops);
-  LLVMMetadataRef r = ops[i] ? LLVMValueAsMetadata(ops[i]) : NULL;
-  free(ops);
-  return r;
-}
-
-/* The name of the function whose code location loc is (up through its
- * lexical blocks to the DISubprogram: the LLVM-C debug-info API has no
- * accessor, so the operands are walked: scope is operand 1, name 2). */
-static const char *fn_name_of(LLVMContextRef cx, LLVMMetadataRef loc,
-                              unsigned *len) {
-  LLVMMetadataRef sc = LLVMDILocationGetScope(loc);
-  for (int i = 0; sc && i < 64; i++) {
-    LLVMMetadataKind k = LLVMGetMetadataKind(sc);
-    if (k == LLVMDISubprogramMetadataKind) {
-      LLVMMetadataRef name = md_op(cx, sc, 2);
-      const char *r =
-          name ? LLVMGetMDString(LLVMMetadataAsValue(cx, name), len) : NULL;
-      return r && *len ? r : NULL;
-    }
-    if (k != LLVMDILexicalBlockMetadataKind &&
-        k != LLVMDILexicalBlockFileMetadataKind)
-      return NULL;
-    sc = md_op(cx, sc, 1);
-  }
-  return NULL;
-}
-
 /* The locations of an instruction, innermost first (at most 16 levels). */
 typedef struct chain {
   LLVMMetadataRef at[16];
@@ -786,7 +750,8 @@ static char *helper_edit(LLVMValueRef bar, const chain *next,
   LLVMMetadataRef nl = next->at[j];
   unsigned n = LLVMDILocationGetLine(nl),
            p = pl ? LLVMDILocationGetLine(pl) : 0, len = 0;
-  const char *fn = fn_name_of(cx, nl, &len);
+  const char *fn =
+      aucs_srcloc_scope_name(cx, LLVMDILocationGetScope(nl), &len);
   char *at = file_line(nl), *call = file_line(next->at[j + 1]), *out = NULL;
   char *helper = fn ? aucs_xasprintf("in helper %.*s, ", (int)len, fn)
                     : aucs_xstrdup("in the helper, ");

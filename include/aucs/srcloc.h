@@ -30,4 +30,15 @@ char *aucs_srcloc_format(LLVMValueRef I);
 void aucs_srcloc_block_lines(LLVMBasicBlockRef bb, unsigned *first,
                              unsigned *last);
 
+/* Operand i of metadata node md (a DI node or a tuple); NULL when md is
+ * NULL, has fewer operands or the operand is null. */
+LLVMMetadataRef aucs_md_operand(LLVMContextRef cx, LLVMMetadataRef md,
+                                unsigned i);
+
+/* The name of the function (DISubprogram) that debug scope `scope` belongs
+ * to, through its lexical blocks; *len its length. NULL when unknown. The
+ * name is LLVM's, not NUL-terminated: print with "%.*s". */
+const char *aucs_srcloc_scope_name(LLVMContextRef cx, LLVMMetadataRef scope,
+                                   unsigned *len);
+
 #endif

@@ -24,6 +24,7 @@
 
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
+#include <stdlib.h>
 #include <string.h>
 
 static aucs_srcloc from_di(LLVMMetadataRef loc) {
@@ -103,4 +104,40 @@ void aucs_srcloc_block_lines(LLVMBasicBlockRef bb, unsigned *first,
     if (line > *last)
       *last = line;
   }
+}
+
+LLVMMetadataRef aucs_md_operand(LLVMContextRef cx, LLVMMetadataRef md,
+                                unsigned i) {
+  if (!md)
+    return NULL;
+  LLVMValueRef v = LLVMMetadataAsValue(cx, md);
+  unsigned n = LLVMGetMDNodeNumOperands(v);
+  if (i >= n)
+    return NULL;
+  LLVMValueRef *ops = aucs_xcalloc(n, sizeof *ops);
+  LLVMGetMDNodeOperands(v, ops);
+  LLVMMetadataRef r = ops[i] ? LLVMValueAsMetadata(ops[i]) : NULL;
+  free(ops);
+  return r;
+}
+
+/* Up through lexical blocks (operand 1: scope) to the DISubprogram, whose
+ * operand 2 is its name: the LLVM-C debug-info API has no accessor. */
+const char *aucs_srcloc_scope_name(LLVMContextRef cx, LLVMMetadataRef scope,
+                                   unsigned *len) {
+  *len = 0;
+  for (int i = 0; scope && i < 64; i++) {
+    LLVMMetadataKind k = LLVMGetMetadataKind(scope);
+    if (k == LLVMDISubprogramMetadataKind) {
+      LLVMMetadataRef name = aucs_md_operand(cx, scope, 2);
+      const char *r =
+          name ? LLVMGetMDString(LLVMMetadataAsValue(cx, name), len) : NULL;
+      return r && *len ? r : NULL;
+    }
+    if (k != LLVMDILexicalBlockMetadataKind &&
+        k != LLVMDILexicalBlockFileMetadataKind)
+      return NULL;
+    scope = aucs_md_operand(cx, scope, 1);
+  }
+  return NULL;
 }
