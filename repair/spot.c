@@ -9,15 +9,16 @@
  *      numbering blocks by their distance from F, or, when S comes before
  *      F in the branch DAG (a race across iterations), from the header of
  *      the innermost loop holding both.
- *   3. In every such block that is uniform and in no loop holding neither
- *      access, each statement boundary of the kernel (spot.h) is a spot
- *      when a barrier right before it cuts every barrier-free path F -> S;
+ *   3. In every such block that is uniform and in no loop but those
+ *      holding both accesses, each statement boundary of the kernel
+ *      (spot.h) is a spot when a barrier right before it cuts every
+ *      barrier-free path F -> S;
  *      a loop's header that tests its exit, and a block start at a line of
  *      a loop's control, are not boundaries (no source statement there).
  *   4. Rank the spots: most of the function's racing pairs cut (each pair
  *      in the order it races; a pair racing both ways round a loop counts
- *      across iterations), fewest loops around it that do not hold both F
- *      and S, smallest distance (step 2), first in its block.
+ *      across iterations), smallest distance (step 2), first in its
+ *      block.
  *
  *        A: s[t] = ..;          A: s[t] = ..;
  *        for (..) {             __syncthreads();   <- nearest A, no loop
@@ -298,24 +299,25 @@ static int is_ctl(const unsigned *v, unsigned line) {
   return 0;
 }
 
-/* How many loops hold block x but not both f and s; -1 when one of them
- * holds neither, or x is a loop's header that tests its exit (before the
- * condition: no source statement is there), or I starts its block at a
- * line of a loop's control. Before the increment at the end of a body is
- * fine: that is after the body's last statement. */
-static int extra_loops(const sp *c, int x, int f, int s, LLVMValueRef I) {
+/* Whether block x may hold a spot: every loop around x holds both f and s
+ * (a barrier in a loop that holds one of them, or neither, would run on
+ * every iteration of a loop the race is not in: the place is before or
+ * after that loop, which the other candidates reach by splitting its
+ * edge); x is no loop's header that tests its exit (before the condition:
+ * no source statement is there); I does not start its block at a line of
+ * a loop's control. Before the increment at the end of a body is fine:
+ * that is after the body's last statement. */
+static int in_loops(const sp *c, int x, int f, int s, LLVMValueRef I) {
   const aucs_cfg *g = c->cfg;
   unsigned line = aucs_place_line_of(I);
   LLVMValueRef p = LLVMGetPreviousInstruction(I);
-  int n = 0, starts = !p || !line_above(p);
-  for (int l = g->loop_of[x]; l >= 0; l = g->loops[l].parent) {
-    int hf = aucs_cfg_in_loop(g, l, f), hs = aucs_cfg_in_loop(g, l, s);
-    if ((!hf && !hs) || (g->loops[l].header == x && exits(g, l, x)) ||
+  int starts = !p || !line_above(p);
+  for (int l = g->loop_of[x]; l >= 0; l = g->loops[l].parent)
+    if (!aucs_cfg_in_loop(g, l, f) || !aucs_cfg_in_loop(g, l, s) ||
+        (g->loops[l].header == x && exits(g, l, x)) ||
         (starts && is_ctl(c->ctl[l], line)))
-      return -1;
-    n += !(hf && hs);
-  }
-  return n;
+      return 0;
+  return 1;
 }
 
 static int cuts(sp *c, LLVMValueRef at, LLVMValueRef f, LLVMValueRef s) {
@@ -359,7 +361,7 @@ static size_t score(sp *c, LLVMValueRef at, LLVMValueRef (*pairs)[2],
 typedef struct best {
   LLVMValueRef at, first, second;
   size_t score;
-  int extra, dist, ord;
+  int dist, ord;
 } best;
 
 static int better(const best *x, const best *y) {
@@ -367,8 +369,6 @@ static int better(const best *x, const best *y) {
     return 1;
   if (x->score != y->score)
     return x->score > y->score;
-  if (x->extra != y->extra)
-    return x->extra < y->extra;
   if (x->dist != y->dist)
     return x->dist < y->dist;
   return x->ord < y->ord;
@@ -383,8 +383,7 @@ static void spots_in(sp *c, int x, int dist, int from, LLVMValueRef f,
   unsigned char *in = inside(c->cfg->blocks[x], &len);
   for (LLVMValueRef I = LLVMGetFirstInstruction(c->cfg->blocks[x]);
        I && *checked < MAX_CHECKED; I = LLVMGetNextInstruction(I), k++) {
-    int extra = extra_loops(c, x, bf, bs, I);
-    if (extra < 0 || !boundary(c, x, I, in, k))
+    if (!in_loops(c, x, bf, bs, I) || !boundary(c, x, I, in, k))
       continue;
     ++*checked;
     if (!cuts(c, I, f, s))
@@ -393,7 +392,6 @@ static void spots_in(sp *c, int x, int dist, int from, LLVMValueRef f,
     best cand = {.at = I,
                  .first = f,
                  .second = s,
-                 .extra = extra,
                  .dist = after_f ? 0 : dist,
                  .ord = k};
     cand.score = score(c, I, pairs, o, n);

@@ -111,6 +111,48 @@ static const char rounds_ir[] =
                    "!15 = !DILocation(line: 5, scope: !3)\n"
                    "!16 = !DILocation(line: 6, scope: !3)\n");
 
+/* A fill loop (line 3, body line 4) whose exit branches straight to a
+ * second loop's header (line 5), whose body reads a neighbour's slot (line
+ * 6). The barrier belongs between the loops, on the edge: no statement
+ * boundary is there, and one inside either loop would run on every round
+ * of a loop that holds only one of the accesses. */
+static const char two_loops_ir[] =
+    HEAD "define ptx_kernel void @k(ptr %out) !dbg !3 {\n"
+         "entry:\n"
+         "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !dbg !12\n"
+         "  br label %fh, !dbg !13\n"
+         "fh:\n"
+         "  %i = phi i32 [ 0, %entry ], [ %i1, %fb ], !dbg !13\n"
+         "  %go = icmp ult i32 %i, 4, !dbg !13\n"
+         "  br i1 %go, label %fb, label %rh, !dbg !13\n"
+         "fb:\n"
+         "  %p = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 "
+         "%t, !dbg !14\n"
+         "  store i32 %i, ptr addrspace(3) %p, !dbg !14\n"
+         "  %i1 = add i32 %i, 1, !dbg !13\n"
+         "  br label %fh, !dbg !13\n"
+         "rh:\n"
+         "  %j = phi i32 [ 0, %fh ], [ %j1, %rb ], !dbg !15\n"
+         "  %go2 = icmp ult i32 %j, 4, !dbg !15\n"
+         "  br i1 %go2, label %rb, label %done, !dbg !15\n"
+         "rb:\n"
+         "  %u = xor i32 %t, 1, !dbg !16\n"
+         "  %q = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 "
+         "%u, !dbg !16\n"
+         "  %v = load i32, ptr addrspace(3) %q, !dbg !16\n"
+         "  %o = getelementptr i32, ptr %out, i32 %t, !dbg !16\n"
+         "  store i32 %v, ptr %o, !dbg !16\n"
+         "  %j1 = add i32 %j, 1, !dbg !15\n"
+         "  br label %rh, !dbg !15\n"
+         "done:\n"
+         "  ret void, !dbg !17\n"
+         "}\n" DBG("!12 = !DILocation(line: 2, scope: !3)\n"
+                   "!13 = !DILocation(line: 3, scope: !3)\n"
+                   "!14 = !DILocation(line: 4, scope: !3)\n"
+                   "!15 = !DILocation(line: 5, scope: !3)\n"
+                   "!16 = !DILocation(line: 6, scope: !3)\n"
+                   "!17 = !DILocation(line: 7, scope: !3)\n");
+
 static LLVMValueRef find(LLVMValueRef fn, LLVMOpcode op, int nth) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -163,6 +205,16 @@ static void test_spot_top_of_the_body_across_rounds(void **state) {
   support_free(m);
 }
 
+static void test_spot_not_in_a_loop_of_one_access(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(two_loops_ir);
+  LLVMValueRef k = support_fn(m, "k"), first;
+  /* Neither the end of the fill loop's body nor the top of the reading
+   * loop's body: no spot (the candidates of place.h split the edge). */
+  assert_null(spot(k, find(k, LLVMStore, 0), find(k, LLVMLoad, 0), &first));
+  support_free(m);
+}
+
 static void test_spot_needs_locations(void **state) {
   (void)state;
   /* Without !dbg no statement boundary is known: no spot (the repair
@@ -189,6 +241,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spot_after_a_guarded_fill),
       cmocka_unit_test(test_spot_top_of_the_body_across_rounds),
+      cmocka_unit_test(test_spot_not_in_a_loop_of_one_access),
       cmocka_unit_test(test_spot_needs_locations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,10 +6,11 @@
  * A spot is a statement boundary of the kernel itself (never inside the
  * body of an inlined helper, never between two accesses of one statement,
  * never inside a loop at the line of that loop's own control, which has no
- * source form), in a uniform block, on every barrier-free path from A to
- * B. Among the spots, the one that orders the most of the kernel's racing
- * pairs wins (one barrier for the whole region), then the one in the
- * fewest loops that do not hold both A and B, then the earliest after A.
+ * source form), in a uniform block, in no loop but those holding both A
+ * and B (a barrier must not run on every iteration of a loop the race is
+ * not in), on every barrier-free path from A to B. Among the spots, the
+ * one that orders the most of the kernel's racing pairs wins (one barrier
+ * for the whole region), then the earliest after A.
  * For a pair inside a loop that races across iterations (B reached from A
  * only around the back edge) this gives the top of the loop body.
  *
