@@ -389,11 +389,8 @@ static void spots_in(sp *c, int x, int dist, int from, LLVMValueRef f,
     if (!cuts(c, I, f, s))
       continue;
     int after_f = x == bf && from == bf && before(c, f, I);
-    best cand = {.at = I,
-                 .first = f,
-                 .second = s,
-                 .dist = after_f ? 0 : dist,
-                 .ord = k};
+    best cand = {
+        .at = I, .first = f, .second = s, .dist = after_f ? 0 : dist, .ord = k};
     cand.score = score(c, I, pairs, o, n);
     if (better(&cand, top))
       *top = cand;
