@@ -30,6 +30,7 @@
  */
 #include "lower_impl.h"
 
+#include "aucs/gep.h"
 #include "aucs/sync.h"
 
 int lw_fail(lowerer *L, const char *fmt, const char *arg) {
@@ -493,26 +494,14 @@ static int resolve_fixups(lowerer *L) {
 
 /* Constant byte offset of a GEP whose indices are all constants. */
 static int gep_offset(lowerer *L, LLVMValueRef gep, int64_t *off) {
-  LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
-  unsigned n = (unsigned)LLVMGetNumOperands(gep);
-  *off = 0;
-  for (unsigned i = 1; i < n; i++) {
-    LLVMValueRef ix = LLVMGetOperand(gep, i);
-    if (!LLVMIsAConstantInt(ix))
-      return lw_fail(L, "a non-constant index in a constant GEP%s", "");
-    int64_t k = LLVMConstIntGetSExtValue(ix);
-    if (i == 1) {
-      *off += k * (int64_t)LLVMABISizeOfType(L->td, t);
-    } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-      *off += (int64_t)LLVMOffsetOfElement(L->td, t, (unsigned)k);
-      t = LLVMStructGetTypeAtIndex(t, (unsigned)k);
-    } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
-      t = LLVMGetElementType(t);
-      *off += k * (int64_t)LLVMABISizeOfType(L->td, t);
-    } else {
-      return lw_fail(L, "%s", lw_type_problem(t));
-    }
-  }
+  uint64_t u = 0;
+  LLVMTypeRef bad = NULL;
+  aucs_gep_status st = aucs_gep_offset(L->td, gep, &u, &bad);
+  *off = (int64_t)u;
+  if (st == AUCS_GEP_VARIABLE)
+    return lw_fail(L, "a non-constant index in a constant GEP%s", "");
+  if (st == AUCS_GEP_TYPE)
+    return lw_fail(L, "%s", lw_type_problem(bad));
   return 0;
 }
 

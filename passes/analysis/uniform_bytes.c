@@ -25,35 +25,13 @@
  */
 #include "uniform_bytes.h"
 
+#include "aucs/gep.h"
 #include "aucs/util.h"
 #include <llvm-c/Core.h>
 
 enum { MAX_DEPTH = 64 };
 
 /* ---- constant offsets ---- */
-
-static int gep_offset(LLVMTargetDataRef td, LLVMValueRef gep, uint64_t *off) {
-  LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
-  unsigned n = (unsigned)LLVMGetNumOperands(gep);
-  for (unsigned i = 1; i < n; i++) {
-    LLVMValueRef ix = LLVMGetOperand(gep, i);
-    if (!LLVMIsAConstantInt(ix))
-      return 0;
-    int64_t k = LLVMConstIntGetSExtValue(ix);
-    if (i == 1) {
-      *off += (uint64_t)(k * (int64_t)LLVMABISizeOfType(td, t));
-    } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-      *off += LLVMOffsetOfElement(td, t, (unsigned)k);
-      t = LLVMStructGetTypeAtIndex(t, (unsigned)k);
-    } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
-      t = LLVMGetElementType(t);
-      *off += (uint64_t)(k * (int64_t)LLVMABISizeOfType(td, t));
-    } else {
-      return 0;
-    }
-  }
-  return 1;
-}
 
 int ub_const_offset(LLVMTargetDataRef td, LLVMValueRef p, LLVMValueRef *base,
                     uint64_t *off) {
@@ -64,7 +42,8 @@ int ub_const_offset(LLVMTargetDataRef td, LLVMValueRef p, LLVMValueRef *base,
       return 1;
     }
     if (LLVMIsAGetElementPtrInst(p)) {
-      if (!gep_offset(td, p, off))
+      LLVMTypeRef bad;
+      if (aucs_gep_offset(td, p, off, &bad) != AUCS_GEP_OK)
         return 0;
     } else if (!LLVMIsABitCastInst(p) && !LLVMIsAAddrSpaceCastInst(p)) {
       return 0;
