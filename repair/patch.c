@@ -654,6 +654,16 @@ static void loop_in_if(const aucs_editlog *log, size_t i, const text *t,
   p->in_if[i] = 1;
 }
 
+/* Loop edit i of this file still without a form, whose loop sits in code
+ * a divergent condition guards (its source edit names that condition). */
+static int guarded_loop(const aucs_editlog *log, size_t i, const char *base,
+                        const plan *p) {
+  const aucs_edit *e = &log->v[i];
+  return e->kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[i] &&
+         !p->exact[i] && loc_in(e->source, base) && e->source_edit &&
+         strstr(e->source_edit, "<the condition around");
+}
+
 static void plan_exit_loops(const aucs_editlog *log, const text *t,
                             const char *base, LLVMModuleRef m, pt_names *names,
                             plan *p) {
@@ -663,16 +673,10 @@ static void plan_exit_loops(const aucs_editlog *log, const text *t,
       exit_with_loops(log, i, loc_line(log->v[i].source), t, base, m, 0, names,
                       p);
   for (size_t i = 0; i < log->n && !p->no_loops; i++)
-    if (log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[i] &&
-        !p->exact[i] && loc_in(log->v[i].source, base) &&
-        log->v[i].source_edit &&
-        strstr(log->v[i].source_edit, "<the condition around"))
+    if (guarded_loop(log, i, base, p))
       loop_after_return(log, i, t, base, m, names, p);
   for (size_t i = 0; i < log->n && !p->no_loops; i++)
-    if (log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[i] &&
-        !p->exact[i] && loc_in(log->v[i].source, base) &&
-        log->v[i].source_edit &&
-        strstr(log->v[i].source_edit, "<the condition around"))
+    if (guarded_loop(log, i, base, p))
       loop_in_if(log, i, t, base, m, names, p);
 }
 
