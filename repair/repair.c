@@ -300,7 +300,7 @@ static int warned(const state *s, const char *kernel, const aucs_finding *f) {
                        &a, &b);
 }
 
-static void names_free(state *s) {
+static void warn_index_free(state *s) {
   for (size_t i = 0; i < s->nnames; i++)
     free(s->names[i]);
   free(s->names);
@@ -1240,7 +1240,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     *err = s.err;
     rp_index_free(&s.item_index);
     runs_free(&s);
-    names_free(&s);
+    warn_index_free(&s);
     aucs_qcache_free(own);
     aucs_smt_free(s.own_smt);
     free(s.memo);
@@ -1271,7 +1271,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   free(s.err);
   rp_proofs_free(&s);
   runs_free(&s);
-  names_free(&s);
+  warn_index_free(&s);
   aucs_qcache_free(own);
   aucs_smt_free(s.own_smt);
   free(s.memo);
