@@ -21,6 +21,14 @@ static int same_input(const aucs_candidate *a, const aucs_candidate *b,
          !memcmp(a->args, b->args, nl * sizeof *a->args);
 }
 
+/* c with its first nl argument values copied (the copy owns them). */
+static aucs_candidate own_copy(const aucs_candidate *c, size_t nl) {
+  aucs_candidate r = *c;
+  r.args = aucs_xcalloc(nl + 1, sizeof *r.args);
+  memcpy(r.args, c->args, nl * sizeof *c->args);
+  return r;
+}
+
 const aucs_replay *aucs_replays_get(aucs_replays *rs, size_t nleaves,
                                     const aucs_candidate *c,
                                     aucs_replay_fn run, void *ctx) {
@@ -29,9 +37,7 @@ const aucs_replay *aucs_replays_get(aucs_replays *rs, size_t nleaves,
       return &rs->v[i];
   rs->v = aucs_xrealloc(rs->v, (rs->n + 1) * sizeof *rs->v);
   aucs_replay *r = &rs->v[rs->n++];
-  *r = (aucs_replay){.c = *c};
-  r->c.args = aucs_xcalloc(nleaves + 1, sizeof *r->c.args);
-  memcpy(r->c.args, c->args, nleaves * sizeof *c->args);
+  *r = (aucs_replay){.c = own_copy(c, nleaves)};
   r->ok = run(ctx, &r->c, &r->found) == 0;
   r->next = aucs_xcalloc(r->found.n + 1, sizeof *r->next);
   for (size_t i = r->found.n; i-- > 0;) { /* chains in finding order */
@@ -75,23 +81,18 @@ void aucs_replay_memo_put(aucs_replay_memo *m, size_t nleaves,
   aucs_fitness f;
   if (aucs_replay_memo_get(m, nleaves, c, &v, &f))
     return;
-  m->c = aucs_xrealloc(m->c, (m->n + 1) * sizeof *m->c);
-  m->verdict = aucs_xrealloc(m->verdict, (m->n + 1) * sizeof *m->verdict);
-  m->fit = aucs_xrealloc(m->fit, (m->n + 1) * sizeof *m->fit);
-  m->c[m->n] = *c;
-  m->c[m->n].args = aucs_xcalloc(nleaves + 1, sizeof *c->args);
-  memcpy(m->c[m->n].args, c->args, nleaves * sizeof *c->args);
-  m->verdict[m->n] = verdict;
-  m->fit[m->n++] = *fit;
+  m->v = aucs_xrealloc(m->v, (m->n + 1) * sizeof *m->v);
+  m->v[m->n++] = (aucs_replay_memo_entry){
+      .c = own_copy(c, nleaves), .verdict = verdict, .fit = *fit};
 }
 
 int aucs_replay_memo_get(const aucs_replay_memo *m, size_t nleaves,
                          const aucs_candidate *c, aucs_search_verdict *verdict,
                          aucs_fitness *fit) {
   for (size_t i = 0; i < m->n; i++)
-    if (same_input(&m->c[i], c, nleaves)) {
-      *verdict = m->verdict[i];
-      *fit = m->fit[i];
+    if (same_input(&m->v[i].c, c, nleaves)) {
+      *verdict = m->v[i].verdict;
+      *fit = m->v[i].fit;
       return 1;
     }
   return 0;
@@ -99,9 +100,7 @@ int aucs_replay_memo_get(const aucs_replay_memo *m, size_t nleaves,
 
 void aucs_replay_memo_free(aucs_replay_memo *m) {
   for (size_t i = 0; i < m->n; i++)
-    free(m->c[i].args);
-  free(m->c);
-  free(m->verdict);
-  free(m->fit);
+    free(m->v[i].c.args);
+  free(m->v);
   *m = (aucs_replay_memo){0};
 }

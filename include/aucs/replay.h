@@ -51,10 +51,14 @@ void aucs_replays_free(aucs_replays *rs);
  * a trial starts from the usual first candidate, which is often a run the
  * trial replayed just before; the run is deterministic, so its verdict and
  * fitness answer the search without running it again. */
+typedef struct aucs_replay_memo_entry {
+  aucs_candidate c; /* arguments owned */
+  aucs_search_verdict verdict;
+  aucs_fitness fit;
+} aucs_replay_memo_entry;
+
 typedef struct aucs_replay_memo {
-  aucs_candidate *c; /* arguments owned */
-  aucs_search_verdict *verdict;
-  aucs_fitness *fit;
+  aucs_replay_memo_entry *v;
   size_t n;
 } aucs_replay_memo;
 
