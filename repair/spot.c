@@ -10,9 +10,10 @@
  *      F in the branch DAG (a race across iterations), from the header of
  *      the innermost loop holding both.
  *   3. In every such block that is uniform and in no loop but those
- *      holding both accesses, each statement boundary of the kernel
- *      (spot.h) is a spot when a barrier right before it cuts every
- *      barrier-free path F -> S;
+ *      holding both accesses (or one of them and a racing pair of the
+ *      loop's own that the spot orders: own_race), each statement
+ *      boundary of the kernel (spot.h) is a spot when a barrier right
+ *      before it cuts every barrier-free path F -> S;
  *      a loop's header that tests its exit, and a block start at a line of
  *      a loop's control, are not boundaries (no source statement there).
  *   4. Rank the spots: most of the function's racing pairs cut (each pair
@@ -299,23 +300,55 @@ static int is_ctl(const unsigned *v, unsigned line) {
   return 0;
 }
 
-/* Whether block x may hold a spot: every loop around x holds both f and s
- * (a barrier in a loop that holds one of them, or neither, would run on
- * every iteration of a loop the race is not in: the place is before or
- * after that loop, which the other candidates reach by splitting its
- * edge); x is no loop's header that tests its exit (before the condition:
- * no source statement is there); I does not start its block at a line of
- * a loop's control. Before the increment at the end of a body is fine:
- * that is after the body's last statement. */
+/* Whether block x may hold a spot: every loop around x holds f or s (a
+ * barrier in a loop that holds neither would run on every iteration of a
+ * loop the race is not in: the place is before or after that loop, which
+ * the other candidates reach by splitting its edge; one holding only one
+ * of them is checked by own_race once the spot's cuts are known); x is no
+ * loop's header that tests its exit (before the condition: no source
+ * statement is there); I does not start its block at a line of a loop's
+ * control. Before the increment at the end of a body is fine: that is
+ * after the body's last statement. */
 static int in_loops(const sp *c, int x, int f, int s, LLVMValueRef I) {
   const aucs_cfg *g = c->cfg;
   unsigned line = aucs_place_line_of(I);
   LLVMValueRef p = LLVMGetPreviousInstruction(I);
   int starts = !p || !line_above(p);
   for (int l = g->loop_of[x]; l >= 0; l = g->loops[l].parent)
-    if (!aucs_cfg_in_loop(g, l, f) || !aucs_cfg_in_loop(g, l, s) ||
+    if ((!aucs_cfg_in_loop(g, l, f) && !aucs_cfg_in_loop(g, l, s)) ||
         (g->loops[l].header == x && exits(g, l, x)) ||
         (starts && is_ctl(c->ctl[l], line)))
+      return 0;
+  return 1;
+}
+
+/* Whether loop l holds both accesses of some pair the spot orders
+ * (cut[i]). */
+static int holds_cut_pair(const sp *c, int l, LLVMValueRef (*pairs)[2],
+                          const unsigned char *cut, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (cut[i] && aucs_cfg_in_loop(c->cfg, l, blk(c, pairs[i][0])) &&
+        aucs_cfg_in_loop(c->cfg, l, blk(c, pairs[i][1])))
+      return 1;
+  return 0;
+}
+
+/* Whether every loop around x that holds only one of f and s holds a
+ * racing pair of its own that the spot orders: a barrier there runs on
+ * every iteration, which that loop's own race needs anyway (the inner
+ * loop of a sorting network racing across its rounds, entered after an
+ * access it also races with: one barrier at the top of its body orders
+ * both). The evidence is the detector's reported pairs (pairs[], each
+ * copy of an inlined helper's access), not a scan of the loop for a
+ * write and a read with no barrier between: a reported race is one the
+ * fix must order anyway, and a loop of reads only (or of accesses that
+ * cannot conflict) holds no such pair, so the barrier stays out of it. */
+static int own_race(const sp *c, int x, int f, int s, LLVMValueRef (*pairs)[2],
+                    const unsigned char *cut, size_t n) {
+  const aucs_cfg *g = c->cfg;
+  for (int l = g->loop_of[x]; l >= 0; l = g->loops[l].parent)
+    if ((!aucs_cfg_in_loop(g, l, f) || !aucs_cfg_in_loop(g, l, s)) &&
+        !holds_cut_pair(c, l, pairs, cut, n))
       return 0;
   return 1;
 }
@@ -348,13 +381,15 @@ static unsigned char *orders(sp *c, LLVMValueRef (*pairs)[2], size_t n) {
 }
 
 /* How many pairs a barrier right before `at` orders, in the orders they
- * race in. */
+ * race in; cut[i]: whether it orders pair i. */
 static size_t score(sp *c, LLVMValueRef at, LLVMValueRef (*pairs)[2],
-                    const unsigned char *o, size_t n) {
+                    const unsigned char *o, size_t n, unsigned char *cut) {
   size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    k += ((o[i] & 1) && !reach(c, pairs[i][0], pairs[i][1], at)) ||
-         ((o[i] & 2) && !reach(c, pairs[i][1], pairs[i][0], at));
+  for (size_t i = 0; i < n; i++) {
+    cut[i] = ((o[i] & 1) && !reach(c, pairs[i][0], pairs[i][1], at)) ||
+             ((o[i] & 2) && !reach(c, pairs[i][1], pairs[i][0], at));
+    k += cut[i];
+  }
   return k;
 }
 
@@ -381,6 +416,7 @@ static void spots_in(sp *c, int x, int dist, int from, LLVMValueRef f,
                      int *checked) {
   int bf = blk(c, f), bs = blk(c, s), k = 0, len;
   unsigned char *in = inside(c->cfg->blocks[x], &len);
+  unsigned char *cut = aucs_xcalloc(n + 1, 1);
   for (LLVMValueRef I = LLVMGetFirstInstruction(c->cfg->blocks[x]);
        I && *checked < MAX_CHECKED; I = LLVMGetNextInstruction(I), k++) {
     if (!in_loops(c, x, bf, bs, I) || !boundary(c, x, I, in, k))
@@ -391,11 +427,12 @@ static void spots_in(sp *c, int x, int dist, int from, LLVMValueRef f,
     int after_f = x == bf && from == bf && before(c, f, I);
     best cand = {
         .at = I, .first = f, .second = s, .dist = after_f ? 0 : dist, .ord = k};
-    cand.score = score(c, I, pairs, o, n);
-    if (better(&cand, top))
+    cand.score = score(c, I, pairs, o, n, cut);
+    if (own_race(c, x, bf, bs, pairs, cut, n) && better(&cand, top))
       *top = cand;
   }
   free(in);
+  free(cut);
 }
 
 static void spots(sp *c, LLVMValueRef f, LLVMValueRef s,

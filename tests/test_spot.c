@@ -153,6 +153,41 @@ static const char two_loops_ir[] =
                    "!16 = !DILocation(line: 6, scope: !3)\n"
                    "!17 = !DILocation(line: 7, scope: !3)\n");
 
+/* s[t] is filled (line 3) before a loop (line 4) whose body computes an
+ * index (line 5), then reads a neighbour's slot and writes its own (line
+ * 6, one statement), with no barrier: the fill races with the first
+ * round's read, and each round's write with the next round's read (a
+ * sorting network's inner loop after its first compare). */
+static const char sweep_ir[] =
+    HEAD "define ptx_kernel void @k() !dbg !3 {\n"
+         "entry:\n"
+         "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !dbg !12\n"
+         "  %p = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 "
+         "%t, !dbg !13\n"
+         "  store i32 %t, ptr addrspace(3) %p, !dbg !13\n"
+         "  br label %head, !dbg !14\n"
+         "head:\n"
+         "  %i = phi i32 [ 0, %entry ], [ %i1, %body ], !dbg !14\n"
+         "  %go = icmp ult i32 %i, 4, !dbg !14\n"
+         "  br i1 %go, label %body, label %done, !dbg !14\n"
+         "body:\n"
+         "  %u = add i32 %t, %i, !dbg !15\n"
+         "  %w = and i32 %u, 63, !dbg !15\n"
+         "  %q = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 "
+         "%w, !dbg !16\n"
+         "  %v = load i32, ptr addrspace(3) %q, !dbg !16\n"
+         "  store i32 %v, ptr addrspace(3) %p, !dbg !16\n"
+         "  %i1 = add i32 %i, 1, !dbg !14\n"
+         "  br label %head, !dbg !14\n"
+         "done:\n"
+         "  ret void, !dbg !17\n"
+         "}\n" DBG("!12 = !DILocation(line: 2, scope: !3)\n"
+                   "!13 = !DILocation(line: 3, scope: !3)\n"
+                   "!14 = !DILocation(line: 4, scope: !3)\n"
+                   "!15 = !DILocation(line: 5, scope: !3)\n"
+                   "!16 = !DILocation(line: 6, scope: !3)\n"
+                   "!17 = !DILocation(line: 7, scope: !3)\n");
+
 static LLVMValueRef find(LLVMValueRef fn, LLVMOpcode op, int nth) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -163,16 +198,24 @@ static LLVMValueRef find(LLVMValueRef fn, LLVMOpcode op, int nth) {
   return NULL;
 }
 
-/* The spot for the race a/b of fn's only pair, or NULL. */
-static LLVMValueRef spot(LLVMValueRef fn, LLVMValueRef a, LLVMValueRef b,
-                         LLVMValueRef *first) {
+/* The spot for the race a/b among fn's racing pairs[0..n), or NULL. */
+static LLVMValueRef spot_among(LLVMValueRef fn, LLVMValueRef a, LLVMValueRef b,
+                               LLVMValueRef (*pairs)[2], size_t n,
+                               LLVMValueRef *first) {
   aucs_cfg *g = aucs_cfg_build(fn);
   aucs_uniformity *u = aucs_uniform_compute(g);
-  LLVMValueRef pairs[1][2] = {{a, b}}, second;
-  LLVMValueRef at = aucs_spot_find(g, u, a, b, pairs, 1, first, &second);
+  LLVMValueRef second;
+  LLVMValueRef at = aucs_spot_find(g, u, a, b, pairs, n, first, &second);
   aucs_uniform_free(u);
   aucs_cfg_free(g);
   return at;
+}
+
+/* The spot for the race a/b of fn's only pair, or NULL. */
+static LLVMValueRef spot(LLVMValueRef fn, LLVMValueRef a, LLVMValueRef b,
+                         LLVMValueRef *first) {
+  LLVMValueRef pairs[1][2] = {{a, b}};
+  return spot_among(fn, a, b, pairs, 1, first);
 }
 
 static void test_spot_after_a_guarded_fill(void **state) {
@@ -215,6 +258,38 @@ static void test_spot_not_in_a_loop_of_one_access(void **state) {
   support_free(m);
 }
 
+static void test_spot_top_of_a_racing_loop_after_an_access(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(sweep_ir);
+  LLVMValueRef k = support_fn(m, "k"), first;
+  LLVMValueRef fill = find(k, LLVMStore, 0), ld = find(k, LLVMLoad, 0),
+               st = find(k, LLVMStore, 1);
+  LLVMValueRef pairs[2][2] = {{fill, ld}, {st, ld}};
+  /* The loop holds only the read of the fill's race, but also a race of
+   * its own across rounds: one barrier at the top of its body (before
+   * line 5) orders both, not one before the loop and another inside. */
+  LLVMValueRef at = spot_among(k, fill, ld, pairs, 2, &first);
+  assert_ptr_equal(first, fill);
+  assert_ptr_equal(at, LLVMGetFirstInstruction(support_block(k, "body")));
+  assert_int_equal(aucs_place_line_of(at), 5);
+  support_free(m);
+}
+
+static void test_spot_not_in_a_loop_without_its_own_race(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(sweep_ir);
+  LLVMValueRef k = support_fn(m, "k"), first;
+  LLVMValueRef fill = find(k, LLVMStore, 0), ld = find(k, LLVMLoad, 0);
+  /* With no race of the loop's own among the pairs, a barrier inside it
+   * would run on every round for nothing: the spot is before the loop
+   * (before its line 4 in the entry block). */
+  LLVMValueRef at = spot(k, fill, ld, &first);
+  assert_ptr_equal(first, fill);
+  assert_ptr_equal(LLVMGetInstructionParent(at), support_block(k, "entry"));
+  assert_int_equal(aucs_place_line_of(at), 4);
+  support_free(m);
+}
+
 static void test_spot_needs_locations(void **state) {
   (void)state;
   /* Without !dbg no statement boundary is known: no spot (the repair
@@ -242,6 +317,8 @@ int main(void) {
       cmocka_unit_test(test_spot_after_a_guarded_fill),
       cmocka_unit_test(test_spot_top_of_the_body_across_rounds),
       cmocka_unit_test(test_spot_not_in_a_loop_of_one_access),
+      cmocka_unit_test(test_spot_top_of_a_racing_loop_after_an_access),
+      cmocka_unit_test(test_spot_not_in_a_loop_without_its_own_race),
       cmocka_unit_test(test_spot_needs_locations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

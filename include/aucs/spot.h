@@ -8,11 +8,15 @@
  * never inside a loop at the line of that loop's own control, which has no
  * source form), in a uniform block, in no loop but those holding both A
  * and B (a barrier must not run on every iteration of a loop the race is
- * not in), on every barrier-free path from A to B. Among the spots, the
+ * not in) or holding one of them and a racing pair of its own (both
+ * accesses in the loop) that the barrier also orders, on every
+ * barrier-free path from A to B. Among the spots, the
  * one that orders the most of the kernel's racing pairs wins (one barrier
  * for the whole region), then the earliest after A.
  * For a pair inside a loop that races across iterations (B reached from A
- * only around the back edge) this gives the top of the loop body.
+ * only around the back edge) this gives the top of the loop body; so it
+ * does for A before a loop whose body holds B and races across its own
+ * iterations (a sorting network's inner loop after its first compare).
  *
  * Limitation: reachability ignores which threads take which path; the
  * pairs are those the detector reported, so a race it missed does not
