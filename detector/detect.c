@@ -298,8 +298,8 @@ typedef struct kstate {
   uint64_t datadep_steps; /* thread instructions the replays have left */
   aucs_findings until; /* a replay may stop once these are settled */
   aucs_replay_memo replayed; /* a trial's replayed runs, for its search */
-  int stop_runs;     /* a trial's replays stop at its stop's finding */
-  int stopped;       /* one did: the trial ends, its report partial */
+  int stop_runs;             /* a trial's replays stop at its stop's finding */
+  int stopped;               /* one did: the trial ends, its report partial */
   double start;        /* its budget's clock start (the command's); 0: now */
 } kstate;
 

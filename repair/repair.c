@@ -411,9 +411,8 @@ static int planned(const trial *t, const aucs_finding *f);
 static int stop_at(void *ctx, const char *kernel, const aucs_finding *f) {
   stop_ctx *c = ctx;
   if (c->t->locating)
-    return c->t->stopped =
-               same_key(&c->s->r->items[c->t->item], kernel, f) &&
-               !planned(c->t, f);
+    return c->t->stopped = same_key(&c->s->r->items[c->t->item], kernel, f) &&
+                           !planned(c->t, f);
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER || warned(c->s, kernel, f))
     return 0;
   if (!same_key(&c->s->r->items[c->t->item], kernel, f) &&
@@ -810,9 +809,9 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
   if (rp_tracing())
     fprintf(stderr, "aucs: repair: item %d: located after inlining: %s\n",
             t->item,
-            !*f            ? "gone"
+            !*f          ? "gone"
             : t->stopped ? "stopped at its first copy"
-                           : "found in a full detection");
+                         : "found in a full detection");
   /* a stopped detection is partial: only what it found is remembered */
   if (!rp_cut_short(&t->prep) && (*f || !t->stopped))
     remember_inlined(s, t, from, *f);
@@ -997,7 +996,8 @@ static int detect_plan(state *s, trial *t, LLVMValueRef kernel,
   int settled = !accepted(s, t, after);
   if (rp_tracing())
     fprintf(stderr, "aucs: repair: item %d: detection stopped early: %s\n",
-            t->item, settled ? "rejected" : "detected in full (it would accept)");
+            t->item,
+            settled ? "rejected" : "detected in full (it would accept)");
   free(t->why);
   t->why = NULL;
   if (settled)
