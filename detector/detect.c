@@ -298,6 +298,8 @@ typedef struct kstate {
   uint64_t datadep_steps; /* thread instructions the replays have left */
   aucs_findings until; /* a replay may stop once these are settled */
   aucs_replay_memo replayed; /* a trial's replayed runs, for its search */
+  int stop_runs;             /* a trial's replays stop at its stop's finding */
+  int stopped;               /* one did: the trial ends, its report partial */
   double start;        /* its budget's clock start (the command's); 0: now */
 } kstate;
 
@@ -631,6 +633,13 @@ static aucs_search_verdict discard(kstate *s, aucs_run_result *res) {
   return AUCS_SEARCH_DISCARDED;
 }
 
+/* aucs_run_config.stop of a trial's replays: the trial's stop. */
+static int run_stop(void *ctx, const aucs_finding *f) {
+  kstate *s = ctx;
+  const aucs_detect_trial *t = s->o->trial;
+  return t->stop(t->stop_ctx, s->k->name, f);
+}
+
 /* One interpreter run of c. */
 static aucs_run_status run(kstate *s, const aucs_candidate *c,
                            aucs_run_result *res) {
@@ -652,6 +661,8 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
       .buffer_data_bytes = s->iv.data_bytes,
       .taint = s->taint,
       .taint_until = s->taint && s->until.n ? &s->until : NULL,
+      .stop = s->stop_runs ? run_stop : NULL,
+      .stop_ctx = s,
       .dynamic_shared_bytes = s->o->user.dynamic_shared,
       .seed = c->seed,
       .fill = c->fill,
@@ -695,11 +706,12 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
                    : 1.0;
   fit->tie = -(double)res.accesses;
   s->pg.run_cut |= st == AUCS_RUN_BUDGET;
-  if (st != AUCS_RUN_OK && st != AUCS_RUN_BUDGET)
+  s->stopped |= st == AUCS_RUN_STOPPED;
+  if (st != AUCS_RUN_OK && st != AUCS_RUN_BUDGET && st != AUCS_RUN_STOPPED)
     run_failed(s, &res, c, args);
   free(args);
   aucs_run_result_free(&res);
-  if (st == AUCS_RUN_BUDGET)
+  if (st == AUCS_RUN_BUDGET || st == AUCS_RUN_STOPPED)
     return AUCS_SEARCH_STOP;
   if (st != AUCS_RUN_OK)
     return AUCS_SEARCH_FAILED;
@@ -1257,8 +1269,8 @@ static void budget_settle(kstate *s) {
 /* A repair trial (aucs_detect_options.trial): the recorded runs of this
  * kernel, then a search of one candidate and its two children (the first
  * of them is the full search's first run; a run replayed just before is
- * not run again); the trial's stop ends it after the run that added a
- * finding it stops at. */
+ * not run again); the trial's stop ends it at the first finding it stops
+ * at, inside the replayed run that adds it. */
 static int trial_stops(kstate *s, size_t from) {
   const aucs_detect_trial *t = s->o->trial;
   for (size_t j = from; t->stop && j < s->k->findings.n; j++)
@@ -1275,10 +1287,13 @@ static void trial_runs(kstate *s, aucs_search_space *sp) {
       continue;
     aucs_fitness fit = {0};
     size_t before = s->k->findings.n;
+    s->stop_runs = t->stop != NULL;
     aucs_search_verdict v = eval(s, &t->runs[i], &fit);
-    aucs_replay_memo_put(&s->replayed, s->nl, &t->runs[i], v, &fit);
+    s->stop_runs = 0;
+    if (!s->stopped)
+      aucs_replay_memo_put(&s->replayed, s->nl, &t->runs[i], v, &fit);
     replayed++;
-    if (trial_stops(s, before))
+    if (s->stopped || trial_stops(s, before))
       return;
   }
   if (t->replay_only && replayed)
@@ -1309,10 +1324,12 @@ static void check_kernel(kstate *s) {
   settle(s);
   budget_settle(s);
   natural(s);
-  datadep(s);
+  if (!s->stopped || !s->o->trial->locate)
+    datadep(s);
   if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed && !s->pg.kernel.hit)
     for (size_t i = 0; i < s->nbar; i++)
-      if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only)
+      if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only &&
+          !s->stopped)
         redundant(s, i);
   static_proven_barriers(s);
   sort_findings(s->k);

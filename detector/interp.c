@@ -496,6 +496,16 @@ static uint64_t slice(const run *R, const thread *T) {
   return left < R->tick ? left : R->tick;
 }
 
+/* cfg->stop: 1 when it asks to stop at a finding added since the last
+ * check. */
+static int stop_asked(run *R) {
+  const aucs_findings *fs = &R->res->findings;
+  for (; R->stop_seen < fs->n; R->stop_seen++)
+    if (R->cfg->stop(R->cfg->stop_ctx, &fs->v[R->stop_seen]))
+      return 1;
+  return 0;
+}
+
 /* T used up its slice of used steps: account them, then stop the run (0)
  * at the step budget or a spent budget, else the next slice. */
 static uint64_t next_slice(run *R, thread *T, uint64_t used) {
@@ -527,6 +537,10 @@ static uint64_t next_slice(run *R, thread *T, uint64_t used) {
   }
   if (R->cfg->taint_until && ip_taint_settled(R)) {
     ip_stop(R, T, AUCS_RUN_SETTLED, "every finding replayed is settled");
+    return 0;
+  }
+  if (R->cfg->stop && stop_asked(R)) {
+    ip_stop(R, T, AUCS_RUN_STOPPED, "the finding waited for was found");
     return 0;
   }
   return slice(R, T);

@@ -142,6 +142,7 @@ typedef struct run {
   int taint;           /* cfg->taint: track what the fill decides */
   struct tex_watch *tw; /* --texture pairs (interp_tex.c) */
   uint32_t ntw;
+  size_t stop_seen; /* findings cfg->stop has been asked about */
 } run;
 
 /* ---- values ---- */

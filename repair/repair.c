@@ -403,11 +403,16 @@ typedef struct stop_ctx {
 
 static int same_key(const aucs_repair_item *it, const char *kernel,
                     const aucs_finding *f);
+static int planned(const trial *t, const aucs_finding *f);
 
 /* aucs_detect_trial.stop: a finding that rejects the trial (the item's
- * again, or a new one) ends its replay early. */
+ * again, or a new one) ends its replay early; a locating detection ends at
+ * the item's finding in a copy not planned for. */
 static int stop_at(void *ctx, const char *kernel, const aucs_finding *f) {
   stop_ctx *c = ctx;
+  if (c->t->locating)
+    return c->t->stopped = same_key(&c->s->r->items[c->t->item], kernel, f) &&
+                           !planned(c->t, f);
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER || warned(c->s, kernel, f))
     return 0;
   if (!same_key(&c->s->r->items[c->t->item], kernel, f) &&
@@ -423,7 +428,8 @@ int rp_detect_trial(state *s, trial *t, aucs_report *rep) {
                           .nargs = s->run_nargs,
                           .n = s->nruns,
                           .replay_only = t->replay_only,
-                          .stop = t->may_stop ? stop_at : NULL,
+                          .locate = t->locating,
+                          .stop = t->may_stop || t->locating ? stop_at : NULL,
                           .stop_ctx = &sc};
   t->stopped = 0;
   aucs_detect_options o = s->detect;
@@ -793,11 +799,21 @@ static int prepare(state *s, trial *t, LLVMValueRef *kernel,
   if (t->has_prep) /* a later copy's plan (plan_copies) */
     aucs_detect_report_free(&t->prep);
   t->has_prep = 0;
-  if (rp_detect_trial(s, t, &t->prep))
+  t->locating = 1;
+  int rc = rp_detect_trial(s, t, &t->prep);
+  t->locating = 0;
+  if (rc)
     return 1;
   t->has_prep = 1;
   *f = rp_lookup(&t->prep, &s->r->items[t->item], kernel);
-  if (!rp_cut_short(&t->prep))
+  if (rp_tracing())
+    fprintf(stderr, "aucs: repair: item %d: located after inlining: %s\n",
+            t->item,
+            !*f          ? "gone"
+            : t->stopped ? "stopped at its first copy"
+                         : "found in a full detection");
+  /* a stopped detection is partial: only what it found is remembered */
+  if (!rp_cut_short(&t->prep) && (*f || !t->stopped))
     remember_inlined(s, t, from, *f);
   if (!*f) {
     t->why = aucs_xstrdup("the finding went away once its helper was inlined");
@@ -930,34 +946,58 @@ static const aucs_finding *other_copy(const aucs_report *rep,
   return NULL;
 }
 
+/* f's pair of instructions is one of those t's plans were made for. */
+static int planned(const trial *t, const aucs_finding *f) {
+  for (size_t j = 0; j < t->ndone; j++)
+    if (t->done[j][0] == f->a.instr && t->done[j][1] == f->b.instr)
+      return 1;
+  return 0;
+}
+
 /* The item's ids each name one instruction of kernel: the finding has no
  * other copy there. */
 static int unique_key(LLVMValueRef kernel, const aucs_repair_item *it) {
   return unique_id(kernel, it->ida) && (!it->idb || unique_id(kernel, it->idb));
 }
 
+/* The trial's detection when the item's instructions have copies in the
+ * kernel: it stops at the item's finding in a copy no plan was made for
+ * (plan_copies plans for it next: the trial is rejected whatever the rest
+ * of the runs would find). Not stopped, it is the full detection. */
+static int detect_copies(state *s, trial *t, aucs_report *after,
+                         LLVMValueRef done[][2], size_t n) {
+  t->locating = 1;
+  t->done = done;
+  t->ndone = n;
+  int rc = rp_detect_trial(s, t, after);
+  t->locating = 0;
+  t->done = NULL;
+  t->ndone = 0;
+  if (rp_tracing() && !rc && t->stopped)
+    fprintf(stderr,
+            "aucs: repair: item %d: detection stopped at another copy\n",
+            t->item);
+  return rc;
+}
+
 /* The trial's detection, stopped at the first finding that rejects the
  * trial. A stopped detection that would accept it (the finding turned out a
- * warning), or that may have missed another copy of the item's finding, is
- * done again in full, so the verdict is the full detection's. When the
- * item's instructions have copies in the kernel, the detection is full
- * from the start: stopped, it was mostly done again. */
+ * warning) is done again in full, so the verdict is the full detection's.
+ * When the item's instructions have copies in the kernel, detect_copies. */
 static int detect_plan(state *s, trial *t, LLVMValueRef kernel,
                        aucs_report *after, LLVMValueRef done[][2], size_t n) {
-  t->may_stop = unique_key(kernel, &s->r->items[t->item]);
+  if (!unique_key(kernel, &s->r->items[t->item]))
+    return detect_copies(s, t, after, done, n);
+  t->may_stop = 1;
   int rc = rp_detect_trial(s, t, after);
   t->may_stop = 0;
   if (rc || !t->stopped)
     return rc;
-  const aucs_repair_item *it = &s->r->items[t->item];
-  int settled = !accepted(s, t, after) &&
-                (unique_key(kernel, it) || other_copy(after, it, done, n));
+  int settled = !accepted(s, t, after);
   if (rp_tracing())
     fprintf(stderr, "aucs: repair: item %d: detection stopped early: %s\n",
             t->item,
-            settled ? "rejected"
-            : t->why ? "detected in full (other copies)"
-                     : "detected in full (it would accept)");
+            settled ? "rejected" : "detected in full (it would accept)");
   free(t->why);
   t->why = NULL;
   if (settled)

@@ -148,6 +148,12 @@ typedef struct trial {
   /* Its detection may stop at the first finding that rejects it
    * (rp_detect_trial, plan_copies); stopped: it did. */
   int may_stop, stopped;
+  /* Its detection only locates the item's finding (after inlining, or in
+   * a copy of the code not planned for yet): it stops at the first copy
+   * found whose pair of instructions is none of the ndone in done. */
+  int locating;
+  LLVMValueRef (*done)[2];
+  size_t ndone;
 } trial;
 
 int rp_tracing(void);

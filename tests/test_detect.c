@@ -269,6 +269,102 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   aucs_detect_options_free(&u);
 }
 
+static size_t count_kind(const aucs_report_kernel *k, aucs_finding_kind kind) {
+  size_t n = 0;
+  for (size_t i = 0; i < k->findings.n; i++)
+    n += k->findings.v[i].kind == kind;
+  return n;
+}
+
+/* A race between threads 0 and 1 at the start, then a long loop and a
+ * barrier that orders nothing (redundant in a full run). */
+static const char *late_ir =
+    "@s = internal addrspace(3) global [32 x i32] undef\n"
+    "define ptx_kernel void @late(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %i = lshr i32 %t, 1\n"
+    "  %p = getelementptr [32 x i32], ptr addrspace(3) @s, i32 0, i32 %i\n"
+    "  store i32 %t, ptr addrspace(3) %p\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]\n"
+    "  %k1 = add i32 %k, 1\n"
+    "  %c = icmp ult i32 %k1, 20000\n"
+    "  br i1 %c, label %loop, label %done\n"
+    "done:\n"
+    "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n";
+
+static void record_any(void *ctx, const char *kernel, const aucs_candidate *c,
+                       size_t nargs) {
+  recorded *r = ctx;
+  (void)kernel;
+  if (r->calls++)
+    return;
+  r->c = *c;
+  r->nargs = nargs;
+  assert_true(nargs <= 4);
+  memcpy(r->args, c->args, nargs * sizeof *c->args);
+  r->c.args = r->args;
+}
+
+static int stop_race(void *ctx, const char *kernel, const aucs_finding *f) {
+  (void)ctx;
+  (void)kernel;
+  return f->kind == AUCS_FINDING_RACE;
+}
+
+/* A trial's stop ends the replayed run at the finding, not at the run's
+ * end: far fewer thread instructions than the full run, the race kept, and
+ * no redundant barrier claimed from the partial run. */
+static void test_detect_trial_stop_ends_the_run(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(late_ir);
+  LLVMValueRef *ks;
+  size_t n = aucs_kernel_list(m, &ks);
+  recorded rec = {0};
+  aucs_detect_options o = {0};
+  parse_ok(&o, "--grid 1 --block 64 --seed 5 --fill zero --no-static");
+  o.input = "k.ll";
+  o.record = record_any;
+  o.record_ctx = &rec;
+  aucs_report r;
+  char *err = NULL;
+  assert_int_equal(aucs_detect_run(m, ks, n, &o, &r, &err), 0);
+  uint64_t full = only(&r)->thread_instructions;
+  assert_true(full >= 64 * 20000);
+  assert_int_equal(count_kind(only(&r), AUCS_FINDING_REDUNDANT_BARRIER), 1);
+  assert_int_equal(rec.calls, 1);
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&o);
+
+  const char *name = "late";
+  size_t nargs = rec.nargs;
+  aucs_detect_trial tr = {.kernels = &name,
+                          .runs = &rec.c,
+                          .nargs = &nargs,
+                          .n = 1,
+                          .stop = stop_race};
+  aucs_detect_options t = {0};
+  parse_ok(&t, "--no-static");
+  t.input = "k.ll";
+  t.trial = &tr;
+  assert_int_equal(aucs_detect_run(m, ks, n, &t, &r, &err), 0);
+  const aucs_report_kernel *k = only(&r);
+  assert_int_equal(k->runs, 1);
+  assert_true(k->thread_instructions < full / 8);
+  assert_int_equal(count_kind(k, AUCS_FINDING_RACE), 1);
+  assert_int_equal(count_kind(k, AUCS_FINDING_REDUNDANT_BARRIER), 0);
+  aucs_detect_report_free(&r);
+  aucs_detect_options_free(&t);
+  free(ks);
+  support_free(m);
+}
+
 /* A trial's search starts from the usual first candidate; when the trial
  * just replayed that very run, its verdict and fitness answer the search
  * (replay.h: aucs_replay_memo): the replay takes the run's place instead
@@ -523,13 +619,6 @@ static void data_free(fx *f, aucs_report *r) {
   teardown((void **)&f);
 }
 
-static size_t count_kind(const aucs_report_kernel *k, aucs_finding_kind kind) {
-  size_t n = 0;
-  for (size_t i = 0; i < k->findings.n; i++)
-    n += k->findings.v[i].kind == kind;
-  return n;
-}
-
 static void test_detect_used_reduction_is_never_redundant(void **state) {
   (void)state;
   aucs_report r;
@@ -741,6 +830,7 @@ int main(void) {
       cmocka_unit_test(test_detect_proven_kernel_stops_after_one_run),
       cmocka_unit_test(test_detect_divergent_barrier_keeps_searching),
       cmocka_unit_test(test_detect_trial_search_skips_replayed_run),
+      cmocka_unit_test(test_detect_trial_stop_ends_the_run),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

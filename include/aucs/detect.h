@@ -124,10 +124,15 @@ typedef struct aucs_detect_trial {
    * deletion). */
   int replay_only;
   /* Called with each finding a replayed run adds: nonzero stops the trial
-   * there (no further replay, no fresh search), so the report holds the
-   * findings of the runs so far. NULL: never. */
+   * there, inside that run (no further step, replay or fresh search), so
+   * the report holds the findings found so far, and no redundant barrier.
+   * NULL: never. */
   int (*stop)(void *ctx, const char *kernel, const aucs_finding *f);
   void *stop_ctx;
+  /* The trial only locates a finding (the repair, after inlining): once
+   * stopped, its findings are not classified either (no data-dependence
+   * replay: each stays an error). */
+  int locate;
 } aucs_detect_trial;
 
 /* Parse the detect option at argv[*i], moving *i past its value: 1 when it

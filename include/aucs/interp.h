@@ -123,6 +123,12 @@ typedef struct aucs_run_config {
    * rest of the run could add buffers to their data_dependent lists, never
    * make one independent (datadep.h replays). NULL: run to the end. */
   const aucs_findings *taint_until;
+  /* Called with each finding the run adds, at the next budget check (a few
+   * thousand steps later): nonzero stops the run there (AUCS_RUN_STOPPED),
+   * its findings so far kept (a repair trial that only waits for one
+   * finding). NULL: run to the end. */
+  int (*stop)(void *ctx, const aucs_finding *f);
+  void *stop_ctx;
   /* The kernel's time and memory budget (budget.h), checked every few
    * thousand steps: spent, the run stops with AUCS_RUN_BUDGET. NULL: none. */
   struct aucs_budget *budget;
@@ -158,6 +164,7 @@ typedef enum aucs_run_status {
   AUCS_RUN_ASSUME,
   AUCS_RUN_BUDGET,  /* cfg->budget was spent (time or memory) */
   AUCS_RUN_SETTLED, /* cfg->taint_until: every finding wanted is settled */
+  AUCS_RUN_STOPPED, /* cfg->stop asked for it */
 } aucs_run_status;
 
 /* Words of a run's coverage signature (4096 bits). */
