@@ -14,10 +14,12 @@
  *      barrier deleted), that instruction's function, an inline's callee.
  *   2. A delete of a barrier the repair inserted cancels that insert.
  *   3. Each other insert or delete names, by its id, one instruction of
- *      the caller's module. In the function edited: kept as it is. In a
- *      helper all of whose calls the repair inlined (each in its own
- *      caller): made once in the helper, when every inlined copy got it
- *      (same id, same finding answered).
+ *      the caller's module (an insert: the first instruction with an id at
+ *      or after its place, past code with no memory access or call). In
+ *      the function edited: kept as it is. In a helper that only direct
+ *      calls reach, none of them left on a kernel's path once the ops are
+ *      made: made once in the helper, when every copy in the kernels (one
+ *      per call path from a kernel) got it (same id, same finding).
  *   4. Make the folded edits, by id, on a clone; verify it; detect it in
  *      full with the fresh seed. Clean: make them on the caller's module
  *      and rewrite the log (no inline-call edits; one edit per folded
@@ -32,9 +34,11 @@
  * repair.c replays the ops as they are on the caller's module and checks
  * that, as without this file.
  *
- * Limitation: a helper's copy inside another inlined helper (nested calls)
- * never folds, nor do copies whose edits answer different findings (one
- * edit answers one finding in the log).
+ * Limitation: copies whose edits answer different findings (one edit
+ * answers one finding in the log) do not fold, nor does a barrier before
+ * code the inlining made (the branch that replaced a helper's `ret`), nor
+ * an edit in a template helper with other instances (the source patch
+ * writes those from the copies, repair/patch_shared.c).
  */
 #include "repair_impl.h"
 
