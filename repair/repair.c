@@ -25,6 +25,9 @@
  *           current one, and move the trial's edits to the log.
  *   3. Stop when no finding is left, a round keeps nothing, or after
  *      max_rounds; each item is then fixed, unfixable or remains.
+ *   4. The rounds edit a clone: fold the inlining back (fold.c) and check
+ *      and write that, or else replay the ops on the caller's module and
+ *      check it in full (fresh seed); new findings make more rounds.
  * Replaying ops by position is exact: the clone and the module are the same
  * IR up to the trial, and every op is deterministic. Step 2b's plans, one
  * per kind of finding, are in repair_plan.c; the shared state in
@@ -82,6 +85,8 @@ static void set_id(LLVMValueRef I, unsigned id) {
   LLVMSetMetadata(I, id_kind(cx),
                   LLVMMetadataAsValue(cx, LLVMMDNodeInContext2(cx, &c, 1)));
 }
+
+void rp_set_id(LLVMValueRef I, unsigned id) { set_id(I, id); }
 
 static int wants_id(LLVMValueRef I) {
   return LLVMIsALoadInst(I) || LLVMIsAStoreInst(I) || LLVMIsACallInst(I) ||
@@ -167,6 +172,8 @@ static LLVMValueRef at_pos(LLVMModuleRef m, pos p) {
   AUCS_ASSERT(I);
   return I;
 }
+
+LLVMValueRef rp_at_pos(LLVMModuleRef m, pos p) { return at_pos(m, p); }
 
 static LLVMValueRef same_in(LLVMModuleRef m, LLVMValueRef I) {
   return I ? at_pos(m, rp_pos_of(I)) : NULL;
@@ -266,6 +273,10 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     return bar;
   }
   return NULL;
+}
+
+LLVMValueRef rp_apply_op(LLVMModuleRef m, const op *o, char **err) {
+  return apply_op(m, o, err);
 }
 
 /* ---- state and items ----------------------------------------------------*/
@@ -904,6 +915,9 @@ static void commit(state *s, trial *t, aucs_report *after) {
     char *err = NULL;
     AUCS_ASSERT(apply_op(s->m, &t->ops[i], &err));
   }
+  s->ops = aucs_xrealloc(s->ops, (s->nops + t->nops) * sizeof(op));
+  memcpy(s->ops + s->nops, t->ops, t->nops * sizeof(op));
+  s->nops += t->nops;
   for (size_t i = 0; i < t->edits.n; i++)
     aucs_editlog_push(&s->r->log, &t->edits.v[i]);
   t->edits.n = 0;
@@ -1223,36 +1237,41 @@ static void rounds(state *s, unsigned max) {
   }
 }
 
-/* The edited module detected in full, every kernel, with a fresh seed (the
- * trials saw only the edited kernel and the usual seed). When it finds
- * something the loop's report lacks, that report is replaced and the new
- * findings become items (introduced): 1, and the loop goes on. */
-static int revalidate(state *s) {
+/* m detected in full, every kernel, with a fresh seed (the trials saw only
+ * the edited kernel and the usual seed). */
+int rp_final_check(state *s, LLVMModuleRef m, aucs_report *full) {
   aucs_detect_options o = s->detect;
   o.seed = (o.has_seed ? o.seed : AUCS_SEARCH_SEED) + 1;
   o.has_seed = 1;
   o.no_barrier_proofs = 1; /* redundant barriers are not fresh findings */
-  aucs_report full;
   double t0 = aucs_seconds();
-  int rc = detect_with(s, s->m, &o, &full);
+  int rc = detect_with(s, m, &o, full);
   s->r->stats.final_seconds += aucs_seconds() - t0;
   if (rc)
-    return 0;
-  for (size_t k = 0; k < full.nkernels; k++) {
-    s->r->stats.final_queries += full.kernels[k].st.queries;
-    s->r->stats.final_cached += full.kernels[k].st.q_cached;
+    return -1;
+  for (size_t k = 0; k < full->nkernels; k++) {
+    s->r->stats.final_queries += full->kernels[k].st.queries;
+    s->r->stats.final_cached += full->kernels[k].st.q_cached;
   }
   int fresh = 0;
-  for (size_t k = 0; k < full.nkernels; k++)
-    for (size_t i = 0; i < full.kernels[k].findings.n; i++) {
-      const aucs_finding *f = &full.kernels[k].findings.v[i];
+  for (size_t k = 0; k < full->nkernels; k++)
+    for (size_t i = 0; i < full->kernels[k].findings.n; i++) {
+      const aucs_finding *f = &full->kernels[k].findings.v[i];
       fresh |= f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
-               rp_new_key(s, full.kernels[k].name, f);
+               rp_new_key(s, full->kernels[k].name, f);
     }
-  if (!fresh) {
-    aucs_detect_report_free(&full);
+  if (!fresh)
+    aucs_detect_report_free(full);
+  return fresh;
+}
+
+/* The edited module's final check. When it finds something the loop's
+ * report lacks, that report is replaced and the new findings become items
+ * (introduced): 1, and the loop goes on. */
+static int revalidate(state *s) {
+  aucs_report full;
+  if (rp_final_check(s, s->m, &full) <= 0)
     return 0;
-  }
   add_items(s, &full, 1);
   aucs_detect_report_free(&s->cur);
   s->cur = full;
@@ -1260,11 +1279,38 @@ static int revalidate(state *s) {
   return 1;
 }
 
+/* The rounds edited a clone of the caller's module: replay their ops on the
+ * caller's module, which the loop edits directly from now on. */
+static void unfold(state *s) {
+  if (s->m == s->user)
+    return;
+  for (size_t i = 0; i < s->nops; i++) {
+    char *err = NULL;
+    AUCS_ASSERT(apply_op(s->user, &s->ops[i], &err));
+  }
+  remap(&s->cur, s->user);
+  rp_cur_changed(s);
+  LLVMDisposeModule(s->m);
+  s->m = s->user;
+}
+
+static void state_free(state *s, aucs_qcache *own) {
+  rp_index_free(&s->item_index);
+  runs_free(s);
+  warn_index_free(s);
+  aucs_qcache_free(own);
+  aucs_smt_free(s->own_smt);
+  free(s->memo);
+  free(s->ops);
+  if (s->m != s->user)
+    LLVMDisposeModule(s->m);
+}
+
 int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
                     aucs_repair_result *r, char **err) {
   static const aucs_repair_options none = {0};
   aucs_repair_options ro;
-  state s = {.m = m, .r = r};
+  state s = {.m = m, .user = m, .r = r};
   setup(&s, o ? o : &none, &ro);
   s.detect.record = record_run;
   s.detect.record_ctx = &s;
@@ -1273,17 +1319,13 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   double t0 = aucs_seconds();
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
+  s.m = LLVMCloneModule(m); /* m stays as it is until the end (fold.c) */
   aucs_qcache *own = o && o->detect && o->detect->cache ? NULL : s.detect.cache;
-  int failed = detect(&s, m, &s.cur);
+  int failed = detect(&s, s.m, &s.cur);
   r->stats.first_seconds = aucs_seconds() - t0;
   if (failed) {
     *err = s.err;
-    rp_index_free(&s.item_index);
-    runs_free(&s);
-    warn_index_free(&s);
-    aucs_qcache_free(own);
-    aucs_smt_free(s.own_smt);
-    free(s.memo);
+    state_free(&s, own);
     return 1;
   }
   add_items(&s, &s.cur, 0);
@@ -1294,8 +1336,12 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   r->incomplete = incomplete(&s.cur, &r->none_checked);
   unsigned max = s.o->max_rounds ? s.o->max_rounds : AUCS_REPAIR_ROUNDS;
   rounds(&s, max);
-  if (r->log.n && !aucs_budget_check(&s.budget) && revalidate(&s))
-    rounds(&s, max);
+  int folded = r->log.n && !aucs_budget_check(&s.budget) && rp_fold_run(&s);
+  if (!folded) {
+    unfold(&s);
+    if (r->log.n && !aucs_budget_check(&s.budget) && revalidate(&s))
+      rounds(&s, max);
+  }
   if (aucs_budget_check(&s.budget))
     r->budget = aucs_budget_why(&s.budget);
   for (size_t i = 0; r->budget && i < r->nitems; i++) {
@@ -1307,14 +1353,9 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   r->stats.seconds = aucs_seconds() - t0;
   aucs_detect_report_free(&s.cur);
   rp_cur_changed(&s);
-  rp_index_free(&s.item_index);
   free(s.err);
   rp_proofs_free(&s);
-  runs_free(&s);
-  warn_index_free(&s);
-  aucs_qcache_free(own);
-  aucs_smt_free(s.own_smt);
-  free(s.memo);
+  state_free(&s, own);
   return 0;
 }
 
@@ -1346,6 +1387,9 @@ void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
                   st->proofs == 1 ? "" : "s", st->proof_seconds);
   if (st->proofs_cut)
     aucs_buf_printf(out, " (%u ran out of time)", st->proofs_cut);
+  if (st->folded)
+    aucs_buf_printf(out, "; folded: %u inlined call%s undone", st->folded,
+                    st->folded == 1 ? "" : "s");
   aucs_buf_printf(out,
                   "; fresh-seed full detection %.3f s (%llu of %llu static "
                   "queries cached)\n",

@@ -90,7 +90,11 @@ typedef struct rp_index {
 } rp_index;
 
 typedef struct state {
-  LLVMModuleRef m;
+  LLVMModuleRef m;    /* the module the rounds edit: a clone of user's, or
+                         user's itself once the ops were replayed on it */
+  LLVMModuleRef user; /* the caller's module: pristine until the end */
+  op *ops;            /* every kept trial's ops, in order (commit) */
+  size_t nops;
   const aucs_repair_options *o; /* its detect options are within budget */
   aucs_budget budget;           /* the whole repair's */
   aucs_repair_result *r;
@@ -157,6 +161,16 @@ typedef struct trial {
 } trial;
 
 int rp_tracing(void);
+LLVMValueRef rp_at_pos(LLVMModuleRef m, pos p);
+LLVMValueRef rp_apply_op(LLVMModuleRef m, const op *o, char **err);
+void rp_set_id(LLVMValueRef I, unsigned id);
+/* The fresh-seed full detection of m: 0 clean (*full freed), 1 a finding
+ * the loop has not seen (*full kept), -1 the detection failed. */
+int rp_final_check(state *s, LLVMModuleRef m, aucs_report *full);
+/* fold.c: undo the inlining behind the committed ops when the edits mean
+ * the same on s->user's own helpers; 1 when done (s->user edited, the log
+ * rewritten, the final check passed), 0 to go on as without it. */
+int rp_fold_run(state *s);
 LLVMValueRef rp_fn_of(LLVMValueRef I);
 pos rp_pos_of(LLVMValueRef I);
 int rp_cut_short(const aucs_report *rep);

@@ -88,6 +88,7 @@ typedef struct aucs_repair_stats {
   uint64_t final_queries, final_cached; /* their static queries, and of
                                            those answered by the cache */
   double seconds;       /* the whole repair */
+  unsigned folded;      /* inlined calls undone before the final check */
 } aucs_repair_stats;
 
 /* One line for fix --stats, appended to out. */
