@@ -180,6 +180,13 @@ void rp_proofs_seed(state *s, const aucs_report *rep);
 void rp_proofs_free(state *s);
 int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                       const aucs_finding *f);
+/* Whether bar is proven redundant in kernel as it is now (one static
+ * proof per kernel text and barrier); *ran_out: a query ran out of time. */
+int rp_proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar,
+                        int *ran_out);
+/* repair_sweep.c: after a divergence trial's keep-in edits, delete on a
+ * proof the barriers they left redundant (one side of each empty). */
+void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel);
 int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant);
 /* syncfix.c: a scope-race's and a missing-fence's edits (variants 0..2). */
