@@ -1071,9 +1071,18 @@ static int attempt(state *s, int item) {
                  : f->kind == AUCS_FINDING_SCOPE_RACE       ? 3
                  : f->kind == AUCS_FINDING_MISSING_FENCE    ? 3
                                                             : 1;
-  for (int v = 0; v < variants && !aucs_budget_check(&s->budget); v++)
+  for (int v = 0; v < variants && !aucs_budget_check(&s->budget); v++) {
+    s->swept = 0;
     if (try_once(s, item, kernel, f, v))
       return 1;
+    if (s->swept && !aucs_budget_check(&s->budget)) { /* again, unswept */
+      s->no_sweep = 1;
+      int kept = try_once(s, item, kernel, f, v);
+      s->no_sweep = 0;
+      if (kept)
+        return 1;
+    }
+  }
   return 0;
 }
 

@@ -117,6 +117,10 @@ typedef struct state {
   unsigned version; /* edits kept on m so far (commit) */
   prep_memo *memo;
   size_t nmemo;
+  /* repair_sweep.c: barriers the last trial deleted as left redundant by
+   * its edits; no_sweep: the retry of a rejected trial that did */
+  unsigned swept;
+  int no_sweep;
 } state;
 
 /* The static checker's redundancy verdict for one barrier of one kernel,

@@ -17,7 +17,10 @@
  *      (repair_plan.c's redundancy proof, on the kernel as the earlier
  *      deletions left it), never on dynamic evidence alone;
  *   3. the trial's one detection checks the edits and the deletions
- *      together; the final fresh-seed check still covers everything.
+ *      together; the final fresh-seed check still covers everything. A
+ *      trial rejected after such deletions is made once more without them
+ *      (repair.c, attempt), so a deletion never costs the edits their
+ *      trial.
  *
  *   before (edits planned)          after (same trial)
  *     uni.head: or-barrier            uni.head: or-barrier
@@ -139,7 +142,7 @@ static char *sweep_why(const state *s) {
 
 void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel) {
   LLVMValueRef bars[MAX_SWEPT];
-  size_t n = candidates(s, kernel, bars);
+  size_t n = s->no_sweep ? 0 : candidates(s, kernel, bars);
   char *why = NULL;
   for (size_t i = 0; i < n && !aucs_budget_check(&s->budget); i++) {
     int ran_out = 0;
@@ -153,6 +156,7 @@ void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel) {
     if (!why)
       why = sweep_why(s);
     rp_delete(s, t, bars[i], why);
+    s->swept++;
   }
   free(why);
 }
