@@ -49,8 +49,10 @@ static int touches_memory(LLVMValueRef I) {
   const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : "";
   if (strncmp(name, "llvm.", 5))
     return 1;
-  return !strncmp(name, "llvm.mem", 8) || !strncmp(name, "llvm.nvvm.atom", 14) ||
-         !strncmp(name, "llvm.nvvm.ld", 12) || !strncmp(name, "llvm.nvvm.st", 12);
+  return !strncmp(name, "llvm.mem", 8) ||
+         !strncmp(name, "llvm.nvvm.atom", 14) ||
+         !strncmp(name, "llvm.nvvm.ld", 12) ||
+         !strncmp(name, "llvm.nvvm.st", 12);
 }
 
 /* Scan from I (forward or backward) to the end of its block: 1 at a
