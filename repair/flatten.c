@@ -793,8 +793,11 @@ static LLVMValueRef counterpart(LLVMValueRef fn, LLVMModuleRef clone) {
   return h;
 }
 
-aucs_flatten_status aucs_flatten_region(LLVMValueRef fn, int u1, int u2,
-                                        aucs_flatten_result *out, char **err) {
+/* Flatten, first on a clone of fn's module when checked (so that a failure
+ * leaves fn as it was). */
+static aucs_flatten_status flatten_region(LLVMValueRef fn, int u1, int u2,
+                                          aucs_flatten_result *out, char **err,
+                                          int checked) {
   if (out)
     *out = (aucs_flatten_result){0};
   *err = NULL;
@@ -803,6 +806,8 @@ aucs_flatten_status aucs_flatten_region(LLVMValueRef fn, int u1, int u2,
   if (LLVMVerifyFunction(fn, LLVMReturnStatusAction))
     return fail(err, AUCS_FLATTEN_BAD_REGION,
                 "the function does not verify before flattening");
+  if (!checked)
+    return transform(fn, u1, u2, out, err);
   LLVMModuleRef clone = LLVMCloneModule(LLVMGetGlobalParent(fn));
   aucs_flatten_status st = transform(counterpart(fn, clone), u1, u2, NULL, err);
   LLVMDisposeModule(clone);
@@ -811,6 +816,18 @@ aucs_flatten_status aucs_flatten_region(LLVMValueRef fn, int u1, int u2,
   st = transform(fn, u1, u2, out, err);
   AUCS_ASSERT(st == AUCS_FLATTEN_OK); /* the clone verified */
   return st;
+}
+
+aucs_flatten_status aucs_flatten_region(LLVMValueRef fn, int u1, int u2,
+                                        aucs_flatten_result *out, char **err) {
+  return flatten_region(fn, u1, u2, out, err, 1);
+}
+
+aucs_flatten_status aucs_flatten_region_unchecked(LLVMValueRef fn, int u1,
+                                                  int u2,
+                                                  aucs_flatten_result *out,
+                                                  char **err) {
+  return flatten_region(fn, u1, u2, out, err, 0);
 }
 
 void aucs_flatten_result_free(aucs_flatten_result *r) {
@@ -975,15 +992,15 @@ LLVMValueRef aucs_flatten_early_exit(const aucs_cfg *cfg, int u1, int u2,
   return best;
 }
 
-aucs_flatten_status aucs_flatten_keep_in(LLVMValueRef fn, LLVMValueRef bar,
-                                         int u1, int u2, char **err) {
+static aucs_flatten_status keep_in(LLVMValueRef fn, LLVMValueRef bar, int u1,
+                                   int u2, char **err, int checked) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(bar);
   LLVMValueRef above = LLVMGetPreviousInstruction(bar);
   if (above && !LLVMIsAPHINode(above))
     return fail(err, AUCS_FLATTEN_BAD_REGION,
                 "the barrier does not start its block (split it first)");
   aucs_flatten_result res = {0};
-  aucs_flatten_status st = aucs_flatten_region(fn, u1, u2, &res, err);
+  aucs_flatten_status st = flatten_region(fn, u1, u2, &res, err, checked);
   if (st)
     return st;
   LLVMBasicBlockRef guard = aucs_flatten_guard_of(&res, bb);
@@ -999,4 +1016,15 @@ aucs_flatten_status aucs_flatten_keep_in(LLVMValueRef fn, LLVMValueRef bar,
   LLVMInsertIntoBuilder(b, bar);
   LLVMDisposeBuilder(b);
   return verify(fn, err);
+}
+
+aucs_flatten_status aucs_flatten_keep_in(LLVMValueRef fn, LLVMValueRef bar,
+                                         int u1, int u2, char **err) {
+  return keep_in(fn, bar, u1, u2, err, 1);
+}
+
+aucs_flatten_status aucs_flatten_keep_in_unchecked(LLVMValueRef fn,
+                                                   LLVMValueRef bar, int u1,
+                                                   int u2, char **err) {
+  return keep_in(fn, bar, u1, u2, err, 0);
 }

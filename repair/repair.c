@@ -194,7 +194,8 @@ static LLVMValueRef flatten_op(LLVMModuleRef m, const op *o, char **err) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(at_pos(m, o->at));
   LLVMBasicBlockRef b2 = LLVMGetInstructionParent(at_pos(m, o->at2));
   aucs_flatten_result res = {0};
-  if (aucs_flatten_region(LLVMGetBasicBlockParent(bb), o->u1, o->u2, &res, err))
+  if (aucs_flatten_region_unchecked(LLVMGetBasicBlockParent(bb), o->u1, o->u2,
+                                    &res, err))
     return NULL;
   if (node_index(&res, b2) > node_index(&res, bb))
     bb = b2;
@@ -223,14 +224,14 @@ static LLVMValueRef uniformize_op(LLVMModuleRef m, const op *o, char **err) {
                           "be flattened with the loop as one node");
       return NULL;
     }
-    if (aucs_flatten_region(fn, u1, u2, NULL, err))
+    if (aucs_flatten_region_unchecked(fn, u1, u2, NULL, err))
       return NULL;
   }
   aucs_cfg *g = aucs_cfg_build(fn);
   int h = aucs_cfg_index(g, H);
   aucs_cfg_free(g);
   aucs_uniformize_result r;
-  if (aucs_uniformize_loop(fn, h, o->u1, &r, err))
+  if (aucs_uniformize_loop_unchecked(fn, h, o->u1, &r, err))
     return NULL;
   set_id(r.any, o->id);
   return r.any;
@@ -264,7 +265,9 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     aucs_flatten_unify_exits(rp_fn_of(I));
     return I;
   case OP_KEEP_IN:
-    return aucs_flatten_keep_in(rp_fn_of(I), I, o->u1, o->u2, err) ? NULL : I;
+    return aucs_flatten_keep_in_unchecked(rp_fn_of(I), I, o->u1, o->u2, err)
+               ? NULL
+               : I;
   case OP_WIDEN:
     return aucs_syncfix_widen(I, err);
   case OP_FENCE:
@@ -1122,9 +1125,18 @@ static int attempt(state *s, int item) {
                  : f->kind == AUCS_FINDING_SCOPE_RACE       ? 3
                  : f->kind == AUCS_FINDING_MISSING_FENCE    ? 3
                                                             : 1;
-  for (int v = 0; v < variants && !aucs_budget_check(&s->budget); v++)
+  for (int v = 0; v < variants && !aucs_budget_check(&s->budget); v++) {
+    s->swept = 0;
     if (try_once(s, item, kernel, f, v))
       return 1;
+    if (s->swept && !aucs_budget_check(&s->budget)) { /* again, unswept */
+      s->no_sweep = 1;
+      int kept = try_once(s, item, kernel, f, v);
+      s->no_sweep = 0;
+      if (kept)
+        return 1;
+    }
+  }
   return 0;
 }
 

@@ -121,6 +121,10 @@ typedef struct state {
   unsigned version; /* edits kept on m so far (commit) */
   prep_memo *memo;
   size_t nmemo;
+  /* repair_sweep.c: barriers the last trial deleted as left redundant by
+   * its edits; no_sweep: the retry of a rejected trial that did */
+  unsigned swept;
+  int no_sweep;
 } state;
 
 /* The static checker's redundancy verdict for one barrier of one kernel,
@@ -200,6 +204,13 @@ void rp_proofs_seed(state *s, const aucs_report *rep);
 void rp_proofs_free(state *s);
 int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
                       const aucs_finding *f);
+/* Whether bar is proven redundant in kernel as it is now (one static
+ * proof per kernel text and barrier); *ran_out: a query ran out of time. */
+int rp_proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar,
+                        int *ran_out);
+/* repair_sweep.c: after a divergence trial's keep-in edits, delete on a
+ * proof the barriers they left redundant (one side of each empty). */
+void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel);
 int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant);
 /* syncfix.c: a scope-race's and a missing-fence's edits (variants 0..2). */

@@ -736,8 +736,8 @@ static int analyse(state *s, LLVMValueRef kernel, LLVMValueRef bar,
 
 /* Whether bar is proven redundant in kernel; each (kernel text, barrier)
  * is analysed once (s->proofs). *ran_out as analyse's. */
-static int proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar,
-                            int *ran_out) {
+int rp_proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar,
+                        int *ran_out) {
   char *ir = LLVMPrintValueToString(kernel);
   unsigned id = aucs_repair_id(bar);
   proof *p = NULL;
@@ -802,7 +802,7 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
     why = "redundant barrier, deleted on dynamic evidence (--trust-dynamic): "
           "it never ordered a conflicting pair of accesses on any input "
           "tried";
-  else if (proven_redundant(s, kernel, bar, &ran_out))
+  else if (rp_proven_redundant(s, kernel, bar, &ran_out))
     why = s->o->detect && s->o->detect->may_alias
               ? "redundant barrier, deleted on a static proof: Z3 shows "
                 "every pair of accesses it separates can never race, even "
@@ -841,7 +841,11 @@ int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant) {
   int exited = f->b.instr && LLVMIsAReturnInst(f->b.instr);
   int keep = exited ? 0 : 2;
-  if (variant == keep)
-    return plan_keep_in(s, t, kernel);
+  if (variant == keep) {
+    if (plan_keep_in(s, t, kernel))
+      return 1;
+    rp_sweep_redundant(s, t, kernel); /* repair_sweep.c */
+    return 0;
+  }
   return plan_divergence(s, t, kernel, f, variant - (variant > keep));
 }

@@ -640,20 +640,35 @@ static int attempt(LLVMValueRef fn, int header, int absorb, LLVMValueRef *any,
   return 0;
 }
 
-int aucs_uniformize_loop(LLVMValueRef fn, int header, int absorb,
-                         aucs_uniformize_result *out, char **err) {
-  LLVMModuleRef clone = LLVMCloneModule(LLVMGetGlobalParent(fn));
+/* Uniformize, first on a clone of fn's module when checked. */
+static int uniformize_loop(LLVMValueRef fn, int header, int absorb,
+                           aucs_uniformize_result *out, char **err,
+                           int checked) {
   LLVMValueRef any = NULL;
-  int bad = attempt(counterpart(fn, clone), header, absorb, &any, err);
-  LLVMDisposeModule(clone);
-  if (bad)
+  if (checked) {
+    LLVMModuleRef clone = LLVMCloneModule(LLVMGetGlobalParent(fn));
+    int bad = attempt(counterpart(fn, clone), header, absorb, &any, err);
+    LLVMDisposeModule(clone);
+    if (bad)
+      return 1;
+    AUCS_ASSERT(!attempt(fn, header, absorb, &any, err));
+  } else if (attempt(fn, header, absorb, &any, err))
     return 1;
-  AUCS_ASSERT(!attempt(fn, header, absorb, &any, err));
   if (out) {
     out->any = any;
     out->head = LLVMGetInstructionParent(any);
   }
   return 0;
+}
+
+int aucs_uniformize_loop(LLVMValueRef fn, int header, int absorb,
+                         aucs_uniformize_result *out, char **err) {
+  return uniformize_loop(fn, header, absorb, out, err, 1);
+}
+
+int aucs_uniformize_loop_unchecked(LLVMValueRef fn, int header, int absorb,
+                                   aucs_uniformize_result *out, char **err) {
+  return uniformize_loop(fn, header, absorb, out, err, 0);
 }
 
 char *aucs_uniformize_source(LLVMValueRef header_term, int absorb) {

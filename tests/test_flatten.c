@@ -740,6 +740,52 @@ static void test_flatten_rejects_return_in_region(void **state) {
                "%early leaves the function before %join");
 }
 
+/* The unchecked flattening (no run on a module clone first: the repair's
+ * trials and commits) rewrites fn exactly as the checked one, and fails
+ * with the same status. */
+static void test_flatten_unchecked_same_result(void **state) {
+  (void)state;
+  LLVMModuleRef a = parse(diamond), b = parse(diamond);
+  LLVMValueRef fa = support_fn(a, "k"), fb = support_fn(b, "k");
+  aucs_flatten_result ra, rb;
+  char *err = NULL;
+  assert_int_equal(aucs_flatten_region(fa, support_block_index(fa, "entry"),
+                                       support_block_index(fa, "join"), &ra,
+                                       &err),
+                   AUCS_FLATTEN_OK);
+  assert_int_equal(
+      aucs_flatten_region_unchecked(fb, support_block_index(fb, "entry"),
+                                    support_block_index(fb, "join"), &rb, &err),
+      AUCS_FLATTEN_OK);
+  assert_int_equal(ra.n, rb.n);
+  char *ta = fn_text(fa), *tb = fn_text(fb);
+  assert_string_equal(ta, tb);
+  free(ta);
+  free(tb);
+  aucs_flatten_result_free(&ra);
+  aucs_flatten_result_free(&rb);
+  support_free(a);
+  support_free(b);
+  LLVMModuleRef m = parse("define ptx_kernel void @k(ptr %out) {\n"
+                          "entry:\n"
+                          "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+                          "  %c = icmp ult i32 %tid, 4\n"
+                          "  br i1 %c, label %early, label %join\n"
+                          "early:\n"
+                          "  ret void\n"
+                          "join:\n"
+                          "  ret void\n"
+                          "}\n");
+  LLVMValueRef fn = support_fn(m, "k");
+  assert_int_equal(aucs_flatten_region_unchecked(
+                       fn, support_block_index(fn, "entry"),
+                       support_block_index(fn, "join"), NULL, &err),
+                   AUCS_FLATTEN_BAD_REGION);
+  assert_non_null(err);
+  free(err);
+  support_free(m);
+}
+
 static void test_flatten_rejects_side_entry(void **state) {
   (void)state;
   expect_error("define ptx_kernel void @k(ptr %out, i1 %u) {\n"
@@ -1250,6 +1296,7 @@ int main(void) {
       cmocka_unit_test(test_flatten_exit_in_loop),
       cmocka_unit_test(test_flatten_exit_helper_value),
       cmocka_unit_test(test_flatten_exit_o0_form),
+      cmocka_unit_test(test_flatten_unchecked_same_result),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,6 +49,14 @@ typedef struct aucs_flatten_result {
  * multi-exit loops too). out may be NULL. */
 aucs_flatten_status aucs_flatten_region(LLVMValueRef fn, int u1, int u2,
                                         aucs_flatten_result *out, char **err);
+/* As aucs_flatten_region, made on fn directly, with no run on a clone
+ * first: on failure fn may be left half-rewritten. For a caller that then
+ * discards fn's module (a repair trial's clone) or replays a flattening
+ * that succeeded on an identical module; it saves a module clone. */
+aucs_flatten_status aucs_flatten_region_unchecked(LLVMValueRef fn, int u1,
+                                                  int u2,
+                                                  aucs_flatten_result *out,
+                                                  char **err);
 void aucs_flatten_result_free(aucs_flatten_result *r);
 
 /* The guard just before bb when bb is a node's entry block (or u2) of the
@@ -91,5 +99,9 @@ LLVMValueRef aucs_flatten_early_exit(const aucs_cfg *cfg, int u1, int u2,
  * unchanged. */
 aucs_flatten_status aucs_flatten_keep_in(LLVMValueRef fn, LLVMValueRef bar,
                                          int u1, int u2, char **err);
+/* As aucs_flatten_keep_in, unchecked as aucs_flatten_region_unchecked. */
+aucs_flatten_status aucs_flatten_keep_in_unchecked(LLVMValueRef fn,
+                                                   LLVMValueRef bar, int u1,
+                                                   int u2, char **err);
 
 #endif

@@ -42,6 +42,11 @@ char *aucs_uniformize_check(const aucs_cfg *cfg, int l, int absorb);
  * The result verifies. */
 int aucs_uniformize_loop(LLVMValueRef fn, int header, int absorb,
                          aucs_uniformize_result *out, char **err);
+/* As aucs_uniformize_loop, made on fn directly with no run on a clone
+ * first: on failure fn may be left half-rewritten (the caller discards its
+ * module, or replays a rewrite that succeeded on an identical module). */
+int aucs_uniformize_loop_unchecked(LLVMValueRef fn, int header, int absorb,
+                                   aucs_uniformize_result *out, char **err);
 
 /* The CUDA the rewrite is equivalent to, for the review, naming the loop's
  * source line (free with free()). */
