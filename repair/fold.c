@@ -19,7 +19,8 @@
  *      the function edited: kept as it is. In a helper that only direct
  *      calls reach, none of them left on a kernel's path once the ops are
  *      made: made once in the helper, when every copy in the kernels (one
- *      per call path from a kernel) got it (same id, same finding).
+ *      per call path from a kernel) got it (same id, same finding), or
+ *      got it or lies in a uniform block (an insert; see every_copy).
  *   4. Make the folded edits, by id, on a clone; verify it; detect it in
  *      full with the fresh seed. Clean: make them on the caller's module
  *      and rewrite the log (no inline-call edits; one edit per folded
@@ -30,7 +31,8 @@
  *   @h: ...; %x                     [h: bar; %x]        @h: ...; bar; %x
  *
  * Anything else (an op of another kind, an instruction without an id, a
- * helper with another caller, a copy without the edit) does not fold:
+ * helper with another caller, a copy without the edit in a divergent block,
+ * a delete not in every copy) does not fold:
  * repair.c replays the ops as they are on the caller's module and checks
  * that, as without this file.
  *
@@ -42,6 +44,8 @@
  */
 #include "repair_impl.h"
 
+#include <llvm-c/DebugInfo.h>
+
 /* One committed op, as replayed. */
 typedef struct rec {
   op_kind kind;
@@ -50,6 +54,8 @@ typedef struct rec {
   unsigned back;  /* OP_INSERT: pure instructions between it and `id` */
   char *fn;       /* the function its instruction is in */
   char *callee;   /* OP_INLINE: the helper */
+  int own;        /* OP_INSERT: made before the kernel's own code (its
+                     debug location inlined from nowhere) */
   int dead;       /* an insert a later delete cancels, or that delete */
   int done;       /* taken into a folded edit */
 } rec;
@@ -129,6 +135,12 @@ static LLVMValueRef back_from(LLVMValueRef I, unsigned back) {
   return I;
 }
 
+/* I has a debug location that no inlining made. */
+static int own_code(LLVMValueRef I) {
+  LLVMMetadataRef l = LLVMInstructionGetDebugLoc(I);
+  return l && !LLVMDILocationGetInlinedAt(l);
+}
+
 static int foldable_op(op_kind k) {
   return k == OP_INLINE || k == OP_INSERT || k == OP_DELETE;
 }
@@ -144,8 +156,10 @@ static int replay(const state *s, fold *F, LLVMModuleRef R) {
     LLVMValueRef I = rp_at_pos(R, o->at);
     rec *r = &F->r[F->n++];
     *r = (rec){.kind = o->kind, .id = aucs_repair_id(I), .newid = o->id};
-    if (o->kind == OP_INSERT)
+    if (o->kind == OP_INSERT) {
       r->id = anchor_id(I, &r->back);
+      r->own = own_code(I);
+    }
     r->fn = aucs_xstrdup(name_of(rp_fn_of(I)));
     if (o->kind == OP_INLINE) {
       r->callee = aucs_xstrdup(name_of(LLVMGetCalledValue(I)));
@@ -278,12 +292,29 @@ static int preceded(const fold *F, const rec *g, const char *helper,
   return 0;
 }
 
+/* I's block is uniform in its function (every thread of a block reaches
+ * it the same number of times). */
+static int uniform_at(LLVMValueRef I) {
+  aucs_cfg *g = aucs_cfg_build(rp_fn_of(I));
+  aucs_uniformity *u = aucs_uniform_compute(g);
+  int yes =
+      aucs_uniform_block(u, aucs_cfg_index(g, LLVMGetInstructionParent(I)));
+  aucs_uniform_free(u);
+  aucs_cfg_free(g);
+  return yes;
+}
+
 /* In R (every op made), each copy of the helper's instruction outside the
  * helper is in a kernel and has the group's edit: a barrier of the group
- * before it (insert), or it is gone (delete). */
+ * before it (insert), or it is gone (delete). An insert also folds when
+ * some copies lack it but each of those is in a uniform block: in the
+ * helper, every call runs the barrier, and the calls that did not need it
+ * reach it without divergence (as the source patch writes such a barrier
+ * in the helper, repair/patch_shared.c); the fresh-seed check of the
+ * folded module then decides. */
 static int every_copy(const fold *F, const rec *g, const char *helper,
                       LLVMModuleRef R, unsigned calls) {
-  unsigned copies = 0;
+  unsigned copies = 0, barred = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(R); fn;
        fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn);
@@ -292,12 +323,15 @@ static int every_copy(const fold *F, const rec *g, const char *helper,
            I = LLVMGetNextInstruction(I)) {
         if (aucs_repair_id(I) != g->id)
           continue;
-        if (g->kind == OP_DELETE || !aucs_kernel_is(fn) ||
-            !preceded(F, g, helper, I))
+        if (g->kind == OP_DELETE || !aucs_kernel_is(fn))
+          return 0;
+        if (preceded(F, g, helper, I))
+          barred++;
+        else if (!uniform_at(I))
           return 0;
         copies++;
       }
-  return g->kind == OP_DELETE || copies == calls;
+  return g->kind == OP_DELETE || (copies == calls && barred);
 }
 
 static void push(fold *F, const rec *r) {
@@ -319,7 +353,8 @@ static int group(const state *s, fold *F, size_t i, const char *helper,
       if (g->kind == OP_INSERT && answered(s, k, F->r[j].newid) != item)
         return 0;
     }
-  if (n != calls || item < -1 || !every_copy(F, g, helper, R, calls))
+  if ((g->kind == OP_DELETE ? n != calls : !n || n > calls) || item < -1 ||
+      !every_copy(F, g, helper, R, calls))
     return 0;
   push(F, g);
   for (size_t j = F->n; j-- > i;)
@@ -343,6 +378,11 @@ static int decide(const state *s, fold *F, LLVMModuleRef R) {
       r->done = 1;
       push(F, r);
       continue;
+    }
+    if (r->own) { /* kernel code before a copy: the barrier is the
+                     kernel's, before the call, not the helper's */
+      F->why = "a barrier before the kernel's own code maps into a helper";
+      return 1;
     }
     unsigned calls = inlined_everywhere(s->user, home, R);
     if (!calls) {
