@@ -395,6 +395,8 @@ typedef struct plan {
   unsigned char *in_if;     /* per loop edit: why[] says why its `if` form
                                failed */
   int no_loops;             /* loops stay IR only (a failed check) */
+  int no_entry;             /* no pt_form_loop_entry (a failed check) */
+  size_t nentry;            /* loops with that form */
   size_t nloops;            /* loops with a source form */
   char *failed;             /* why the check failed, or NULL */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
@@ -879,6 +881,34 @@ static void plan_region_exit(const aucs_editlog *log, const text *t,
       region_exit(log, i, t, base, names, p);
 }
 
+/* Loop edit i without a form because the repair flattened a region
+ * around it: when the text shows the loop entered right after the exit of
+ * the loop above it (pt_after_loop), the flag starts as the loop's own
+ * condition (pt_form_loop_entry), unless a check refused that already. */
+static void loop_entry(const aucs_editlog *log, size_t i, const text *t,
+                       const char *base, LLVMModuleRef m, pt_names *names,
+                       plan *p, unsigned char *carry) {
+  unsigned head = pt_edit_line(&log->v[i], base);
+  size_t above = head ? pt_after_loop(t, head) : 0;
+  if (!above || p->no_entry ||
+      strncmp(p->why[i], "the loop sits in a divergent region", 35))
+    return;
+  pt_hunk_free(&p->hunks[i]);
+  memset(carry, 0, log->n);
+  const char *why =
+      pt_form_loop_entry(t, log, i, base, m, names, &p->hunks[i], carry);
+  if (why)
+    return;
+  p->why[i] = NULL;
+  p->nentry++;
+  free(p->notes[i]);
+  p->notes[i] = aucs_xasprintf(
+      "the region the repair flattened around the loop is the exit of the "
+      "loop at %s:%zu above it: every thread reaches it, the flag starts as "
+      "the loop's condition (the check decides)",
+      base, above);
+}
+
 /* A loop made uniform (pt_form_loop) carries the edits made inside it. */
 static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
                        LLVMModuleRef m, pt_names *names, plan *p) {
@@ -898,6 +928,8 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
             ? "the loop's source rewrite failed the patch's check "
               "(see the reason above)"
             : pt_form_loop(t, log, i, base, m, names, &p->hunks[i], carry);
+    if (p->why[i] && !p->no_loops)
+      loop_entry(log, i, t, base, m, names, p, carry);
     p->exact[i] = !p->why[i];
     if (!p->exact[i]) {
       pt_hunk_free(&p->hunks[i]);
@@ -1375,6 +1407,17 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   plan p = {0};
   aucs_buf first = {0};
   int ok = attempt(r, o, &t, basename(b), &p, out, &first);
+  if (!ok && p.nentry && p.failed) {
+    /* A loop taken as entered by every thread: without that, again. */
+    aucs_buf_printf(report,
+                    "aucs: source patch with %zu loop%s taken as entered by "
+                    "every thread failed its check (%s); again without\n",
+                    p.nentry, p.nentry == 1 ? "" : "s", p.failed);
+    plan_free(&p);
+    p = (plan){.no_entry = 1};
+    aucs_buf_free(&first);
+    ok = attempt(r, o, &t, basename(b), &p, out, &first);
+  }
   if (!ok && p.nloops && p.failed) {
     /* The loops' rewrite is checked with the rest: without it, again. */
     aucs_buf_printf(report,

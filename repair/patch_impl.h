@@ -162,6 +162,16 @@ const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
                                size_t i, const char *base, LLVMModuleRef m,
                                pt_names *names, const char *guard, pt_hunk *h,
                                unsigned char *carry);
+/* A loop the repair made uniform inside a region it flattened around it
+ * whose only divergence is the exit of the loop just above it (the line
+ * of that loop's header: pt_after_loop, 0 when the text shows another
+ * shape): the plain form of pt_form_loop, the flag starting as COND; the
+ * patch's check decides (patch.c retries without it). */
+size_t pt_after_loop(const pt_text *t, size_t head);
+const char *pt_form_loop_entry(const pt_text *t, const aucs_editlog *log,
+                               size_t i, const char *base, LLVMModuleRef m,
+                               pt_names *names, pt_hunk *h,
+                               unsigned char *carry);
 /* repair/patch_helper.c: whether barrier `bar` precedes code inlined from
  * a helper, and then its form in the helper's body (m: the repaired
  * module, base: this file's basename). */

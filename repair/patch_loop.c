@@ -782,6 +782,33 @@ static void split_names(loop *lp, pt_names *names) {
     }
 }
 
+/* The line after the last statement above the loop at line head that
+ * ends a loop (`}` of a braced `for`/`while` body at head's depth), with
+ * only one-line statements free of calls, subscripts and barriers between:
+ * the loop is entered right after that loop's exit. 0 when not. */
+size_t pt_after_loop(const pt_text *t, size_t head) {
+  int d = t->depth[head];
+  for (size_t l = head - 1; l > 0 && t->depth[l] >= d; l--) {
+    size_t n;
+    const char *s = pt_trimmed(t, l, &n);
+    if (!n)
+      continue;
+    if (n == 1 && *s == '}' && t->depth[l] == d + 1) {
+      size_t o = l - 1;
+      while (o > 0 && t->depth[o] > d)
+        o--;
+      return o && pt_loop_end(t, o) == l &&
+                     (starts(t, o, "for") || starts(t, o, "while"))
+                 ? o
+                 : 0;
+    }
+    if (t->depth[l] != d || !pt_one_statement(t, l) || memchr(s, '(', n) ||
+        memchr(s, '[', n) || line_has(t, l, "sync"))
+      return 0;
+  }
+  return 0;
+}
+
 static const char *form_loop(const pt_text *t, const aucs_editlog *log,
                              size_t i, const char *base, LLVMModuleRef m,
                              pt_names *names, const char *guard, pt_hunk *h,
@@ -790,7 +817,10 @@ static const char *form_loop(const pt_text *t, const aucs_editlog *log,
   loop lp = {.head = pt_edit_line(u, base), .m = m};
   if (!lp.head || lp.head > t->n)
     return "the loop made uniform does not begin in this file";
-  if (!guard && u->source_edit &&
+  int entry = guard && !*guard; /* pt_form_loop_entry */
+  if (entry)
+    guard = NULL;
+  if (!guard && !entry && u->source_edit &&
       strstr(u->source_edit, "<the condition around"))
     return in_device_function(t, lp.head)
                ? "the loop is in a __device__ helper that a caller's early "
@@ -831,6 +861,13 @@ const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
                          const char *base, LLVMModuleRef m, pt_names *names,
                          pt_hunk *h, unsigned char *carry) {
   return form_loop(t, log, i, base, m, names, NULL, h, carry);
+}
+
+const char *pt_form_loop_entry(const pt_text *t, const aucs_editlog *log,
+                               size_t i, const char *base, LLVMModuleRef m,
+                               pt_names *names, pt_hunk *h,
+                               unsigned char *carry) {
+  return form_loop(t, log, i, base, m, names, "", h, carry);
 }
 
 const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
