@@ -203,10 +203,11 @@ static const char *inline_why(const aucs_edit *e, LLVMModuleRef m) {
   return NULL;
 }
 
-LLVMValueRef pt_inlined_callee(const aucs_edit *e, LLVMModuleRef m) {
+LLVMValueRef pt_called(const aucs_edit *e, LLVMModuleRef m, int *others) {
   const char *at = e->where ? strstr(e->where, " @") : NULL;
   LLVMValueRef callee = m && at ? callee_named(m, at + 2) : NULL;
-  return callee && !calls_to(m, callee) ? callee : NULL;
+  *others = callee && calls_to(m, callee) != 0;
+  return callee;
 }
 
 unsigned pt_edit_line(const aucs_edit *e, const char *base) {
@@ -600,8 +601,8 @@ static const char *xl_call_form(void *arg, size_t l, const char *guard,
   pt_hunk_free(&x->helpers[k]);
   x->tried = 1;
   x->in_helper = 1;
-  const char *why = pt_form_active(x->t, x->log, k, x->base, x->m, guard, x->cx,
-                                   h, &x->helpers[k]);
+  const char *why = pt_form_active(x->t, x->log, k, x->base, x->m, x->names,
+                                   guard, x->cx, h, &x->helpers[k]);
   x->in_helper = 0;
   if (!why)
     x->ncalls += !x->calls[k], x->calls[k] = 1;

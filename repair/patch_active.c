@@ -2,30 +2,37 @@
  * patch_active: the source form of a `__device__` helper that a kernel's
  * early return made divergent (patch.c, `fix --patch`).
  *
- * The repair inlines the helper at its only call, turns the kernel's
+ * The repair inlines the helper at the call, turns the kernel's
  * `if (C) return;` into an `active` flag and makes the helper's loop (and
  * whatever else of its code the flag now guards) uniform in the inlined
  * copy. In the source, the flag crosses the call as a new parameter:
  *
- *   __device__ float sum(float *s, float v) {   __device__ float sum(float *s,
- * float v, bool active) { s[t] = v;                                    if
- * (active) {
- *     __syncthreads();                               s[t] = v;
- *     for (k = ...; COND; STEP) { ... }            }
- *     return s[0];                                 __syncthreads();
- *   }                                              { ...; bool active2 = active
- * && (COND); while (__syncthreads_or(active2)) ... } float e = sum(s, y * y);
- * return s[0];
- *                                                }
- *                                                float e = sum(s, y * y,
- * active);
+ *   __device__ float sum(float *s, float v) {
+ *     s[t] = v;
+ *     __syncthreads();
+ *     for (k = ...; COND; STEP) { ... }
+ *     return s[0];
+ *   }
+ *   ...  if (i >= n) return;  ...  float e = sum(s, y * y);
+ *
+ * becomes
+ *
+ *   __device__ float sum(float *s, float v, bool active) {
+ *     if (active) {
+ *       s[t] = v;
+ *     }
+ *     { ...; bool active2 = active && (COND);
+ *       while (__syncthreads_or(active2)) { if (active2) { ... } } }
+ *     return s[0];
+ *   }
+ *   ...  bool active = true; if (i >= n) active = false;  ...
+ *   float e = sum(s, y * y, active);
  *
  * Steps, for the inline-call edit of the call at kernel line L:
  *   1. The callee is defined in this file on one header line H
  *      (`__device__ T name(...) {`, its debug line), its body closes at a
- *      `}` line, no template, and `name` appears nowhere else in the file
- *      than on H and L (one call, no prototype); the repair made a loop in
- *      its body uniform.
+ *      `}` line, no template, `name` once on H and on L; the repair made a
+ *      loop in its body uniform.
  *   2. The call statement is one line; its arguments are evaluated by
  *      every thread now, so they must hold no call, assignment or
  *      increment, and one that reads memory (a subscript, `->`) becomes
@@ -35,11 +42,13 @@
  *      guarded runs (pt_form_guarded): runs between its barrier lines in
  *      `if (active) {...}`, its loops made uniform with the flag starting
  *      as `active && (COND)`, barriers the repair deleted gone.
+ *   4. A helper with other calls or mentions (a prototype) is not
+ *      changed: a copy of it with the flag parameter, `name_active` (a
+ *      fresh name), goes after its `}`, and only this call takes it.
  *
- * Limitation: a helper with other calls, a prototype, a header over
- * several lines or another `return` keeps its edits IR only; the copy
- * named `helper_active` a helper with other callers would need is not
- * written.
+ * Limitation: a template helper, a header over several lines, another
+ * `return` in the body, or a call statement over several lines or nested
+ * in a block keeps the edits IR only.
  */
 #include "patch_impl.h"
 
@@ -67,16 +76,18 @@ static size_t line_count_word(const pt_text *t, size_t l, const char *w) {
                     w);
 }
 
-/* The offset in line l of the `(` after word w (its only occurrence), and
- * of the `)` that closes it; 0 when there is none on the line. */
-static int call_parens(const pt_text *t, size_t l, const char *w, size_t *open,
-                       size_t *close) {
+/* The offsets in line l of word w (its first occurrence), of the `(`
+ * after it and of the `)` that closes it; 0 when there is none on the
+ * line. */
+static int call_parens(const pt_text *t, size_t l, const char *w, size_t *at,
+                       size_t *open, size_t *close) {
   const char *s = t->code + t->start[l - 1];
   size_t n = t->start[l] - t->start[l - 1], wl = strlen(w), i = 0;
   for (; i + wl <= n; i++)
     if (!strncmp(s + i, w, wl) && (!i || !word_char(s[i - 1])) &&
         (i + wl == n || !word_char(s[i + wl])))
       break;
+  *at = i;
   for (i += wl; i < n && s[i] == ' '; i++)
     ;
   if (i >= n || s[i] != '(')
@@ -118,20 +129,24 @@ static unsigned helper_head(const pt_text *t, LLVMValueRef callee,
 }
 
 /* The helper inline-call edit k inlined, when it takes the flag form:
- * its header line (0: it does not) and name. */
+ * its header line (0: it does not), name, closing line, and whether it
+ * has other calls or mentions (the form is then a copy of it). */
 static unsigned helper_of(const pt_text *t, const aucs_editlog *log, size_t k,
                           const char *base, LLVMModuleRef m, char **name,
-                          size_t *end) {
+                          size_t *end, int *copy) {
   unsigned call = pt_edit_line(&log->v[k], base);
-  LLVMValueRef callee = pt_inlined_callee(&log->v[k], m);
+  LLVMValueRef callee = pt_called(&log->v[k], m, copy);
   *name = NULL;
   unsigned h = call && call <= t->n ? helper_head(t, callee, name) : 0;
   *end = h ? pt_block_end(t, h) : 0;
   if (!h || !*end || !pt_line_is(t, *end, "}") || call <= *end)
     return free(*name), *name = NULL, 0;
-  for (size_t l = 1; l <= t->n; l++)
-    if (line_count_word(t, l, *name) != (l == h || l == call))
+  for (size_t l = 1; l <= t->n; l++) {
+    size_t n = line_count_word(t, l, *name);
+    if ((l == h || l == call) && n != 1)
       return free(*name), *name = NULL, 0;
+    *copy |= n && l != h && l != call;
+  }
   const aucs_edit *c = &log->v[k];
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
@@ -147,8 +162,9 @@ int pt_active_call(const pt_text *t, const aucs_editlog *log, size_t k,
                    const char *base, LLVMModuleRef m) {
   char *name;
   size_t end;
+  int copy;
   unsigned h = log->v[k].kind == AUCS_EDIT_INLINE_CALL
-                   ? helper_of(t, log, k, base, m, &name, &end)
+                   ? helper_of(t, log, k, base, m, &name, &end, &copy)
                    : 0;
   free(h ? name : NULL);
   return h != 0;
@@ -205,9 +221,10 @@ static void guarded_args(const char *s, size_t n, const char *guard,
 /* The call line with `guard` passed last (and guarding the arguments that
  * read memory). */
 static const char *call_line(const pt_text *t, size_t l, const char *name,
-                             const char *guard, pt_hunk *h) {
-  size_t open, close;
-  if (!pt_one_statement(t, l) || !call_parens(t, l, name, &open, &close))
+                             const char *callee, const char *guard,
+                             pt_hunk *h) {
+  size_t at, open, close;
+  if (!pt_one_statement(t, l) || !call_parens(t, l, name, &at, &open, &close))
     return "the call of the helper is not one statement on one line";
   const char *s = t->data + t->start[l - 1];
   size_t n = t->start[l] - t->start[l - 1];
@@ -222,18 +239,19 @@ static const char *call_line(const pt_text *t, size_t l, const char *name,
   aucs_buf args = {0};
   if (!empty)
     guarded_args(s + open + 1, close - open - 1, guard, &args);
-  pt_hunk_line(h, (unsigned)l, "%.*s%s%s%s%.*s", (int)open + 1, s,
-               args.data ? args.data : "", empty ? "" : ", ", guard,
-               (int)(n - close), s + close);
+  size_t after = at + strlen(name);
+  pt_hunk_line(h, (unsigned)l, "%.*s%s%.*s%s%s%s%.*s", (int)at, s, callee,
+               (int)(open + 1 - after), s + after, args.data ? args.data : "",
+               empty ? "" : ", ", guard, (int)(n - close), s + close);
   aucs_buf_free(&args);
   return NULL;
 }
 
 /* The helper's header with `bool guard` as its last parameter. */
 static const char *head_line(const pt_text *t, unsigned hl, const char *name,
-                             const char *guard, pt_hunk *h) {
-  size_t open, close;
-  if (!call_parens(t, hl, name, &open, &close))
+                             const char *copy, const char *guard, pt_hunk *h) {
+  size_t at, open, close;
+  if (!call_parens(t, hl, name, &at, &open, &close))
     return "the helper's parameters are not on its header line";
   const char *s = t->data + t->start[hl - 1];
   size_t n = t->start[hl] - t->start[hl - 1];
@@ -246,9 +264,10 @@ static const char *head_line(const pt_text *t, unsigned hl, const char *name,
   while (pn && p[pn - 1] == ' ')
     pn--;
   int empty = !pn || (pn == 4 && !strncmp(p, "void", 4));
-  pt_hunk_line(h, hl, "%.*s%.*s%sbool %s%.*s", (int)open + 1, s,
-               empty ? 0 : (int)pn, p, empty ? "" : ", ", guard,
-               (int)(n - close), s + close);
+  size_t after = at + strlen(name);
+  pt_hunk_line(h, hl, "%.*s%s%.*s%.*s%sbool %s%.*s", (int)at, s, copy,
+               (int)(open + 1 - after), s + after, empty ? 0 : (int)pn, p,
+               empty ? "" : ", ", guard, (int)(n - close), s + close);
   return NULL;
 }
 
@@ -268,36 +287,60 @@ static size_t trailing_return(const pt_text *t, size_t head, size_t end) {
   return r;
 }
 
+/* The helper's new header and guarded body into `helper`: in place
+ * (lines hl..to replaced), or as a copy named cname inserted after its
+ * `}` at line end (with the lines after to copied as they are). */
+static const char *helper_form(const pt_text *t, unsigned hl, size_t to,
+                               size_t end, size_t r, const char *name,
+                               const char *cname, const char *guard,
+                               const pt_exit_ctx *cx, pt_hunk *helper) {
+  int copy = strcmp(name, cname) != 0;
+  helper->from = copy ? (unsigned)end + 1 : hl;
+  helper->to = copy ? (unsigned)end : (unsigned)to;
+  if (copy)
+    pt_hunk_line(helper, 0, "%s", "");
+  const char *why = head_line(t, hl, name, cname, guard, helper);
+  if (!why)
+    why = pt_form_guarded(t, hl + 1, to, r ? r : 0, guard, cx, helper);
+  for (size_t l = to + 1; !why && copy && l <= end; l++)
+    pt_hunk_copy(helper, t, (unsigned)l, "");
+  return why;
+}
+
 const char *pt_form_active(const pt_text *t, const aucs_editlog *log, size_t k,
-                           const char *base, LLVMModuleRef m, const char *guard,
-                           const pt_exit_ctx *cx, pt_hunk *call,
-                           pt_hunk *helper) {
+                           const char *base, LLVMModuleRef m, pt_names *names,
+                           const char *guard, const pt_exit_ctx *cx,
+                           pt_hunk *call, pt_hunk *helper) {
   char *name;
   size_t end;
-  unsigned hl = helper_of(t, log, k, base, m, &name, &end);
+  int copy;
+  unsigned hl = helper_of(t, log, k, base, m, &name, &end, &copy);
   if (!hl)
     return "the helper is not one the flag can be passed into";
   size_t l = pt_edit_line(&log->v[k], base), r = trailing_return(t, hl, end);
+  char *stem = aucs_xasprintf("%s_active", name);
+  char *cname = copy ? pt_fresh(names, stem) : aucs_xstrdup(name);
   const char *why = r == (size_t)-1
                         ? "the helper's last statement returns a value every "
                           "thread cannot compute (a call or side effect)"
-                        : call_line(t, l, name, guard, call);
+                        : call_line(t, l, name, cname, guard, call);
   size_t to = r ? r - 1 : end - 1;
   if (!why && to <= hl)
     why = "the helper's body is empty before its `return`";
-  if (!why) {
-    helper->from = hl;
-    helper->to = (unsigned)to;
-    why = head_line(t, hl, name, guard, helper);
-  }
   if (!why)
-    why = pt_form_guarded(t, hl + 1, to, r ? r : 0, guard, cx, helper);
-  if (!why)
+    why = helper_form(t, hl, to, end, r, name, cname, guard, cx, helper);
+  if (!why && copy)
+    helper->note = aucs_xasprintf(
+        "a copy of the helper %s, %s, takes the kernel's flag as a new last "
+        "parameter `bool %s` and runs its code under it; the call at %s:%zu "
+        "calls the copy, the helper's other uses keep the original",
+        name, cname, guard, base, l);
+  else if (!why)
     helper->note = aucs_xasprintf(
         "the helper %s takes the kernel's flag as a new last parameter "
         "`bool %s` (its only call, at %s:%zu, passes it) and runs its code "
         "under it",
         name, guard, base, l);
-  free(name);
+  free(name), free(stem), free(cname);
   return why;
 }

@@ -211,20 +211,21 @@ int pt_live(LLVMValueRef f);
 const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
                            LLVMMetadataRef at, const char *base, pt_hunk *h);
 
-/* patch.c: the helper inline-call edit e inlined when that was its only
- * call in code a kernel reaches, else NULL. */
-LLVMValueRef pt_inlined_callee(const aucs_edit *e, LLVMModuleRef m);
+/* patch.c: the helper inline-call edit e inlined (NULL: not in m), and
+ * in *others whether calls of it are left in code a kernel reaches. */
+LLVMValueRef pt_called(const aucs_edit *e, LLVMModuleRef m, int *others);
 /* repair/patch_active.c: whether inline-call edit k inlined a helper of
- * this file at its only call whose loop the repair made uniform (a
- * kernel's early return made it divergent); then its form: the call line
- * with `guard` passed last (into call) and the helper taking it as a new
- * parameter, its body's runs guarded by it, its loops under it by cx
- * (into helper, with a note). NULL, or why not. */
+ * this file whose loop the repair made uniform (a kernel's early return
+ * made it divergent); then its form: the call line with `guard` passed
+ * last (into call) and the helper taking it as a new parameter (a copy
+ * `NAME_active` of it when it has other calls), its body's runs guarded
+ * by it, its loops under it by cx (into helper, with a note). NULL, or
+ * why not. */
 int pt_active_call(const pt_text *t, const aucs_editlog *log, size_t k,
                    const char *base, LLVMModuleRef m);
 const char *pt_form_active(const pt_text *t, const aucs_editlog *log, size_t k,
-                           const char *base, LLVMModuleRef m, const char *guard,
-                           const pt_exit_ctx *cx, pt_hunk *call,
-                           pt_hunk *helper);
+                           const char *base, LLVMModuleRef m, pt_names *names,
+                           const char *guard, const pt_exit_ctx *cx,
+                           pt_hunk *call, pt_hunk *helper);
 
 #endif
