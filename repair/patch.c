@@ -587,7 +587,7 @@ static long call_at(const exit_loops *x, size_t l) {
     if (x->log->v[k].kind == AUCS_EDIT_INLINE_CALL &&
         same_function(&x->log->v[k], x->exit) &&
         pt_edit_line(&x->log->v[k], x->base) == l &&
-        pt_active_call(x->t, x->log, k, x->base, x->m))
+        pt_active_call(x->t, x->log, k, x->base, x->m, &(size_t){0}))
       return (long)k;
   return -1;
 }
@@ -717,15 +717,18 @@ static void plan_active_calls(const aucs_editlog *log, const text *t,
                               pt_names *names, plan *p) {
   for (size_t k = 0; k < log->n && !p->no_loops; k++) {
     const aucs_edit *c = &log->v[k];
-    if (c->kind != AUCS_EDIT_INLINE_CALL || !pt_active_call(t, log, k, base, m))
+    size_t end = 0;
+    unsigned hl = pt_active_call(t, log, k, base, m, &end);
+    if (!hl)
       continue;
     unsigned call = pt_edit_line(c, base);
     long i = -1;
-    for (size_t j = 0; j < log->n && i < 0; j++)
+    for (size_t j = 0; j < log->n && i < 0; j++) {
+      unsigned lj = pt_edit_line(&log->v[j], base);
       if (log->v[j].kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[j] &&
-          !p->exact[j] && same_function(&log->v[j], c) &&
-          pt_edit_line(&log->v[j], base))
+          !p->exact[j] && same_function(&log->v[j], c) && lj > hl && lj < end)
         i = (long)j;
+    }
     if (i < 0 || t->depth[call] != 1)
       continue;
     for (unsigned l = call - 1; l > 0 && t->depth[l] >= 1; l--) {

@@ -158,16 +158,15 @@ static unsigned helper_of(const pt_text *t, const aucs_editlog *log, size_t k,
   return free(*name), *name = NULL, 0;
 }
 
-int pt_active_call(const pt_text *t, const aucs_editlog *log, size_t k,
-                   const char *base, LLVMModuleRef m) {
+unsigned pt_active_call(const pt_text *t, const aucs_editlog *log, size_t k,
+                        const char *base, LLVMModuleRef m, size_t *end) {
   char *name;
-  size_t end;
   int copy;
   unsigned h = log->v[k].kind == AUCS_EDIT_INLINE_CALL
-                   ? helper_of(t, log, k, base, m, &name, &end, &copy)
+                   ? helper_of(t, log, k, base, m, &name, end, &copy)
                    : 0;
   free(h ? name : NULL);
-  return h != 0;
+  return h;
 }
 
 /* Arguments every thread may evaluate: no call, subscript (unless

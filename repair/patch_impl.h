@@ -220,9 +220,10 @@ LLVMValueRef pt_called(const aucs_edit *e, LLVMModuleRef m, int *others);
  * last (into call) and the helper taking it as a new parameter (a copy
  * `NAME_active` of it when it has other calls), its body's runs guarded
  * by it, its loops under it by cx (into helper, with a note). NULL, or
- * why not. */
-int pt_active_call(const pt_text *t, const aucs_editlog *log, size_t k,
-                   const char *base, LLVMModuleRef m);
+ * why not. pt_active_call: the helper's header line (0: none), its `}`
+ * line in *end. */
+unsigned pt_active_call(const pt_text *t, const aucs_editlog *log, size_t k,
+                        const char *base, LLVMModuleRef m, size_t *end);
 const char *pt_form_active(const pt_text *t, const aucs_editlog *log, size_t k,
                            const char *base, LLVMModuleRef m, pt_names *names,
                            const char *guard, const pt_exit_ctx *cx,
