@@ -102,12 +102,30 @@ static int call_parens(const pt_text *t, size_t l, const char *w, size_t *at,
   return 0;
 }
 
-/* The helper's header line H: its name in *name (free with free()). */
+/* Whether debug scope sp is in the file whose basename is base. */
+static int in_file(LLVMMetadataRef sp, const char *base) {
+  LLVMMetadataRef file = LLVMDIScopeGetFile(sp);
+  unsigned len = 0;
+  const char *name = file ? LLVMDIFileGetFilename(file, &len) : NULL;
+  if (!name)
+    return 0;
+  const char *slash = name;
+  for (unsigned i = 0; i < len; i++)
+    if (name[i] == '/')
+      slash = name + i + 1;
+  size_t n = (size_t)(name + len - slash);
+  return n == strlen(base) && !strncmp(slash, base, n);
+}
+
+/* The helper's header line H in this file: its name in *name (free with
+ * free()). */
 static unsigned helper_head(const pt_text *t, LLVMValueRef callee,
-                            char **name) {
+                            const char *base, char **name) {
   LLVMMetadataRef sp = callee ? LLVMGetSubprogram(callee) : NULL;
-  unsigned h = sp ? LLVMDISubprogramGetLine(sp) : 0;
+  unsigned h = sp && in_file(sp, base) ? LLVMDISubprogramGetLine(sp) : 0;
   if (!h || h > t->n || t->depth[h] != 0 ||
+      (h > 1 && pt_has_word(t->code + t->start[h - 2],
+                            t->start[h - 1] - t->start[h - 2], "template")) ||
       !pt_has_word(t->code + t->start[h - 1], t->start[h] - t->start[h - 1],
                    "__device__"))
     return 0;
@@ -137,7 +155,7 @@ static unsigned helper_of(const pt_text *t, const aucs_editlog *log, size_t k,
   unsigned call = pt_edit_line(&log->v[k], base);
   LLVMValueRef callee = pt_called(&log->v[k], m, copy);
   *name = NULL;
-  unsigned h = call && call <= t->n ? helper_head(t, callee, name) : 0;
+  unsigned h = call && call <= t->n ? helper_head(t, callee, base, name) : 0;
   *end = h ? pt_block_end(t, h) : 0;
   if (!h || !*end || !pt_line_is(t, *end, "}") || call <= *end)
     return free(*name), *name = NULL, 0;
