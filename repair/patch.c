@@ -17,7 +17,10 @@
  *      at its flatten-exit edit, or at the loop's edit when the repair
  *      flattened no return of its own), and a loop the repair made uniform
  *      inside a divergent `if (C) {` block into that `if`'s split form
- *      (anchored at the loop's edit); a barrier before a statement of
+ *      (anchored at the loop's edit), and a helper inlined at its only
+ *      call below such a return whose loop was made uniform takes the flag
+ *      as a new parameter (repair/patch_active.c; the inline-call edit
+ *      holds the helper's hunk); a barrier before a statement of
  *      a helper with several copies goes into the helper for every call
  *      when each copy can take it (repair/patch_shared.c). Other flattened
  *      regions, other edits in helpers inlined at one of several calls,
@@ -198,6 +201,13 @@ static const char *inline_why(const aucs_edit *e, LLVMModuleRef m) {
   if (callee && calls_to(m, callee))
     return other_calls;
   return NULL;
+}
+
+LLVMValueRef pt_called(const aucs_edit *e, LLVMModuleRef m, int *others) {
+  const char *at = e->where ? strstr(e->where, " @") : NULL;
+  LLVMValueRef callee = m && at ? callee_named(m, at + 2) : NULL;
+  *others = callee && calls_to(m, callee) != 0;
+  return callee;
 }
 
 unsigned pt_edit_line(const aucs_edit *e, const char *base) {
@@ -386,6 +396,8 @@ typedef struct plan {
   unsigned char *in_if;     /* per loop edit: why[] says why its `if` form
                                failed */
   int no_loops;             /* loops stay IR only (a failed check) */
+  int no_entry;             /* no pt_form_loop_entry (a failed check) */
+  size_t nentry;            /* loops with that form */
   size_t nloops;            /* loops with a source form */
   char *failed;             /* why the check failed, or NULL */
   unsigned char *addressed; /* per repair item: an exact edit answers it */
@@ -514,6 +526,13 @@ typedef struct exit_loops {
   size_t *loop_of;            /* per edit: 1 + its loop edit */
   size_t nloops;
   int tried; /* a loop's rewrite was asked for */
+  /* Helpers that take the flag (patch_active.c): per inline-call edit, the
+   * helper's hunk and whether it has one; the context, for their bodies. */
+  pt_hunk *helpers;
+  unsigned char *calls;
+  size_t ncalls;
+  int in_helper;
+  const pt_exit_ctx *cx;
 } exit_loops;
 
 static int same_function(const aucs_edit *a, const aucs_edit *b) {
@@ -561,6 +580,62 @@ static int xl_deleted(void *arg, size_t line) {
   return 0;
 }
 
+/* The inline-call edit at line l of the guarded code whose helper takes
+ * the flag, or -1. */
+static long call_at(const exit_loops *x, size_t l) {
+  for (size_t k = 0; k < x->log->n && !x->in_helper; k++)
+    if (x->log->v[k].kind == AUCS_EDIT_INLINE_CALL &&
+        same_function(&x->log->v[k], x->exit) &&
+        pt_edit_line(&x->log->v[k], x->base) == l &&
+        pt_active_call(x->t, x->log, k, x->base, x->m, &(size_t){0}))
+      return (long)k;
+  return -1;
+}
+
+static int xl_call(void *arg, size_t l) { return call_at(arg, l) >= 0; }
+
+static const char *xl_call_form(void *arg, size_t l, const char *guard,
+                                pt_hunk *h) {
+  exit_loops *x = arg;
+  size_t k = (size_t)call_at(x, l);
+  pt_hunk_free(&x->helpers[k]);
+  x->tried = 1;
+  x->in_helper = 1;
+  const char *why = pt_form_active(x->t, x->log, k, x->base, x->m, x->names,
+                                   guard, x->cx, h, &x->helpers[k]);
+  x->in_helper = 0;
+  if (!why)
+    x->ncalls += !x->calls[k], x->calls[k] = 1;
+  return why;
+}
+
+/* The helpers that took the flag in x: their hunks go to their inline-call
+ * edits; the flatten-exits that carried the same early return's flag on
+ * (at the kernel's top level in lines l..to) go with edit i's hunk. */
+static void take_helpers(exit_loops *x, size_t i, unsigned l, unsigned to,
+                         plan *p) {
+  for (size_t k = 0; k < x->log->n; k++) {
+    const aucs_edit *e = &x->log->v[k];
+    unsigned el = pt_edit_line(e, x->base);
+    if (x->calls[k]) {
+      pt_hunk_free(&p->hunks[k]);
+      p->hunks[k] = x->helpers[k];
+      memset(&x->helpers[k], 0, sizeof x->helpers[k]);
+      free(p->notes[k]);
+      p->notes[k] = p->hunks[k].note, p->hunks[k].note = NULL;
+      p->exact[k] = 1, p->why[k] = NULL;
+    } else if (k != i && x->ncalls && e->kind == AUCS_EDIT_FLATTEN_EXIT &&
+               same_function(e, x->exit) && el >= l && el <= to &&
+               x->t->depth[el] == 1 && e->source_edit &&
+               !strncmp(e->source_edit, "replace the `return` at ", 24)) {
+      pt_hunk_free(&p->hunks[k]);
+      p->exact[k] = p->carried[k] = 1;
+      p->exit_of[k] = i + 1;
+      p->why[k] = NULL;
+    }
+  }
+}
+
 /* Edit i (a flatten-exit with no form of its own, or a loop made uniform
  * inside the code an early return skips or a divergent `if` holds), at
  * the `if` of line l whose guarded code holds loops made uniform: the
@@ -578,15 +653,19 @@ static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
   x.carry = aucs_xcalloc(log->n + 1, 1);
   x.tmp = aucs_xcalloc(log->n + 1, 1);
   x.loop_of = aucs_xcalloc(log->n + 1, sizeof(size_t));
+  x.helpers = aucs_xcalloc(log->n + 1, sizeof(pt_hunk));
+  x.calls = aucs_xcalloc(log->n + 1, 1);
   int anchor_loop = log->v[i].kind == AUCS_EDIT_UNIFORMIZE_LOOP;
-  pt_exit_ctx cx = {xl_uniform, xl_loop, xl_deleted, &x, need_return,
-                    NULL};
+  pt_exit_ctx cx = {xl_uniform,  xl_loop, xl_deleted, &x,
+                    need_return, NULL,    xl_call,    xl_call_form};
+  x.cx = &cx;
   pt_hunk h = {0};
   const char *why = pt_form_exit_in(t, l, names, &cx, &h);
   if (!why && anchor_loop && !x.carry[i])
     why = "the loop is not in the code the early return (or `if`) guards";
   int ok = !why && x.nloops;
   if (ok) {
+    take_helpers(&x, i, l, h.to, p);
     pt_hunk_free(&p->hunks[i]);
     p->hunks[i] = h;
     p->exact[i] = 1, p->why[i] = NULL;
@@ -604,6 +683,9 @@ static int exit_with_loops(const aucs_editlog *log, size_t i, unsigned l,
       p->why[i] = why, p->in_if[i] = anchor_loop;
     pt_hunk_free(&h);
   }
+  for (size_t k = 0; k < log->n; k++)
+    pt_hunk_free(&x.helpers[k]);
+  free(x.helpers), free(x.calls);
   free(x.carry), free(x.tmp), free(x.loop_of);
   return ok;
 }
@@ -624,6 +706,39 @@ static void loop_after_return(const aucs_editlog *log, size_t i, const text *t,
         !isalnum((unsigned char)s[2]) && s[2] != '_')
       if (exit_with_loops(log, i, l, t, base, m, 1, names, p))
         return;
+  }
+}
+
+/* A helper the repair inlined at its only call below an early return and
+ * made a loop of uniform takes the kernel's flag (patch_active.c): the
+ * early return's form, anchored at the helper's loop edit. */
+static void plan_active_calls(const aucs_editlog *log, const text *t,
+                              const char *base, LLVMModuleRef m,
+                              pt_names *names, plan *p) {
+  for (size_t k = 0; k < log->n && !p->no_loops; k++) {
+    const aucs_edit *c = &log->v[k];
+    size_t end = 0;
+    unsigned hl = pt_active_call(t, log, k, base, m, &end);
+    if (!hl)
+      continue;
+    unsigned call = pt_edit_line(c, base);
+    long i = -1;
+    for (size_t j = 0; j < log->n && i < 0; j++) {
+      unsigned lj = pt_edit_line(&log->v[j], base);
+      if (log->v[j].kind == AUCS_EDIT_UNIFORMIZE_LOOP && !p->carried[j] &&
+          !p->exact[j] && same_function(&log->v[j], c) && lj > hl && lj < end)
+        i = (long)j;
+    }
+    if (i < 0 || t->depth[call] != 1)
+      continue;
+    for (unsigned l = call - 1; l > 0 && t->depth[l] >= 1; l--) {
+      size_t n;
+      const char *s = pt_trimmed(t, l, &n);
+      if (t->depth[l] == 1 && n > 2 && !strncmp(s, "if", 2) &&
+          !isalnum((unsigned char)s[2]) && s[2] != '_' &&
+          exit_with_loops(log, (size_t)i, l, t, base, m, 1, names, p))
+        break;
+    }
   }
 }
 
@@ -730,7 +845,7 @@ static void region_exit(const aucs_editlog *log, size_t i, const text *t,
   unsigned top = b.line[0];
   for (size_t j = 1; j < b.n; j++)
     top = b.line[j] < top ? b.line[j] : top;
-  pt_exit_ctx cx = {rb_no, rb_loop, rb_no, &b, 1, rb_before};
+  pt_exit_ctx cx = {rb_no, rb_loop, rb_no, &b, 1, rb_before, NULL, NULL};
   for (unsigned l = top - 1; l > 0 && t->depth[l] >= 1; l--) {
     size_t n;
     const char *s = pt_trimmed(t, l, &n);
@@ -770,6 +885,34 @@ static void plan_region_exit(const aucs_editlog *log, const text *t,
       region_exit(log, i, t, base, names, p);
 }
 
+/* Loop edit i without a form because the repair flattened a region
+ * around it: when the text shows the loop entered right after the exit of
+ * the loop above it (pt_after_loop), the flag starts as the loop's own
+ * condition (pt_form_loop_entry), unless a check refused that already. */
+static void loop_entry(const aucs_editlog *log, size_t i, const text *t,
+                       const char *base, LLVMModuleRef m, pt_names *names,
+                       plan *p, unsigned char *carry) {
+  unsigned head = pt_edit_line(&log->v[i], base);
+  size_t above = head ? pt_after_loop(t, head) : 0;
+  if (!above || p->no_entry ||
+      strncmp(p->why[i], "the loop sits in a divergent region", 35))
+    return;
+  pt_hunk_free(&p->hunks[i]);
+  memset(carry, 0, log->n);
+  const char *why =
+      pt_form_loop_entry(t, log, i, base, m, names, &p->hunks[i], carry);
+  if (why)
+    return;
+  p->why[i] = NULL;
+  p->nentry++;
+  free(p->notes[i]);
+  p->notes[i] = aucs_xasprintf(
+      "the region the repair flattened around the loop is the exit of the "
+      "loop at %s:%zu above it: every thread reaches it, the flag starts as "
+      "the loop's condition (the check decides)",
+      base, above);
+}
+
 /* A loop made uniform (pt_form_loop) carries the edits made inside it. */
 static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
                        LLVMModuleRef m, pt_names *names, plan *p) {
@@ -789,6 +932,8 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
             ? "the loop's source rewrite failed the patch's check "
               "(see the reason above)"
             : pt_form_loop(t, log, i, base, m, names, &p->hunks[i], carry);
+    if (p->why[i] && !p->no_loops)
+      loop_entry(log, i, t, base, m, names, p, carry);
     p->exact[i] = !p->why[i];
     if (!p->exact[i]) {
       pt_hunk_free(&p->hunks[i]);
@@ -870,6 +1015,7 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   plan_every_call(log, p);
   plan_if_else(log, t, base, m, &names, p);
   plan_region_exit(log, t, base, m, &names, p);
+  plan_active_calls(log, t, base, m, &names, p);
   plan_exit_loops(log, t, base, m, &names, p);
   plan_loops(log, t, base, m, &names, p);
   aucs_buf_free(&names.used);
@@ -1265,6 +1411,17 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
   plan p = {0};
   aucs_buf first = {0};
   int ok = attempt(r, o, &t, basename(b), &p, out, &first);
+  if (!ok && p.nentry && p.failed) {
+    /* A loop taken as entered by every thread: without that, again. */
+    aucs_buf_printf(report,
+                    "aucs: source patch with %zu loop%s taken as entered by "
+                    "every thread failed its check (%s); again without\n",
+                    p.nentry, p.nentry == 1 ? "" : "s", p.failed);
+    plan_free(&p);
+    p = (plan){.no_entry = 1};
+    aucs_buf_free(&first);
+    ok = attempt(r, o, &t, basename(b), &p, out, &first);
+  }
   if (!ok && p.nloops && p.failed) {
     /* The loops' rewrite is checked with the rest: without it, again. */
     aucs_buf_printf(report,

@@ -33,7 +33,9 @@
  *            A loop made uniform at the guarded code's level (given by a
  *            pt_exit_ctx) takes a guarded run's place, rewritten by
  *            pt_form_loop_under with the guard; a barrier line the repair
- *            deleted there goes.
+ *            deleted there goes; a call of a helper that takes the flag
+ *            (pt_exit_ctx.call, patch_active.c) stands unguarded between
+ *            runs, and pt_form_guarded gives the helper's body the runs.
  *   if/else  a flattened `if (C) A; else B;` whose barrier the repair put
  *            before the else arm (one-line or braced arms):
  *              bool cond = C;  if (cond) A;  __syncthreads();
@@ -768,6 +770,8 @@ typedef struct region {
   size_t from, to;
   int d;
   size_t cut[16], cut_to[16], ncut;
+  unsigned char call[16]; /* the cut is a call statement (cx->call) */
+  size_t uses_to;         /* hoist declarations used up to here (0: to) */
   const pt_exit_ctx *cx;
 } region;
 
@@ -789,6 +793,14 @@ static const char *cut_region(const pt_text *t, region *r) {
     int bar = t->depth[l] == r->d && pt_line_is(t, l, "__syncthreads();");
     int loop =
         !bar && r->cx && t->depth[l] == r->d && r->cx->uniform(r->cx->arg, l);
+    int call = !bar && !loop && r->cx && r->cx->call && t->depth[l] == r->d &&
+               r->cx->call(r->cx->arg, l);
+    if (call && r->ncut < sizeof r->cut / sizeof *r->cut) {
+      r->call[r->ncut] = 1;
+      r->cut_to[r->ncut] = l;
+      r->cut[r->ncut++] = l;
+      continue;
+    }
     size_t e = loop ? pt_loop_end(t, l) : l;
     if (loop && (!e || e > r->to))
       return "a loop made uniform in the guarded code does not end at a `}` "
@@ -859,8 +871,8 @@ static int declaration(const pt_text *t, size_t l, char **name, size_t *tlen,
  * after `to` (up to `end`) use: `T x = e;` -> `T x;` above, `x = e;` in
  * place (into *keep[l - from] = 1 when l is to be rewritten). */
 static const char *hoist(const pt_text *t, size_t from, size_t to, size_t end,
-                         int d, const char *ind, size_t in, pt_hunk *h,
-                         unsigned char *assign_only) {
+                         int d, const char *ind, size_t in, int zero,
+                         pt_hunk *h, unsigned char *assign_only) {
   for (size_t l = from; l <= to; l++) {
     char *name = NULL;
     size_t tlen;
@@ -883,8 +895,8 @@ static const char *hoist(const pt_text *t, size_t from, size_t to, size_t end,
       int cst = starts(s, n, "const");
       const char *ty = cst ? s + 6 : s;
       size_t tl = cst ? tlen - 6 : tlen;
-      pt_hunk_line(h, (unsigned)l, "%.*s%.*s%s;", (int)in, ind, (int)tl, ty,
-                   name);
+      pt_hunk_line(h, (unsigned)l, "%.*s%.*s%s%s;", (int)in, ind, (int)tl, ty,
+                   name, zero ? "{}" : "");
       assign_only[l - from] = (unsigned char)(init ? 1 : 2);
     }
     free(name);
@@ -935,6 +947,8 @@ static const char *emit_cut(const pt_text *t, const region *r, size_t c,
                             const char *ind, size_t in, const char *guard,
                             pt_hunk *h) {
   const pt_exit_ctx *cx = r->cx;
+  if (r->call[c])
+    return cx->call_form(cx->arg, r->cut[c], guard, h);
   if (r->cut_to[c] < r->cut[c]) {
     pt_hunk_line(h, 0, "%.*s__syncthreads();", (int)in, ind);
     return NULL;
@@ -970,8 +984,11 @@ static const char *segments(const pt_text *t, const region *r, const char *ind,
   unsigned char *only = aucs_xcalloc(t->n + 2, 1);
   const char *why = NULL;
   size_t from = r->from;
+  /* A value a helper's call passes is read by every thread: initialised */
+  int zero = memchr(r->call, 1, sizeof r->call) != NULL;
   for (size_t c = 0; c < r->ncut && !why; c++) {
-    why = hoist(t, from, r->cut[c] - 1, r->to, r->d, ind, in, h, only + from);
+    why = hoist(t, from, r->cut[c] - 1, r->uses_to ? r->uses_to : r->to, r->d,
+                ind, in, zero, h, only + from);
     from = r->cut_to[c] + 1;
   }
   from = r->from;
@@ -1072,6 +1089,25 @@ const char *pt_form_exit_in(const pt_text *t, unsigned l, pt_names *names,
     return "the `if` is not an early return";
   return r ? exit_return(t, l, r, &hd, names, cx, h)
            : exit_if(t, l, &hd, names, cx, h);
+}
+
+const char *pt_form_guarded(const pt_text *t, size_t from, size_t to,
+                            size_t uses_to, const char *guard,
+                            const pt_exit_ctx *cx, pt_hunk *h) {
+  size_t f = from;
+  while (f < to && pt_line_is(t, f, ""))
+    f++;
+  region g = {
+      .from = from, .to = to, .d = t->depth[f], .uses_to = uses_to, .cx = cx};
+  const char *why = cut_region(t, &g);
+  if (why)
+    return why;
+  size_t in;
+  const char *ind = pt_indent(t, f, &in);
+  char *extra = aucs_xasprintf("%.*s", (int)in, ind);
+  why = segments(t, &g, ind, in, guard, extra, h);
+  free(extra);
+  return why;
 }
 
 const char *pt_form_exit(const pt_text *t, unsigned l, pt_names *names,

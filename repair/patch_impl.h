@@ -97,7 +97,20 @@ typedef struct pt_exit_ctx {
   /* Optional: whether the repair put a barrier before line L of the
    * guarded code (a flattened region's barrier, not in the source). */
   int (*before)(void *arg, size_t line);
+  /* Optional: whether the one-line statement L at the guarded code's level
+   * calls a helper that takes the flag (patch_active.c); call_form writes
+   * it, unguarded, passing `guard`, into h. */
+  int (*call)(void *arg, size_t line);
+  const char *(*call_form)(void *arg, size_t line, const char *guard,
+                           pt_hunk *h);
 } pt_exit_ctx;
+/* Lines from..to (at the depth of the first nonblank one) cut at their
+ * barrier lines, loops and calls of cx as in the exit form, each run in
+ * `if (guard) { ... }`, appended to h; declarations used up to line
+ * uses_to (0: to) hoisted. */
+const char *pt_form_guarded(const pt_text *t, size_t from, size_t to,
+                            size_t uses_to, const char *guard,
+                            const pt_exit_ctx *cx, pt_hunk *h);
 const char *pt_form_exit_in(const pt_text *t, unsigned line, pt_names *names,
                             const pt_exit_ctx *cx, pt_hunk *h);
 /* A flattened if/else holding line `line`, with the barrier the repair put
@@ -149,6 +162,16 @@ const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
                                size_t i, const char *base, LLVMModuleRef m,
                                pt_names *names, const char *guard, pt_hunk *h,
                                unsigned char *carry);
+/* A loop the repair made uniform inside a region it flattened around it
+ * whose only divergence is the exit of the loop just above it (the line
+ * of that loop's header: pt_after_loop, 0 when the text shows another
+ * shape): the plain form of pt_form_loop, the flag starting as COND; the
+ * patch's check decides (patch.c retries without it). */
+size_t pt_after_loop(const pt_text *t, size_t head);
+const char *pt_form_loop_entry(const pt_text *t, const aucs_editlog *log,
+                               size_t i, const char *base, LLVMModuleRef m,
+                               pt_names *names, pt_hunk *h,
+                               unsigned char *carry);
 /* repair/patch_helper.c: whether barrier `bar` precedes code inlined from
  * a helper, and then its form in the helper's body (m: the repaired
  * module, base: this file's basename). */
@@ -187,5 +210,23 @@ int pt_live(LLVMValueRef f);
  * statement that another thread could see: before the statement. */
 const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
                            LLVMMetadataRef at, const char *base, pt_hunk *h);
+
+/* patch.c: the helper inline-call edit e inlined (NULL: not in m), and
+ * in *others whether calls of it are left in code a kernel reaches. */
+LLVMValueRef pt_called(const aucs_edit *e, LLVMModuleRef m, int *others);
+/* repair/patch_active.c: whether inline-call edit k inlined a helper of
+ * this file whose loop the repair made uniform (a kernel's early return
+ * made it divergent); then its form: the call line with `guard` passed
+ * last (into call) and the helper taking it as a new parameter (a copy
+ * `NAME_active` of it when it has other calls), its body's runs guarded
+ * by it, its loops under it by cx (into helper, with a note). NULL, or
+ * why not. pt_active_call: the helper's header line (0: none), its `}`
+ * line in *end. */
+unsigned pt_active_call(const pt_text *t, const aucs_editlog *log, size_t k,
+                        const char *base, LLVMModuleRef m, size_t *end);
+const char *pt_form_active(const pt_text *t, const aucs_editlog *log, size_t k,
+                           const char *base, LLVMModuleRef m, pt_names *names,
+                           const char *guard, const pt_exit_ctx *cx,
+                           pt_hunk *call, pt_hunk *helper);
 
 #endif

@@ -60,8 +60,8 @@
  * own at the body's level, a `do` loop, a header over several lines, a
  * loop inside a divergent `if` (absorbed by the repair; pt_form_loop_under
  * takes one in the code an early return or an `if (C) {` block guards,
- * not one in a `__device__` helper a caller's return made divergent: that
- * would need the flag passed in), a barrier between the reads and the
+ * and patch_active.c one in a `__device__` helper a caller's return made
+ * divergent, the flag passed in), a barrier between the reads and the
  * write of a statement that is not one compound assignment, and
  * preprocessor lines in the body refuse the form (the edit stays "IR
  * only").
@@ -711,7 +711,7 @@ static int last_statement(const pt_text *t, size_t head, size_t e) {
 
 static const char *take_edits(const pt_text *t, const aucs_editlog *log,
                               size_t i, const char *base, loop *lp,
-                              unsigned char *carry) {
+                              const char *guard, unsigned char *carry) {
   const aucs_edit *u = &log->v[i];
   for (size_t k = 0; k < log->n; k++) {
     const aucs_edit *e = &log->v[k];
@@ -719,6 +719,10 @@ static const char *take_edits(const pt_text *t, const aucs_editlog *log,
     if (k == i || l < lp->head || l > lp->end || !e->function || !u->function ||
         strcmp(e->function, u->function) || e->kind == AUCS_EDIT_INLINE_CALL)
       continue;
+    if (guard && l == lp->head && e->kind == AUCS_EDIT_FLATTEN_EXIT &&
+        e->source_edit &&
+        !strncmp(e->source_edit, "replace the `return` at ", 24))
+      continue; /* the early return's flag carried on past the loop */
     const char *why = take_edit(t, log, e, base, lp);
     if (why)
       return why;
@@ -778,6 +782,33 @@ static void split_names(loop *lp, pt_names *names) {
     }
 }
 
+/* The line after the last statement above the loop at line head that
+ * ends a loop (`}` of a braced `for`/`while` body at head's depth), with
+ * only one-line statements free of calls, subscripts and barriers between:
+ * the loop is entered right after that loop's exit. 0 when not. */
+size_t pt_after_loop(const pt_text *t, size_t head) {
+  int d = t->depth[head];
+  for (size_t l = head - 1; l > 0 && t->depth[l] >= d; l--) {
+    size_t n;
+    const char *s = pt_trimmed(t, l, &n);
+    if (!n)
+      continue;
+    if (n == 1 && *s == '}' && t->depth[l] == d + 1) {
+      size_t o = l - 1;
+      while (o > 0 && t->depth[o] > d)
+        o--;
+      return o && pt_loop_end(t, o) == l &&
+                     (starts(t, o, "for") || starts(t, o, "while"))
+                 ? o
+                 : 0;
+    }
+    if (t->depth[l] != d || !pt_one_statement(t, l) || memchr(s, '(', n) ||
+        memchr(s, '[', n) || line_has(t, l, "sync"))
+      return 0;
+  }
+  return 0;
+}
+
 static const char *form_loop(const pt_text *t, const aucs_editlog *log,
                              size_t i, const char *base, LLVMModuleRef m,
                              pt_names *names, const char *guard, pt_hunk *h,
@@ -786,13 +817,19 @@ static const char *form_loop(const pt_text *t, const aucs_editlog *log,
   loop lp = {.head = pt_edit_line(u, base), .m = m};
   if (!lp.head || lp.head > t->n)
     return "the loop made uniform does not begin in this file";
-  if (!guard && u->source_edit &&
+  int entry = guard && !*guard; /* pt_form_loop_entry */
+  if (entry)
+    guard = NULL;
+  if (!guard && !entry && u->source_edit &&
       strstr(u->source_edit, "<the condition around"))
     return in_device_function(t, lp.head)
                ? "the loop is in a __device__ helper that a caller's early "
-                 "return or divergent `if` made divergent: its source form "
-                 "would pass the caller's flag into the helper (a new "
-                 "parameter), which the patch does not write"
+                 "return or divergent `if` made divergent, and the flag "
+                 "cannot be passed into it (patch_active.c takes a helper "
+                 "of this file defined on one header line, called in a "
+                 "one-line "
+                 "statement below an early return at the kernel's top "
+                 "level)"
                : "the loop sits in a divergent region the repair "
                  "flattened around it, neither after an early return nor "
                  "in an `if (C) {` block at the kernel's top level; the "
@@ -809,7 +846,7 @@ static const char *form_loop(const pt_text *t, const aucs_editlog *log,
   if (!why)
     why = cut_body(t, &lp);
   if (!why)
-    why = take_edits(t, log, i, base, &lp, carry);
+    why = take_edits(t, log, i, base, &lp, guard, carry);
   if (!why)
     why = hoist_all(t, &lp);
   if (!why) {
@@ -826,6 +863,13 @@ const char *pt_form_loop(const pt_text *t, const aucs_editlog *log, size_t i,
                          const char *base, LLVMModuleRef m, pt_names *names,
                          pt_hunk *h, unsigned char *carry) {
   return form_loop(t, log, i, base, m, names, NULL, h, carry);
+}
+
+const char *pt_form_loop_entry(const pt_text *t, const aucs_editlog *log,
+                               size_t i, const char *base, LLVMModuleRef m,
+                               pt_names *names, pt_hunk *h,
+                               unsigned char *carry) {
+  return form_loop(t, log, i, base, m, names, "", h, carry);
 }
 
 const char *pt_form_loop_under(const pt_text *t, const aucs_editlog *log,
