@@ -29,7 +29,7 @@ aucs_edit *aucs_editlog_push(aucs_editlog *l, const aucs_edit *e) {
   return &l->v[l->n++];
 }
 
-static void edit_free(aucs_edit *e) {
+void aucs_edit_free(aucs_edit *e) {
   free(e->function);
   free(e->where);
   free(e->finding);
@@ -40,7 +40,7 @@ static void edit_free(aucs_edit *e) {
 
 void aucs_editlog_truncate(aucs_editlog *l, size_t n) {
   while (l->n > n)
-    edit_free(&l->v[--l->n]);
+    aucs_edit_free(&l->v[--l->n]);
 }
 
 void aucs_editlog_free(aucs_editlog *l) {

@@ -44,6 +44,7 @@
  */
 #include "repair_impl.h"
 
+#include "aucs/patch.h"
 #include <llvm-c/DebugInfo.h>
 
 /* One committed op, as replayed. */
@@ -223,32 +224,16 @@ static int reached(LLVMValueRef fn, int depth) {
   return 0;
 }
 
-/* helper is one instance of a template with another instance in m
- * ("_Z7shiftedILi1EEfPff" and "_Z7shiftedILi2EEfPff"): edits in each
- * would be one source edit for every instance, which the source patch
- * (repair/patch.c) leaves IR only; edits in the inlined copies it can
- * write for every call (repair/patch_shared.c). */
-static int shared_template(LLVMModuleRef m, const char *helper) {
-  char *end;
-  unsigned long n = strtoul(helper + 2, &end, 10);
-  if (strncmp(helper, "_Z", 2) || end == helper + 2 || strlen(end) <= n ||
-      end[n] != 'I')
-    return 0;
-  size_t len = (size_t)(end + n + 1 - helper), count = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    count += LLVMCountBasicBlocks(f) && !strncmp(name_of(f), helper, len);
-  return count > 1;
-}
-
 /* The number of copies of helper the kernels had, when the repair inlined
  * every one of them (R: every op made); else 0. */
 static unsigned inlined_everywhere(LLVMModuleRef m, const char *helper,
                                    LLVMModuleRef R) {
   LLVMValueRef h = LLVMGetNamedFunction(m, helper),
                hr = LLVMGetNamedFunction(R, helper);
-  long n = h && hr && !aucs_kernel_is(h) && !shared_template(m, helper)
-               ? paths(h, 0)
-               : -1;
+  long n =
+      h && hr && !aucs_kernel_is(h) && !aucs_patch_template_shared(helper, m)
+          ? paths(h, 0)
+          : -1;
   return n > 0 && !reached(hr, 0) ? (unsigned)n : 0;
 }
 
@@ -519,15 +504,6 @@ static folded *stands_for(fold *F, const aucs_edit *e) {
   return NULL;
 }
 
-static void edit_clear(aucs_edit *e) {
-  free(e->function);
-  free(e->where);
-  free(e->finding);
-  free(e->source);
-  free(e->source_edit);
-  free(e->why);
-}
-
 /* The log as the folded edits on m (inserts made, deletes not yet). */
 static void rewrite(state *s, fold *F, LLVMModuleRef m) {
   aucs_editlog *log = &s->r->log, out = {0};
@@ -535,7 +511,7 @@ static void rewrite(state *s, fold *F, LLVMModuleRef m) {
     aucs_edit *e = &log->v[i];
     folded *f = stands_for(F, e);
     if (!f) {
-      edit_clear(e);
+      aucs_edit_free(e);
       continue;
     }
     f->logged = 1;

@@ -123,9 +123,7 @@ static size_t template_prefix(const char *mangled) {
   return (size_t)(end + n + 1 - mangled);
 }
 
-/* A template kernel instantiated more than once in m (or, without m, at
- * all): one source edit would change every instantiation. */
-static int shared_template(const char *mangled, LLVMModuleRef m) {
+int aucs_patch_template_shared(const char *mangled, LLVMModuleRef m) {
   size_t n = template_prefix(mangled), count = 0;
   if (!n || !m)
     return n != 0;
@@ -362,7 +360,7 @@ static long else_barrier(const aucs_editlog *log, size_t i) {
 /* The hunk of e on t, or NULL with why it has none (static text). */
 static const char *classify(const aucs_edit *e, const text *t, const char *base,
                             LLVMModuleRef m, pt_names *names, pt_hunk *h) {
-  if (shared_template(e->function, m))
+  if (aucs_patch_template_shared(e->function, m))
     return "a template kernel instantiated more than once: the source edit "
            "would change every instantiation";
   if (e->kind == AUCS_EDIT_INSERT_BARRIER)
@@ -482,7 +480,7 @@ static void plan_if_else(const aucs_editlog *log, const text *t,
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
     long k = e->kind == AUCS_EDIT_FLATTEN_REGION ? else_barrier(log, i) : -1;
-    if (k < 0 || shared_template(e->function, m) || !loc_in(e->source, base))
+    if (k < 0 || aucs_patch_template_shared(e->function, m) || !loc_in(e->source, base))
       continue;
     pt_hunk_free(&p->hunks[i]);
     p->why[i] = pt_form_if_else(t, loc_line(e->source), names, &p->hunks[i]);
@@ -881,7 +879,7 @@ static void plan_region_exit(const aucs_editlog *log, const text *t,
                              plan *p) {
   for (size_t i = 0; i < log->n; i++)
     if (log->v[i].kind == AUCS_EDIT_FLATTEN_REGION && !p->exact[i] &&
-        !shared_template(log->v[i].function, m))
+        !aucs_patch_template_shared(log->v[i].function, m))
       region_exit(log, i, t, base, names, p);
 }
 
@@ -920,7 +918,7 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
     if (e->kind != AUCS_EDIT_UNIFORMIZE_LOOP || !loc_in(e->source, base) ||
-        shared_template(e->function, m) || p->carried[i] || p->exact[i])
+        aucs_patch_template_shared(e->function, m) || p->carried[i] || p->exact[i])
       continue;
     memset(carry, 0, log->n);
     if (p->in_if[i] && !p->no_loops) {

@@ -42,6 +42,8 @@ aucs_edit *aucs_editlog_push(aucs_editlog *l, const aucs_edit *e);
 /* Drop the edits from index n on (a rolled-back trial). */
 void aucs_editlog_truncate(aucs_editlog *l, size_t n);
 void aucs_editlog_free(aucs_editlog *l);
+/* Free the strings of one edit (not in a log). */
+void aucs_edit_free(aucs_edit *e);
 /* One paragraph per edit: "edit 1: insert-barrier in @k before %x ...". */
 void aucs_editlog_print_edit(const aucs_edit *e, size_t number, aucs_buf *out);
 void aucs_editlog_print(const aucs_editlog *l, aucs_buf *out);
