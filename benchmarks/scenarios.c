@@ -89,7 +89,7 @@ static double cpu_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum { REPEAT = 3 }; /* timed runs of detect and of the repair */
+enum { REPEAT = 5 }; /* timed runs of detect and of the repair */
 
 static double median3(double *v) {
   for (int i = 0; i < 2; i++)
