@@ -54,8 +54,8 @@ static const rmw_form *form_of(LLVMValueRef op) {
   LLVMTypeRef ty = LLVMTypeOf(op);
   LLVMTypeKind tk = LLVMGetTypeKind(ty);
   int fp = tk == LLVMFloatTypeKind || tk == LLVMDoubleTypeKind;
-  int in = tk == LLVMIntegerTypeKind && (LLVMGetIntTypeWidth(ty) == 32 ||
-                                         LLVMGetIntTypeWidth(ty) == 64);
+  int in = tk == LLVMIntegerTypeKind &&
+           (LLVMGetIntTypeWidth(ty) == 32 || LLVMGetIntTypeWidth(ty) == 64);
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
     if (forms[i].opcode == k && (forms[i].fp ? fp : in))
       return &forms[i];
@@ -81,9 +81,8 @@ static int touches(LLVMValueRef I) {
     return strncmp(name, "llvm.nvvm.read.ptx.sreg.", 24) &&
            strncmp(name, "llvm.dbg.", 9);
   }
-  return LLVMIsALoadInst(I) || LLVMIsAStoreInst(I) ||
-         LLVMIsAAtomicRMWInst(I) || LLVMIsAAtomicCmpXchgInst(I) ||
-         LLVMIsAFenceInst(I);
+  return LLVMIsALoadInst(I) || LLVMIsAStoreInst(I) || LLVMIsAAtomicRMWInst(I) ||
+         LLVMIsAAtomicCmpXchgInst(I) || LLVMIsAFenceInst(I);
 }
 
 /* load reaches store in one block with nothing touching memory between. */
@@ -148,8 +147,10 @@ static int match_store(LLVMValueRef store, aucs_atomic_rmw *out) {
       !one_use_by(op, store) || !adjacent(load, store) ||
       LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == 5)
     return 0;
-  *out = (aucs_atomic_rmw){load, op, store, LLVMGetOperand(op, 1 - which),
-                           f->bin, f->cuda};
+  *out = (aucs_atomic_rmw){.load = load, .op = op, .store = store};
+  out->operand = LLVMGetOperand(op, 1 - which);
+  out->bin = f->bin;
+  out->cuda = f->cuda;
   return 1;
 }
 
@@ -219,8 +220,8 @@ int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
   e.source = aucs_srcloc_format(r.store);
   char *at = line_of(r.store);
   if (at)
-    e.source_edit = aucs_xasprintf("use %s for the read-modify-write at %s",
-                                   r.cuda, at);
+    e.source_edit =
+        aucs_xasprintf("use %s for the read-modify-write at %s", r.cuda, at);
   e.why = aucs_xasprintf(
       "threads that reach this read-modify-write with the same address "
       "race on it, and a barrier cannot order two threads at one statement: "

@@ -21,16 +21,18 @@
 static const struct {
   char op;
   const char *cuda;
-} calls[] = {{'+', "atomicAdd"}, {'-', "atomicSub"}, {'|', "atomicOr"},
-             {'&', "atomicAnd"}, {'^', "atomicXor"}};
+} calls[] = {{'+', "atomicAdd"},
+             {'-', "atomicSub"},
+             {'|', "atomicOr"},
+             {'&', "atomicAnd"},
+             {'^', "atomicXor"}};
 
 static const char PREFIX[] = "use ";
 static const char FOR[] = " for the read-modify-write at ";
 
 /* The CUDA call of "use atomicAdd for the read-modify-write at F:L" and
  * L when F is this file; NULL otherwise. */
-static const char *parse(const aucs_edit *e, const char *base,
-                         unsigned *line) {
+static const char *parse(const aucs_edit *e, const char *base, unsigned *line) {
   const char *s = e->source_edit;
   const char *f = s ? strstr(s, FOR) : NULL;
   if (!f || strncmp(s, PREFIX, sizeof PREFIX - 1))
@@ -72,8 +74,8 @@ const char *pt_form_atomic(const aucs_edit *e, const pt_text *t,
   h->from = h->to = line;
   pt_hunk_line(h, line, "%.*s%s(&%.*s, %.*s);", (int)in, ind, cuda,
                (int)a.lhs_len, a.lhs, (int)a.rhs_len, a.rhs);
-  h->note = aucs_xasprintf("replace `%.*s` by `%s(&%.*s, %.*s)`",
-                           (int)(n - 1), s, cuda, (int)a.lhs_len, a.lhs,
-                           (int)a.rhs_len, a.rhs);
+  h->note =
+      aucs_xasprintf("replace `%.*s` by `%s(&%.*s, %.*s)`", (int)(n - 1), s,
+                     cuda, (int)a.lhs_len, a.lhs, (int)a.rhs_len, a.rhs);
   return NULL;
 }

@@ -15,9 +15,9 @@
  * same address, in one block with no other memory access between. */
 typedef struct aucs_atomic_rmw {
   LLVMValueRef load, op, store;
-  LLVMValueRef operand;     /* the other operand of op (not the load's) */
-  LLVMAtomicRMWBinOp bin;   /* the atomicrmw doing the same */
-  const char *cuda;         /* the CUDA call: "atomicAdd" */
+  LLVMValueRef operand;   /* the other operand of op (not the load's) */
+  LLVMAtomicRMWBinOp bin; /* the atomicrmw doing the same */
+  const char *cuda;       /* the CUDA call: "atomicAdd" */
 } aucs_atomic_rmw;
 
 /* Whether the race between accesses a and b (a == b: a store racing with
