@@ -29,7 +29,7 @@ from collections import Counter, defaultdict
 RACE_KINDS = {"race", "inter-block-race", "barrier-divergence"}
 KINDS = ["insert-barrier", "delete-barrier", "flatten-exit", "flatten-region",
          "split-block", "uniformize-loop", "inline-call", "insert-fence",
-         "widen-scope"]
+         "widen-scope", "make-atomic"]
 TIMEOUT = 300
 FIX_ONLY = {"--trust-dynamic"}
 

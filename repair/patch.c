@@ -376,6 +376,8 @@ static const char *classify(const aucs_edit *e, const text *t, const char *base,
     return inline_why(e, m);
   if (e->kind == AUCS_EDIT_WIDEN_SCOPE || e->kind == AUCS_EDIT_INSERT_FENCE)
     return classify_sync(e, t, base, h);
+  if (e->kind == AUCS_EDIT_MAKE_ATOMIC)
+    return pt_form_atomic(e, t, base, h);
   if (e->kind == AUCS_EDIT_FLATTEN_EXIT)
     return loc_in(e->source, base)
                ? pt_form_exit(t, loc_line(e->source), names, h)

@@ -211,6 +211,11 @@ int pt_live(LLVMValueRef f);
 const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
                            LLVMMetadataRef at, const char *base, pt_hunk *h);
 
+/* repair/patch_atomic.c: make-atomic edit e as the CUDA call replacing its
+ * `x++;` / `x OP= y;` line. */
+const char *pt_form_atomic(const aucs_edit *e, const pt_text *t,
+                           const char *base, pt_hunk *h);
+
 /* patch.c: the helper inline-call edit e inlined (NULL: not in m), and
  * in *others whether calls of it are left in code a kernel reaches. */
 LLVMValueRef pt_called(const aucs_edit *e, LLVMModuleRef m, int *others);

@@ -48,6 +48,7 @@
  * about one first detection, more when edits changed the static queries
  * (an edit changes every query whose interval it touches: no cache hit).
  */
+#include "aucs/atomic_rmw.h"
 #include "aucs/syncfix.h"
 #include "repair_impl.h"
 
@@ -274,6 +275,8 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     bar = aucs_syncfix_fence(I);
     set_id(bar, o->id);
     return bar;
+  case OP_ATOMIC:
+    return aucs_atomic_rmw_apply(I, err);
   }
   return NULL;
 }
@@ -845,6 +848,8 @@ static int plan(state *s, trial *t, LLVMValueRef kernel,
   if (prepare(s, t, &kernel, fp))
     return 1;
   const aucs_finding *f = *fp;
+  if (variant == RP_ATOMIC)
+    return rp_plan_atomic(s, t, kernel, f);
   switch (f->kind) {
   case AUCS_FINDING_RACE:
     return rp_place_race(s, t, f->a.instr, f->b.instr, variant);
@@ -1115,9 +1120,25 @@ static int unfixable(state *s, int item, const aucs_finding **f,
   return 1;
 }
 
+/* A race on one read-modify-write statement: first the atomic (a barrier
+ * cannot order two threads at one statement); 1 when kept. */
+static int atomic_first(state *s, int item) {
+  aucs_repair_item *it = &s->r->items[item];
+  LLVMValueRef kernel;
+  aucs_atomic_rmw r;
+  const aucs_finding *f = rp_lookup_cur(s, it, &kernel);
+  if (!f || it->outcome == AUCS_OUTCOME_UNFIXABLE ||
+      f->kind != AUCS_FINDING_RACE ||
+      !aucs_atomic_rmw_match(f->a.instr, f->b.instr, &r))
+    return 0;
+  return try_once(s, item, kernel, f, RP_ATOMIC);
+}
+
 static int attempt(state *s, int item) {
   LLVMValueRef kernel;
   const aucs_finding *f;
+  if (atomic_first(s, item))
+    return 1;
   if (unfixable(s, item, &f, &kernel))
     return 0;
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 3

@@ -50,7 +50,9 @@ typedef enum op_kind {
   OP_UNIFY_EXITS,
   OP_KEEP_IN,
   OP_WIDEN, /* syncfix.c: an atomic of block scope made device-scoped */
-  OP_FENCE  /* syncfix.c: __threadfence() before `at` (id: the fence's) */
+  OP_FENCE, /* syncfix.c: __threadfence() before `at` (id: the fence's) */
+  OP_ATOMIC /* atomic_rmw.c: the read-modify-write ending in store `at` made
+               one atomicrmw */
 } op_kind;
 
 typedef struct op {
@@ -218,5 +220,10 @@ int rp_plan_scope(state *s, trial *t, LLVMValueRef kernel,
                   const aucs_finding *f, int variant);
 int rp_plan_fence(state *s, trial *t, LLVMValueRef kernel,
                   const aucs_finding *f, int variant);
+/* atomic_rmw.c: a race on one read-modify-write statement made atomic (the
+ * loop's variant RP_ATOMIC, tried before any barrier). */
+enum { RP_ATOMIC = -1 };
+int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
+                   const aucs_finding *f);
 
 #endif
