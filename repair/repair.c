@@ -1040,7 +1040,8 @@ static int plan_copies(state *s, trial *t, LLVMValueRef kc,
   aucs_finding cur = *fc;
   for (;;) {
     const aucs_finding *planned = &cur;
-    if (plan(s, t, kc, &planned, variant) || !verified(t))
+    if (plan(s, t, kc, &planned, variant) || !verified(t) ||
+        rp_splits_rmw(s, t, kc, s->next_id))
       return 0;
     done[n][0] = planned->a.instr;
     done[n][1] = planned->b.instr;
@@ -1122,14 +1123,37 @@ static int unfixable(state *s, int item, const aucs_finding **f,
 
 /* A race on one read-modify-write statement: first the atomic (a barrier
  * cannot order two threads at one statement); 1 when kept. */
+/* The item is a store racing with itself in a read-modify-write (h[b]++)
+ * and the kernel has no other race: no barrier trial comes first. With
+ * other races (the statement's load against its store, or a reduction
+ * whose missing barrier lets threads of two rounds meet at one slot), the
+ * barrier variants go first and the atomic after them (atomic_last). */
 static int atomic_first(state *s, int item) {
   aucs_repair_item *it = &s->r->items[item];
   LLVMValueRef kernel;
   aucs_atomic_rmw r;
   const aucs_finding *f = rp_lookup_cur(s, it, &kernel);
   if (!f || it->outcome == AUCS_OUTCOME_UNFIXABLE ||
-      f->kind != AUCS_FINDING_RACE ||
+      f->kind != AUCS_FINDING_RACE || f->a.instr != f->b.instr ||
       !aucs_atomic_rmw_match(f->a.instr, f->b.instr, &r))
+    return 0;
+  for (size_t k = 0; k < s->cur.nkernels; k++)
+    for (size_t i = 0; i < s->cur.kernels[k].findings.n; i++) {
+      const aucs_finding *g = &s->cur.kernels[k].findings.v[i];
+      if (g->kind == AUCS_FINDING_RACE && g->a.instr != g->b.instr &&
+          rp_fn_of(g->a.instr) == kernel)
+        return 0;
+    }
+  return try_once(s, item, kernel, f, RP_ATOMIC);
+}
+
+/* After the barrier variants: the race is one read-modify-write. */
+static int atomic_last(state *s, int item, LLVMValueRef kernel,
+                       const aucs_finding *f) {
+  aucs_atomic_rmw r;
+  if (f->kind != AUCS_FINDING_RACE ||
+      !aucs_atomic_rmw_match(f->a.instr, f->b.instr, &r) ||
+      aucs_budget_check(&s->budget))
     return 0;
   return try_once(s, item, kernel, f, RP_ATOMIC);
 }
@@ -1158,7 +1182,7 @@ static int attempt(state *s, int item) {
         return 1;
     }
   }
-  return 0;
+  return atomic_last(s, item, kernel, f);
 }
 
 /* ---- the loop -----------------------------------------------------------*/

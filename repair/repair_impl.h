@@ -223,6 +223,10 @@ int rp_plan_fence(state *s, trial *t, LLVMValueRef kernel,
 /* atomic_rmw.c: a race on one read-modify-write statement made atomic (the
  * loop's variant RP_ATOMIC, tried before any barrier). */
 enum { RP_ATOMIC = -1 };
+/* A barrier the trial inserted splits a read-modify-write statement (its
+ * load before, its store after): 1 with t->why (atomic_rmw.c). */
+int rp_splits_rmw(const state *s, trial *t, LLVMValueRef kernel,
+                  unsigned first);
 int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
                    const aucs_finding *f);
 
