@@ -507,6 +507,17 @@ static void test_module_check_nvptx_accepts_nvptx(void **state) {
   assert_int_not_equal(aucs_module_check_nvptx(m, &err), 0);
   assert_non_null(strstr(err, "(target triple 'amdgcn-amd-amdhsa')"));
   free(err);
+  LLVMSetTarget(m, "nvptx-nvidia-cuda");
+  assert_int_equal(aucs_module_check_nvptx(m, &err), 0);
+  /* a corrupted architecture that begins like nvptx (a flipped byte of a
+   * bitcode file: robust/mutants) is refused, the byte written escaped */
+  LLVMSetTarget(m, "nvptx6\xd6-nvidia-cuda");
+  assert_int_not_equal(aucs_module_check_nvptx(m, &err), 0);
+  assert_non_null(strstr(err, "(target triple 'nvptx6\\xd6-nvidia-cuda')"));
+  free(err);
+  LLVMSetTarget(m, "nvptxfoo");
+  assert_int_not_equal(aucs_module_check_nvptx(m, &err), 0);
+  free(err);
   support_free(m);
 }
 

@@ -667,17 +667,32 @@ void aucs_module_free(aucs_module *m) {
   free(m);
 }
 
+/* The triple's architecture (up to the first '-') is nvptx or nvptx64: a
+ * corrupted one ("nvptx6\xd6-nvidia-cuda") would pass a prefix test, and
+ * LLVM's tools refuse the module written with it. */
+static int nvptx_arch(const char *triple) {
+  size_t n = strcspn(triple, "-");
+  return (n == 5 && !strncmp(triple, "nvptx", 5)) ||
+         (n == 7 && !strncmp(triple, "nvptx64", 7));
+}
+
 int aucs_module_check_nvptx(LLVMModuleRef m, char **err) {
   size_t n;
   const char *id = LLVMGetModuleIdentifier(m, &n);
   const char *triple = LLVMGetTarget(m);
-  if (strncmp(triple, "nvptx", 5) == 0)
+  if (nvptx_arch(triple))
     return 0;
   aucs_buf b = {0};
   aucs_buf_printf(&b, "%.*s: not an NVPTX module ", (int)n, id);
-  if (*triple)
-    aucs_buf_printf(&b, "(target triple '%s')", triple);
-  else
+  if (*triple) {
+    aucs_buf_puts(&b, "(target triple '");
+    for (const unsigned char *c = (const unsigned char *)triple; *c; c++)
+      if (*c >= 0x20 && *c < 0x7f && *c != '\\')
+        aucs_buf_printf(&b, "%c", *c);
+      else
+        aucs_buf_printf(&b, "\\x%02x", *c);
+    aucs_buf_puts(&b, "')");
+  } else
     aucs_buf_puts(&b, "(it has no target triple)");
   *err = aucs_buf_take(&b);
   return 1;
