@@ -222,6 +222,13 @@ int rp_plan_fence(state *s, trial *t, LLVMValueRef kernel,
                   const aucs_finding *f, int variant);
 /* atomic_rmw.c: a race on one read-modify-write statement made atomic (the
  * loop's variant RP_ATOMIC, tried before any barrier). */
+/* repair_inline.c: make *f's instructions the kernel's (inline the calls
+ * leading to them) and point *f at the same finding there; 0 on success.
+ * rp_unique_id: the one instruction of fn with repair id `id` (inlining
+ * copies ids), or NULL when there is none or more than one. */
+int rp_prepare(state *s, trial *t, LLVMValueRef *kernel,
+               const aucs_finding **f);
+LLVMValueRef rp_unique_id(LLVMValueRef fn, unsigned id);
 enum { RP_ATOMIC = -1 };
 /* A barrier the trial inserted splits a read-modify-write statement (its
  * load before, its store after): 1 with t->why (atomic_rmw.c). */
