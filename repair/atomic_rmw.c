@@ -199,12 +199,6 @@ LLVMValueRef aucs_atomic_rmw_apply(LLVMValueRef store, char **err) {
 
 /* ---- the plan -----------------------------------------------------------*/
 
-static char *line_of(LLVMValueRef I) {
-  aucs_srcloc l = aucs_srcloc_of(I);
-  return l.line ? aucs_xasprintf("%.*s:%u", (int)l.file_len, l.file, l.line)
-                : NULL;
-}
-
 int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
                    const aucs_finding *f) {
   (void)kernel;
@@ -218,7 +212,7 @@ int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
   aucs_edit e = {.kind = AUCS_EDIT_MAKE_ATOMIC, .id = aucs_repair_id(r.store)};
   e.where = rp_where(r.store, ":");
   e.source = aucs_srcloc_format(r.store);
-  char *at = line_of(r.store);
+  char *at = rp_file_line(r.store);
   if (at)
     e.source_edit =
         aucs_xasprintf("use %s for the read-modify-write at %s", r.cuda, at);
@@ -287,7 +281,7 @@ int rp_splits_rmw(const state *s, trial *t, LLVMValueRef kernel,
                   &which) != load ||
           !self_rmw_race(s, load, store))
         continue;
-      char *at = line_of(store);
+      char *at = rp_file_line(store);
       free(t->why);
       t->why = aucs_xasprintf(
           "a barrier inside the read-modify-write at %s would lose updates "

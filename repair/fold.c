@@ -111,9 +111,8 @@ static LLVMValueRef one_id(LLVMModuleRef m, unsigned id) {
  * fence or terminator (the first four and terminators carry repair ids in
  * the module as given). */
 static int pure(LLVMValueRef I) {
-  return !LLVMIsALoadInst(I) && !LLVMIsAStoreInst(I) && !LLVMIsACallInst(I) &&
-         !LLVMIsAFenceInst(I) && !LLVMIsAAtomicRMWInst(I) &&
-         !LLVMIsAAtomicCmpXchgInst(I) && !LLVMIsATerminatorInst(I);
+  return !aucs_place_effectful(I) && !LLVMIsAFenceInst(I) &&
+         !LLVMIsATerminatorInst(I);
 }
 
 /* The repair id of the instruction a barrier before I is before, up to
@@ -483,11 +482,7 @@ static void redo_delete(aucs_edit *e, LLVMModuleRef m, const folded *f) {
   set_text(&e->function, aucs_xstrdup(name_of(rp_fn_of(bar))));
   set_text(&e->where, rp_where(bar, ":"));
   set_text(&e->source, aucs_srcloc_format(bar));
-  aucs_srcloc l = aucs_srcloc_of(bar);
-  set_text(&e->source_edit,
-           l.line ? aucs_xasprintf("delete the __syncthreads(); at %.*s:%u",
-                                   (int)l.file_len, l.file, l.line)
-                  : NULL);
+  set_text(&e->source_edit, rp_delete_source_edit(bar));
 }
 
 /* The folded edit that e, the first of its group, stands for, or NULL. */

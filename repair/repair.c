@@ -626,15 +626,20 @@ LLVMValueRef rp_insert(state *s, trial *t, LLVMValueRef before,
   return bar;
 }
 
+char *rp_delete_source_edit(LLVMValueRef bar) {
+  char *at = rp_file_line(bar);
+  char *edit =
+      at ? aucs_xasprintf("delete the __syncthreads(); at %s", at) : NULL;
+  free(at);
+  return edit;
+}
+
 void rp_delete(state *s, trial *t, LLVMValueRef bar, const char *why) {
   LLVMValueRef fn = rp_fn_of(bar);
   aucs_edit e = {.kind = AUCS_EDIT_DELETE_BARRIER, .id = aucs_repair_id(bar)};
   e.where = rp_where(bar, ":");
   e.source = aucs_srcloc_format(bar);
-  aucs_srcloc l = aucs_srcloc_of(bar);
-  if (l.line)
-    e.source_edit = aucs_xasprintf("delete the __syncthreads(); at %.*s:%u",
-                                   (int)l.file_len, l.file, l.line);
+  e.source_edit = rp_delete_source_edit(bar);
   e.why = aucs_xstrdup(why);
   rp_log_edit(s, t, e, fn);
   rp_trial_op(t, (op){OP_DELETE, rp_pos_of(bar), 0, 0, 0, {0, 0, 0}});

@@ -229,6 +229,10 @@ int rp_plan_fence(state *s, trial *t, LLVMValueRef kernel,
 int rp_prepare(state *s, trial *t, LLVMValueRef *kernel,
                const aucs_finding **f);
 LLVMValueRef rp_unique_id(LLVMValueRef fn, unsigned id);
+/* "k.cu:12" for I, or NULL without a location (repair_plan.c). */
+char *rp_file_line(LLVMValueRef I);
+/* "delete the __syncthreads(); at k.cu:12", or NULL (repair.c). */
+char *rp_delete_source_edit(LLVMValueRef bar);
 enum { RP_ATOMIC = -1 };
 /* A barrier the trial inserted splits a read-modify-write statement (its
  * load before, its store after): 1 with t->why (atomic_rmw.c). */

@@ -545,8 +545,7 @@ static int outer_divergent_loop(const aucs_cfg *g, const aucs_uniformity *u,
   return best;
 }
 
-/* "k.cu:12", or NULL without a location. */
-static char *file_line(LLVMValueRef I) {
+char *rp_file_line(LLVMValueRef I) {
   aucs_srcloc l = I ? aucs_srcloc_of(I) : (aucs_srcloc){0};
   return l.line ? aucs_xasprintf("%.*s:%u", (int)l.file_len, l.file, l.line)
                 : NULL;
@@ -555,7 +554,7 @@ static char *file_line(LLVMValueRef I) {
 /* The CUDA edit equivalent to keeping the threads in until bar. */
 static char *keep_in_source(LLVMValueRef ret, LLVMValueRef bar,
                             const char *active) {
-  char *r = file_line(ret), *b = file_line(bar), *out;
+  char *r = rp_file_line(ret), *b = rp_file_line(bar), *out;
   const char *bl = b ? b : "?";
   if (r)
     out = aucs_xasprintf(
@@ -591,7 +590,7 @@ static void log_keep_in(state *s, trial *t, const aucs_cfg *g, int u1, int u2,
                                  !strchr(active, '%') ? active
                                  : ret ? "!(<the condition of the `return`>)"
                                        : "<the condition around the barrier>");
-  char *rl = file_line(ret), *bl = aucs_srcloc_format(bar);
+  char *rl = rp_file_line(ret), *bl = aucs_srcloc_format(bar);
   e.why = aucs_xasprintf(
       "%s%s%s never reach the barrier at %s: instead of leaving, they clear "
       "`active` (active = %s) and run on to the one `return` at the end, "
