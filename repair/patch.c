@@ -63,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef pt_text text;
@@ -1454,7 +1455,12 @@ void aucs_patch_free(aucs_patch *p) {
   memset(p, 0, sizeof(*p));
 }
 
+/* A regular file (or a new name) is replaced atomically; a device or a
+ * FIFO (`--patch /dev/null`) is written through, never replaced. */
 static int write_atomic(const char *path, const char *data) {
+  struct stat st;
+  if (!stat(path, &st) && !S_ISREG(st.st_mode))
+    return write_file(path, data);
   char *tmp = aucs_xasprintf("%s.tmpXXXXXX", path);
   int fd = mkstemp(tmp), bad = fd < 0;
   if (!bad) {

@@ -723,6 +723,17 @@ int pt_compound(const pt_text *t, size_t l, pt_assign *out) {
   return 1;
 }
 
+int pt_plain_assign(const pt_text *t, size_t l, pt_assign *out) {
+  size_t n;
+  const char *s = pt_trimmed(t, l, &n);
+  assign a;
+  if (!one_line_statement(t, l) || !parse_assign(s, n, &a) || a.op_len ||
+      !plain_lvalue(a.lhs, a.lhs_len))
+    return 0;
+  *out = (pt_assign){a.lhs, a.rhs, a.op, a.lhs_len, a.rhs_len, 0};
+  return 1;
+}
+
 const char *pt_form_split(const pt_text *t, unsigned l, LLVMValueRef bar,
                           pt_names *names, pt_hunk *h) {
   if (!l || l > t->n)

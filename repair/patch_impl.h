@@ -144,6 +144,9 @@ typedef struct pt_assign {
   size_t lhs_len, rhs_len, op_len;
 } pt_assign;
 int pt_compound(const pt_text *t, size_t l, pt_assign *a);
+/* Line l as one plain assignment `LHS = RHS;` on one line (op_len 0), the
+ * same rules as pt_compound's. */
+int pt_plain_assign(const pt_text *t, size_t l, pt_assign *a);
 /* The instruction of function fn in m whose !aucs.id is id, or NULL. */
 LLVMValueRef pt_by_id(LLVMModuleRef m, const char *fn, unsigned id);
 unsigned pt_edit_line(const aucs_edit *e, const char *base);

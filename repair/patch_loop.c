@@ -22,11 +22,14 @@
  *      inserted before the loop (unless deleted again), before a
  *      statement or at the end of the body (with the flattening of the
  *      body under `active` and its block splits; where the IR barrier
- *      falls between the reads and the one write of a compound assignment
- *      `x op= e;`, the statement is split through temporaries declared
- *      at the top of the while body, `decltype(&(x)) ref;` and
- *      `decltype(*ref op (e)) val;`, and where it follows the statement's
- *      last access, it goes before the next statement), a deleted barrier
+ *      falls between the reads and the one write of an assignment on one
+ *      line, the statement is split through temporaries declared at the
+ *      top of the while body: `x op= e;` through `decltype(&(x)) ref;`
+ *      and `decltype(*ref op (e)) val;`, `x = e;` through `decltype(&(x))
+ *      ref;` and `decltype(+*ref) val;` (the lhs's type after promotion,
+ *      not a reference; `*ref = val;` converts back as `x = e;` did), and
+ *      where it follows the statement's last access, it goes before the
+ *      next statement), a deleted barrier
  *      line (or the barrier a flatten-exit kept, by its id; else one only
  *      the IR rewrite had). Any other edit there refuses the form.
  *   4. The loop becomes (INIT and its braces only when there is one):
@@ -62,8 +65,11 @@
  * takes one in the code an early return or an `if (C) {` block guards,
  * and patch_active.c one in a `__device__` helper a caller's return made
  * divergent, the flag passed in), a barrier between the reads and the
- * write of a statement that is not one compound assignment, and
- * preprocessor lines in the body refuse the form (the edit stays "IR
+ * write of a statement that is not one assignment on one line (or of a
+ * plain assignment that stores a vector, an aggregate, a half or a
+ * possible bool, read from the IR store: `decltype(+*ref)` would not name
+ * its type, or an int temporary would drop the fraction a bool keeps),
+ * and preprocessor lines in the body refuse the form (the edit stays "IR
  * only").
  */
 #include "patch_impl.h"
@@ -324,7 +330,8 @@ typedef enum { AT_START, AT_WRITE, AT_END } cut_kind;
  * and nothing else that touches memory (the barrier falls between the
  * statement's reads and its write), nothing that touches memory (its
  * end), or more (its start). */
-static cut_kind after_barrier(LLVMValueRef bar, unsigned l) {
+static cut_kind after_barrier(LLVMValueRef bar, unsigned l,
+                              LLVMValueRef *store) {
   int stores = 0, others = 0, hops = 0;
   for (LLVMValueRef I = bar ? LLVMGetNextInstruction(bar) : NULL; I;) {
     if (LLVMIsATerminatorInst(I)) {
@@ -341,9 +348,48 @@ static cut_kind after_barrier(LLVMValueRef bar, unsigned l) {
                            : AT_END;
     if (at == l && touches_memory(I))
       *(LLVMGetInstructionOpcode(I) == LLVMStore ? &stores : &others) += 1;
+    if (at == l && LLVMGetInstructionOpcode(I) == LLVMStore)
+      *store = I;
     I = LLVMGetNextInstruction(I);
   }
   return AT_START;
+}
+
+/* Whether v is (through the phis the flattening adds) a bool widened to
+ * a byte: `zext i1`. */
+static int from_bool(LLVMValueRef v, int depth) {
+  if (LLVMIsAZExtInst(v))
+    return LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) == 1;
+  if (!LLVMIsAPHINode(v) || depth > 4)
+    return 0;
+  for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
+    if (from_bool(LLVMGetIncomingValue(v, i), depth + 1))
+      return 1;
+  return 0;
+}
+
+/* Why `*ref = val;` with `decltype(+*ref) val` would not store exactly
+ * what `x = e;` stores (the IR store's value type), or NULL: a scalar
+ * (unary + promotes an integer, and the assignment converts back), not a
+ * bool (a fraction of e would be dropped before the conversion to bool),
+ * not a vector or an aggregate (no unary +). */
+static const char *plain_store_why(LLVMValueRef store) {
+  LLVMValueRef v = store ? LLVMGetOperand(store, 0) : NULL;
+  LLVMTypeKind k = v ? LLVMGetTypeKind(LLVMTypeOf(v)) : LLVMVoidTypeKind;
+  if (k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+      k == LLVMPointerTypeKind)
+    return NULL;
+  if (k != LLVMIntegerTypeKind)
+    return "a barrier inserted in the loop falls between the reads and the "
+           "write of a plain assignment whose value is not a scalar (a "
+           "vector such as float4, a struct, or a half): its temporary "
+           "cannot be declared exactly as `decltype(+*ref)`";
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1 || from_bool(v, 0))
+    return "a barrier inserted in the loop falls between the reads and the "
+           "write of a plain assignment that may store a bool: its "
+           "temporary `decltype(+*ref)` (an int) would drop a fraction the "
+           "conversion to bool keeps";
+  return NULL;
 }
 
 /* A barrier inserted before statement st (plain): between its reads and
@@ -351,18 +397,21 @@ static cut_kind after_barrier(LLVMValueRef bar, unsigned l) {
  * the next statement), or before it. */
 static const char *cut_at(const pt_text *t, const aucs_edit *e, loop *lp,
                           stmt *st) {
-  LLVMValueRef bar = pt_by_id(lp->m, e->function, e->id);
-  cut_kind k = bar ? after_barrier(bar, (unsigned)st->from) : AT_START;
+  LLVMValueRef bar = pt_by_id(lp->m, e->function, e->id), store = NULL;
+  cut_kind k = bar ? after_barrier(bar, (unsigned)st->from, &store) : AT_START;
   if (k == AT_END && st->from == st->to)
     return st + 1 < lp->v + lp->n ? (st[1].cut_before = 1, NULL)
                                   : (lp->cut_end = 1, NULL);
   if (k != AT_WRITE)
     return st->cut_before = 1, NULL;
-  if (st->from != st->to || !pt_compound(t, st->from, &st->a))
+  if (st->from == st->to && pt_compound(t, st->from, &st->a))
+    return st->split = 1, NULL;
+  if (st->from != st->to || !pt_plain_assign(t, st->from, &st->a))
     return "a barrier inserted in the loop falls between the reads and the "
-           "write of a statement that is not one compound assignment "
-           "(`x op= e;`, `x++;`) on one line";
-  return st->split = 1, NULL;
+           "write of a statement that is not one assignment (`x = e;`, "
+           "`x op= e;`, `x++;`) on one line";
+  const char *why = plain_store_why(store);
+  return why ? why : (st->split = 1, NULL);
 }
 
 static const char *take_insert(const pt_text *t, const aucs_edit *e,
@@ -575,7 +624,8 @@ static int bare(const char *s, size_t n) {
 }
 
 /* `x op= e;` split at its barrier: `ref = &(x); val = *ref op (e);`, then
- * the barrier, then `*ref = val;` in the next run. */
+ * the barrier, then `*ref = val;` in the next run; `x = e;` the same with
+ * `val = e;` (no parentheses: `x = a, b;` assigns a). */
 static void copy_split(out *o, const stmt *st) {
   size_t in;
   const char *w = pt_indent(o->t, st->from, &in);
@@ -584,9 +634,13 @@ static void copy_split(out *o, const stmt *st) {
   unsigned L = (unsigned)st->from;
   pt_hunk_line(o->h, L, "%s%.*s%s = &(%.*s);", o->extra, (int)in, w, st->ref,
                (int)a->lhs_len, a->lhs);
-  pt_hunk_line(o->h, L, "%s%.*s%s = *%s %.*s %s%.*s%s;", o->extra, (int)in, w,
-               st->val, st->ref, (int)a->op_len, a->op, b ? "" : "(",
-               (int)a->rhs_len, a->rhs, b ? "" : ")");
+  if (!a->op_len)
+    pt_hunk_line(o->h, L, "%s%.*s%s = %.*s;", o->extra, (int)in, w, st->val,
+                 (int)a->rhs_len, a->rhs);
+  else
+    pt_hunk_line(o->h, L, "%s%.*s%s = *%s %.*s %s%.*s%s;", o->extra, (int)in, w,
+                 st->val, st->ref, (int)a->op_len, a->op, b ? "" : "(",
+                 (int)a->rhs_len, a->rhs, b ? "" : ")");
   close_run(o);
   pt_hunk_line(o->h, 0, "%s__syncthreads();", o->in);
   open_run(o);
@@ -607,9 +661,13 @@ static void split_decls(const pt_text *t, const loop *lp, const char *ind,
       continue;
     pt_hunk_line(h, (unsigned)st->from, "%sdecltype(&(%.*s)) %s;", ind,
                  (int)a->lhs_len, a->lhs, st->ref);
-    pt_hunk_line(h, (unsigned)st->from, "%sdecltype(*%s %.*s %s%.*s%s) %s;",
-                 ind, st->ref, (int)a->op_len, a->op, b ? "" : "(",
-                 (int)a->rhs_len, a->rhs, b ? "" : ")", st->val);
+    if (!a->op_len) /* the lhs's type, promoted: not a reference */
+      pt_hunk_line(h, (unsigned)st->from, "%sdecltype(+*%s) %s;", ind, st->ref,
+                   st->val);
+    else
+      pt_hunk_line(h, (unsigned)st->from, "%sdecltype(*%s %.*s %s%.*s%s) %s;",
+                   ind, st->ref, (int)a->op_len, a->op, b ? "" : "(",
+                   (int)a->rhs_len, a->rhs, b ? "" : ")", st->val);
   }
 }
 

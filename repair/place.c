@@ -34,7 +34,14 @@
  *        succs                      |
  *                                 succs
  *
- * The tail keeps its block, so successors' phis stay valid.
+ * The tail keeps its block, so successors' phis stay valid. When `at` is
+ * a load or store, the arithmetic right above it that only computes its
+ * address (GEPs, casts, integer operations that cannot trap) stays with
+ * it in bb: flattening then carries the address's inputs rather than the
+ * address, and the access keeps a plain address (`&s[tid]`) that the
+ * static checker decides without the solver (the final check of a loop
+ * made uniform around `s[t] = f(s[t], s[t + 1])` was one solver query of
+ * 4 ms per pair).
  *
  * Limitation: reachability ignores which threads take which path (a path
  * is barrier-free if the CFG has it); blockaddress users of a split block
@@ -505,9 +512,59 @@ static void retarget(LLVMValueRef fn, LLVMBasicBlockRef from,
   }
 }
 
+/* Arithmetic that reads no memory and cannot trap. */
+static const LLVMOpcode pure_ops[] = {
+    LLVMGetElementPtr, LLVMZExt,          LLVMSExt,     LLVMTrunc,
+    LLVMBitCast,       LLVMAddrSpaceCast, LLVMPtrToInt, LLVMIntToPtr,
+    LLVMAdd,           LLVMSub,           LLVMMul,      LLVMShl,
+    LLVMLShr,          LLVMAShr,          LLVMAnd,      LLVMOr,
+    LLVMXor,           LLVMICmp,          LLVMSelect};
+
+static int pure_arith(LLVMValueRef I) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(I);
+  for (size_t i = 0; i < sizeof pure_ops / sizeof *pure_ops; i++)
+    if (pure_ops[i] == op)
+      return 1;
+  return 0;
+}
+
+/* Whether I feeds at's address (its pointer operand) through the members
+ * of keep, and every user of I above at is in keep. */
+static int address_only(LLVMValueRef I, LLVMValueRef at, LLVMValueRef *keep,
+                        size_t n) {
+  LLVMValueRef ptr = LLVMGetOperand(at, LLVMIsAStoreInst(at) ? 1 : 0);
+  int feeds = I == ptr;
+  for (LLVMUseRef u = LLVMGetFirstUse(I); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    int kept = 0;
+    for (size_t k = 0; k < n && !kept; k++)
+      kept = keep[k] == user;
+    feeds |= kept;
+    if (!kept && above(user, at))
+      return 0;
+  }
+  return feeds;
+}
+
+/* The arithmetic right above a load or store `at` that only computes its
+ * address stays with it (keep, up to 16): the split then carries the
+ * address's inputs, not the address, so the access after the split keeps
+ * a plain address (`&s[tid]`) the static checker decides cheaply. */
+static size_t address_chain(LLVMValueRef at, LLVMValueRef keep[16]) {
+  size_t n = 0;
+  if (!LLVMIsALoadInst(at) && !LLVMIsAStoreInst(at))
+    return 0;
+  for (LLVMValueRef I = LLVMGetPreviousInstruction(at);
+       I && n < 16 && pure_arith(I); I = LLVMGetPreviousInstruction(I))
+    if (address_only(I, at, keep, n))
+      keep[n++] = I;
+  return n;
+}
+
 LLVMBasicBlockRef aucs_place_split(LLVMValueRef at) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb), keep[16];
+  size_t nkeep = address_chain(at, keep);
   LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
   LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(cx, bb, "split");
   retarget(fn, bb, head);
@@ -515,6 +572,11 @@ LLVMBasicBlockRef aucs_place_split(LLVMValueRef at) {
   LLVMPositionBuilderAtEnd(b, head);
   for (LLVMValueRef I = LLVMGetFirstInstruction(bb), next; I != at; I = next) {
     next = LLVMGetNextInstruction(I);
+    int kept = 0;
+    for (size_t k = 0; k < nkeep && !kept; k++)
+      kept = keep[k] == I;
+    if (kept)
+      continue;
     LLVMInstructionRemoveFromParent(I);
     LLVMInsertIntoBuilder(b, I);
   }

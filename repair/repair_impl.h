@@ -213,6 +213,10 @@ int rp_proven_redundant(state *s, LLVMValueRef kernel, LLVMValueRef bar,
 /* repair_sweep.c: after a divergence trial's keep-in edits, delete on a
  * proof the barriers they left redundant (one side of each empty). */
 void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel);
+/* After a race's placement that uniformized loops (repair_plan.c
+ * place_one): the same sweep on kernel fn; returns failed. */
+int rp_sweep_after_place(state *s, trial *t, LLVMValueRef fn, int uniformized,
+                         int failed);
 int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant);
 /* syncfix.c: a scope-race's and a missing-fence's edits (variants 0..2). */

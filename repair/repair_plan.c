@@ -201,14 +201,16 @@ static int place_one(state *s, trial *t, LLVMValueRef first,
   else if (st == AUCS_PLACE_FLATTEN) {
     aucs_uniform_free(u);
     aucs_cfg_free(g);
-    return flatten_place(s, t, &p);
+    return rp_sweep_after_place(s, t, rp_fn_of(first), uniformized,
+                                flatten_place(s, t, &p));
   } else if (!quiet || st != AUCS_PLACE_NO_PATH) {
     free(t->why);
     t->why = no_place_why(st);
   }
   aucs_uniform_free(u);
   aucs_cfg_free(g);
-  return st != AUCS_PLACE_FOUND;
+  return rp_sweep_after_place(s, t, rp_fn_of(first), uniformized,
+                              st != AUCS_PLACE_FOUND);
 }
 
 /* ---- the spot a programmer would choose (spot.h) --------------------------*/

@@ -5,10 +5,12 @@
  * Keeping exited threads in uniformizes the loops around a barrier: each
  * such loop's header gets an or-barrier (__syncthreads_or), and a plain
  * barrier at the end of the loop body, or just before the loop, then
- * orders nothing the or-barrier does not. The next round used to find each
+ * orders nothing the or-barrier does not. A race's placement that
+ * uniformizes the loop the race sits in (repair_plan.c place_one,
+ * rp_sweep_after_place) leaves the same. The next round used to find each
  * such barrier by its dynamic evidence and spend a trial on it (a module
  * clone, a proof and a detection). Now, once the trial's divergence edits
- * are planned:
+ * (or the race's placement through a uniformized loop) are planned:
  *   1. each plain barrier of the kernel with no finding of its own (no
  *      item: a redundant barrier the first detection reported keeps its
  *      own trial) is a candidate when one side of it is empty: every path
@@ -161,4 +163,15 @@ void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel) {
     s->swept++;
   }
   free(why);
+}
+
+/* A race's placement that uniformized a loop leaves the plain barrier just
+ * before it (or at the end of its body) ordering nothing the loop's
+ * or-barrier does not: the same sweep, once the placement succeeded, when
+ * fn is the kernel itself (helpers are inlined before a placement). */
+int rp_sweep_after_place(state *s, trial *t, LLVMValueRef fn, int uniformized,
+                         int failed) {
+  if (!failed && uniformized && aucs_kernel_is(fn))
+    rp_sweep_redundant(s, t, fn);
+  return failed;
 }

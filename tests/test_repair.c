@@ -76,6 +76,31 @@ static const char arms_ir[] = HEAD
     "  ret void\n"
     "}\n";
 
+/* A read-modify-write of the thread's slot: the store's address is
+ * computed right above it; in @k2 the same address is read first. */
+static const char rmw_ir[] = HEAD
+    "define ptx_kernel void @k(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %tp = add i32 %t, 1\n"
+    "  %pp = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %tp\n"
+    "  %a = load i32, ptr addrspace(3) %pp\n"
+    "  %v = add i32 %a, 1\n"
+    "  %i = zext i32 %t to i64\n"
+    "  %p = getelementptr [64 x i32], ptr addrspace(3) @s, i64 0, i64 %i\n"
+    "  store i32 %v, ptr addrspace(3) %p\n"
+    "  ret void\n"
+    "}\n"
+    "define ptx_kernel void @k2(ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p = getelementptr [64 x i32], ptr addrspace(3) @s, i32 0, i32 %t\n"
+    "  %a = load i32, ptr addrspace(3) %p\n"
+    "  %v = add i32 %a, 1\n"
+    "  store i32 %v, ptr addrspace(3) %p\n"
+    "  ret void\n"
+    "}\n";
+
 /* A race inside a loop whose trip count is the thread id. */
 static const char loop_ir[] =
     HEAD "define ptx_kernel void @k(ptr %out) {\n"
@@ -384,6 +409,30 @@ static void test_place_split_keeps_the_tail(void **state) {
   support_free(m);
 }
 
+/* The arithmetic that only computes the store's address stays with it
+ * (the value's add and the load's address do not); an address read above
+ * the store moves with the read. */
+static void test_place_split_keeps_the_address(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(rmw_ir);
+  LLVMValueRef k = support_fn(m, "k"), st = find(k, LLVMStore, 0);
+  LLVMBasicBlockRef tail = LLVMGetInstructionParent(st);
+  LLVMBasicBlockRef head = aucs_place_split(st);
+  LLVMValueRef first = LLVMGetFirstInstruction(tail);
+  assert_int_equal(LLVMGetInstructionOpcode(first), LLVMZExt);
+  assert_int_equal(LLVMGetInstructionOpcode(LLVMGetNextInstruction(first)),
+                   LLVMGetElementPtr);
+  assert_ptr_equal(LLVMGetNextInstruction(LLVMGetNextInstruction(first)), st);
+  assert_ptr_equal(LLVMGetInstructionParent(find(k, LLVMAdd, 1)), head);
+  assert_ptr_equal(LLVMGetInstructionParent(find(k, LLVMLoad, 0)), head);
+  LLVMValueRef k2 = support_fn(m, "k2"), st2 = find(k2, LLVMStore, 0);
+  LLVMBasicBlockRef tail2 = LLVMGetInstructionParent(st2);
+  aucs_place_split(st2);
+  assert_ptr_equal(LLVMGetFirstInstruction(tail2), st2);
+  assert_false(LLVMVerifyModule(m, LLVMReturnStatusAction, NULL));
+  support_free(m);
+}
+
 static void test_editlog_prints_every_edit(void **state) {
   (void)state;
   aucs_editlog l = {0};
@@ -415,6 +464,7 @@ int main(void) {
       cmocka_unit_test(test_place_unfixable_kinds),
       cmocka_unit_test(test_place_inline_touches_one_call_site),
       cmocka_unit_test(test_place_split_keeps_the_tail),
+      cmocka_unit_test(test_place_split_keeps_the_address),
       cmocka_unit_test(test_editlog_prints_every_edit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

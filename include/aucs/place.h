@@ -107,7 +107,9 @@ LLVMValueRef aucs_place_call_before(LLVMValueRef before, LLVMTypeRef ty,
                                     unsigned n);
 /* Split at's block before at: the instructions above at (phis included)
  * move to a new block that takes over every predecessor and falls through
- * into at's block. Returns the new block. */
+ * into at's block; when at is a load or store, the pure arithmetic right
+ * above it that only computes its address stays with it. Returns the new
+ * block. */
 LLVMBasicBlockRef aucs_place_split(LLVMValueRef at);
 /* Inline the call site `call` (to a defined function) into its caller,
  * leaving every other call site of the callee as it is. 0 on success;
