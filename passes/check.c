@@ -459,24 +459,14 @@ static void sarif_doc(const check *c, aucs_buf *out) {
   aucs_sarif_end(&s, AUCS_VERSION, out);
 }
 
-/* Write text to path atomically (a temp file beside it, then rename). */
-static int write_atomic(const char *path, const aucs_buf *text) {
-  char *tmp = aucs_xasprintf("%s.XXXXXX", path);
-  int fd = mkstemp(tmp), ok = fd >= 0;
-  if (ok)
-    aucs_temp_track(tmp, 0);
-  FILE *f = ok ? fdopen(fd, "w") : NULL;
-  ok = f && fwrite(text->data, 1, text->len, f) == text->len;
-  ok = f && !fclose(f) && ok && !rename(tmp, path);
-  if (!ok) {
-    fprintf(stderr, "aucs: error: cannot write '%s': %s\n", path,
-            strerror(errno));
-    if (fd >= 0)
-      unlink(tmp);
-  }
-  aucs_temp_forget(tmp);
-  free(tmp);
-  return ok ? 0 : AUCS_EXIT_USAGE;
+/* The report to path (aucs_write_file: atomic, devices written through). */
+static int write_report(const char *path, const aucs_buf *text) {
+  char *err;
+  if (!aucs_write_file(path, text->data, text->len, &err))
+    return 0;
+  fprintf(stderr, "aucs: error: %s\n", err);
+  free(err);
+  return AUCS_EXIT_USAGE;
 }
 
 static int output(const check *c, int code) {
@@ -487,7 +477,7 @@ static int output(const check *c, int code) {
     json_doc(c, code, &out);
   int rc = 0;
   if (out.len && c->o->output)
-    rc = write_atomic(c->o->output, &out);
+    rc = write_report(c->o->output, &out);
   else if (out.len)
     fputs(out.data, stdout);
   aucs_buf_free(&out);

@@ -63,7 +63,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 typedef pt_text text;
@@ -1455,26 +1454,6 @@ void aucs_patch_free(aucs_patch *p) {
   memset(p, 0, sizeof(*p));
 }
 
-/* A regular file (or a new name) is replaced atomically; a device or a
- * FIFO (`--patch /dev/null`) is written through, never replaced. */
-static int write_atomic(const char *path, const char *data) {
-  struct stat st;
-  if (!stat(path, &st) && !S_ISREG(st.st_mode))
-    return write_file(path, data);
-  char *tmp = aucs_xasprintf("%s.tmpXXXXXX", path);
-  int fd = mkstemp(tmp), bad = fd < 0;
-  if (!bad) {
-    close(fd);
-    aucs_temp_track(tmp, 0);
-    bad = write_file(tmp, data) || rename(tmp, path);
-    if (bad)
-      unlink(tmp);
-    aucs_temp_forget(tmp);
-  }
-  free(tmp);
-  return bad;
-}
-
 int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
                      aucs_buf *diag) {
   if (!p->diff)
@@ -1483,8 +1462,10 @@ int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
     aucs_buf_puts(out, p->diff);
     return 0;
   }
-  if (write_atomic(to, p->diff)) {
-    aucs_buf_printf(diag, "aucs: error: cannot write the patch to %s\n", to);
+  char *err;
+  if (aucs_write_file(to, p->diff, strlen(p->diff), &err)) {
+    aucs_buf_printf(diag, "aucs: error: source patch: %s\n", err);
+    free(err);
     return 1;
   }
   aucs_buf_printf(diag, "aucs: source patch written to %s\n", to);

@@ -52,6 +52,14 @@ int aucs_read_regular(const char *path, size_t max, const char *kind,
  * *len: 0, EFBIG past max bytes, or read's errno. */
 int aucs_read_fd(int fd, size_t max, char **data, size_t *len);
 
+/* data (len bytes) written to path (passes/analysis/writefile.c): a
+ * regular file or new name replaced atomically (temp file beside it, its
+ * mode kept, rename), a device or FIFO written through, a directory
+ * refused, a symbolic link's target written. 0 on success; nonzero with
+ * *err, one line (free with free()): "PATH: cannot write: REASON". */
+int aucs_write_file(const char *path, const void *data, size_t len,
+                    char **err);
+
 /* Growable NUL-terminated string. Zero-initialise; free with aucs_buf_free. */
 typedef struct aucs_buf {
   char *data;

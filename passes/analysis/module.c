@@ -34,7 +34,6 @@
  * Limitation: one device compilation for one GPU arch; host code is not
  * looked at.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/module.h"
 #include "aucs/tempfiles.h"
 
@@ -700,108 +699,18 @@ int aucs_module_check_nvptx(LLVMModuleRef m, char **err) {
 
 /* ---- writing ---- */
 
-/* "<dir>/.<base>.XXXXXX", beside path so that rename() stays atomic. */
-static char *sibling_template(const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    return aucs_xasprintf(".%s.XXXXXX", path);
-  return aucs_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path,
-                        slash + 1);
-}
-
-static int write_all(int fd, const char *p, size_t n) {
-  while (n) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k < 0)
-      return errno;
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
-
-/* Both forms go through memory and write(2), so a full disk or a closed
- * pipe is an errno here, not LLVM's stream aborting. */
-static int write_module(LLVMModuleRef m, int fd, int textual) {
-  if (!textual) {
+/* Both forms go through memory, then aucs_write_file: a full disk or a
+ * closed pipe is an errno there, not LLVM's stream aborting. */
+int aucs_module_write(LLVMModuleRef m, const char *path, char **err) {
+  if (!ends_with(path, ".ll")) {
     LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(m);
-    int e = write_all(fd, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+    int rc = aucs_write_file(path, LLVMGetBufferStart(mb),
+                             LLVMGetBufferSize(mb), err);
     LLVMDisposeMemoryBuffer(mb);
-    return e;
+    return rc;
   }
   char *text = LLVMPrintModuleToString(m);
-  int e = write_all(fd, text, strlen(text));
+  int rc = aucs_write_file(path, text, strlen(text), err);
   LLVMDisposeMessage(text);
-  return e;
-}
-
-/* An existing file keeps its mode; a new one gets 0644. */
-static mode_t mode_for(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 ? st.st_mode & 07777 : 0644;
-}
-
-static int write_atomic(LLVMModuleRef m, const char *path, int textual) {
-  char *tmp = sibling_template(path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    return e;
-  }
-  aucs_temp_track(tmp, 0);
-  fchmod(fd, mode_for(path));
-  int e = write_module(m, fd, textual);
-  if (close(fd) && !e)
-    e = errno;
-  if (!e && rename(tmp, path))
-    e = errno;
-  if (e)
-    unlink(tmp);
-  aucs_temp_forget(tmp);
-  free(tmp);
-  return e;
-}
-
-/* A device or FIFO: written into, never created, truncated or replaced. */
-static int write_through(LLVMModuleRef m, const char *path, int textual) {
-  int fd = open(path, O_WRONLY | O_NOCTTY);
-  if (fd < 0)
-    return errno;
-  int e = write_module(m, fd, textual);
-  if (close(fd) && !e)
-    e = errno;
-  return e;
-}
-
-/* Regular files (and new names) are replaced atomically; a device or FIFO is
- * written through; a directory is refused. errno-style result. */
-static int write_to(LLVMModuleRef m, const char *path, int textual) {
-  struct stat st;
-  if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
-    return write_atomic(m, path, textual);
-  if (S_ISDIR(st.st_mode))
-    return EISDIR;
-  return write_through(m, path, textual);
-}
-
-int aucs_module_write(LLVMModuleRef m, const char *path, char **err) {
-  *err = NULL;
-  int textual = ends_with(path, ".ll");
-  struct stat st;
-  if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) {
-    int e = write_to(m, path, textual);
-    return e ? fail_errno(err, path, "cannot write", e) : 0;
-  }
-  /* A symbolic link stays one: the file it resolves to gets the module. */
-  char *target = realpath(path, NULL);
-  if (!target && errno == ENOENT)
-    return fail(err, path, "cannot write: a symbolic link to a missing file");
-  if (!target)
-    return fail_errno(err, path, "cannot write", errno);
-  int e = write_to(m, target, textual);
-  free(target);
-  return e ? fail_errno(err, path, "cannot write", e) : 0;
+  return rc;
 }
