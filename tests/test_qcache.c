@@ -67,6 +67,75 @@ static void test_qcache_hits_and_misses(void **state) {
   aucs_qcache_free(c);
 }
 
+/* (x + y < 5) and (y > 1), with x, y fresh: the conjuncts, and the
+ * arguments of +, in one order or the other, the constants made in one
+ * order or the other (Z3's term ids differ). */
+static char *commuted_key(Z3_context z, int swap) {
+  Z3_sort s = Z3_mk_bv_sort(z, 32);
+  Z3_ast a = Z3_mk_fresh_const(z, swap ? "y" : "x", s);
+  Z3_ast b = Z3_mk_fresh_const(z, swap ? "x" : "y", s);
+  Z3_ast x = swap ? b : a, y = swap ? a : b;
+  Z3_ast sum = swap ? Z3_mk_bvadd(z, y, x) : Z3_mk_bvadd(z, x, y);
+  Z3_ast lt = Z3_mk_bvult(z, sum, Z3_mk_unsigned_int(z, 5, s));
+  Z3_ast gt = Z3_mk_bvugt(z, y, Z3_mk_unsigned_int(z, 1, s));
+  Z3_ast as[2] = {swap ? gt : lt, swap ? lt : gt};
+  return aucs_qcache_key(z, as, 2);
+}
+
+static void test_qcache_key_ignores_commuted_order(void **state) {
+  (void)state;
+  Z3_context a = context(), b = context();
+  char *ka = commuted_key(a, 0), *kb = commuted_key(b, 1);
+  assert_string_equal(ka, kb);
+  free(ka);
+  free(kb);
+  Z3_del_context(a);
+  Z3_del_context(b);
+}
+
+/* The key spells every operator's parameters: extract 7..0 and 15..8 of
+ * one term (same sorts) are two queries. */
+static void test_qcache_key_keeps_parameters(void **state) {
+  (void)state;
+  Z3_context z = context();
+  Z3_sort s = Z3_mk_bv_sort(z, 32), s8 = Z3_mk_bv_sort(z, 8);
+  Z3_ast x = Z3_mk_fresh_const(z, "x", s), zero = Z3_mk_int(z, 0, s8);
+  Z3_ast lo = Z3_mk_eq(z, Z3_mk_extract(z, 7, 0, x), zero);
+  Z3_ast hi = Z3_mk_eq(z, Z3_mk_extract(z, 15, 8, x), zero);
+  char *kl = aucs_qcache_key(z, &lo, 1), *kh = aucs_qcache_key(z, &hi, 1);
+  assert_string_not_equal(kl, kh);
+  free(kl);
+  free(kh);
+  Z3_del_context(z);
+}
+
+/* An UNKNOWN is kept as "tried within this limit and mode", by a cache
+ * that keeps SAT answers: a lookup within no more units in that mode finds
+ * it; more units, another mode, or a plain get do not; an answer replaces
+ * it. */
+static void test_qcache_unknown_within_limit(void **state) {
+  (void)state;
+  aucs_qcache *c = aucs_qcache_new();
+  aucs_qcache_put_unknown(c, "q", 1000, 0); /* not kept yet */
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 1000, 0), 0);
+  aucs_qcache_keep_sat(c);
+  aucs_qcache_put_unknown(c, "q", 1000, 0);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 1000, 0), 3);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 500, 0), 3);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 2000, 0), 0);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 1000, 1), 0);
+  assert_int_equal(aucs_qcache_get(c, "q", NULL, 0), 0);
+  assert_false(aucs_qcache_unsat(c, "q"));
+  aucs_qcache_put_unknown(c, "q", 4000, 0);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 2000, 0), 3);
+  aucs_qcache_put_unsat(c, "q");
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 8000, 1), 1);
+  aucs_qcache_put_unknown(c, "q", 9000, 0); /* the answer stays */
+  assert_true(aucs_qcache_unsat(c, "q"));
+  assert_int_equal(aucs_qcache_stats_of(c).entries, 1);
+  aucs_qcache_free(c);
+}
+
 /* s[t | 1024] written, s[t] read: UNSAT only through the solver (no cheap
  * rule reads an or). */
 static const char *kernel_ir =
@@ -199,6 +268,9 @@ static void test_qcache_sat_shared_by_two_analyses(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_qcache_key_renames_fresh_constants),
+      cmocka_unit_test(test_qcache_key_ignores_commuted_order),
+      cmocka_unit_test(test_qcache_key_keeps_parameters),
+      cmocka_unit_test(test_qcache_unknown_within_limit),
       cmocka_unit_test(test_qcache_hits_and_misses),
       cmocka_unit_test(test_qcache_shared_by_two_analyses),
       cmocka_unit_test(test_qcache_sat_keeps_model_values),
