@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include "aucs/qcache.h"
+#include "aucs/smt.h"
 #include "aucs/static.h"
 #include "aucs/util.h"
 #include <stdlib.h>
@@ -265,6 +266,67 @@ static void test_qcache_sat_shared_by_two_analyses(void **state) {
   support_free(m);
 }
 
+/* sq[t * t * 3] written by every thread: UNSAT, but only through a
+ * nonlinear proof the solver does not finish within 4000 resource units
+ * (timeout 1 ms): UNKNOWN. @edited is @k with a barrier after the store
+ * and a store of its own after that: the repair's final check of a kernel
+ * whose edit left that pair's query as it was. */
+static const char *square_ir =
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare void @llvm.nvvm.barrier0()\n"
+    "define ptx_kernel void @k(ptr addrspace(1) %sq) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %tt = mul i32 %t, %t\n"
+    "  %i = mul i32 %tt, 3\n"
+    "  %p = getelementptr i32, ptr addrspace(1) %sq, i32 %i\n"
+    "  store i32 1, ptr addrspace(1) %p\n"
+    "  ret void\n"
+    "}\n"
+    "define ptx_kernel void @edited(ptr addrspace(1) %sq) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %tt = mul i32 %t, %t\n"
+    "  %i = mul i32 %tt, 3\n"
+    "  %p = getelementptr i32, ptr addrspace(1) %sq, i32 %i\n"
+    "  store i32 1, ptr addrspace(1) %p\n"
+    "  call void @llvm.nvvm.barrier0()\n"
+    "  %q = getelementptr i32, ptr addrspace(1) %sq, i32 %t\n"
+    "  store i32 2, ptr addrspace(1) %q\n"
+    "  ret void\n"
+    "}\n";
+
+/* A repair's cache (it keeps SAT and UNKNOWN answers) and Z3 context: the
+ * analysis of the edited kernel gets the UNKNOWN of the pair the edit did
+ * not change from the cache, within the same limit, and asks the solver
+ * only what is new; with a larger limit it asks again. */
+static void test_qcache_unknown_shared_with_edited_kernel(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(square_ir);
+  aucs_qcache *c = aucs_qcache_new();
+  aucs_qcache_keep_sat(c);
+  aucs_smt *z = aucs_smt_new(0);
+  aucs_static_options o = {
+      .timeout_ms = 1, .budget_ms = 3600000, .cache = c, .smt = z};
+  aucs_static *first = aucs_static_analyze(support_fn(m, "k"), &o);
+  uint64_t unknown1 = aucs_static_stats(first)->unknown;
+  assert_true(unknown1 > 0);
+  assert_int_equal(aucs_static_stats(first)->cached, 0);
+  aucs_static *second = aucs_static_analyze(support_fn(m, "edited"), &o);
+  const aucs_smt_stats *s2 = aucs_static_stats(second);
+  assert_true(s2->unknown >= unknown1);
+  assert_true(s2->cached >= unknown1); /* the untouched pair's UNKNOWN */
+  aucs_static_free(second);
+  o.timeout_ms = 2; /* more units than were tried: asked again */
+  aucs_static *third = aucs_static_analyze(support_fn(m, "k"), &o);
+  assert_int_equal(aucs_static_stats(third)->cached, 0);
+  aucs_static_free(first);
+  aucs_static_free(third);
+  aucs_smt_free(z);
+  aucs_qcache_free(c);
+  support_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_qcache_key_renames_fresh_constants),
@@ -276,6 +338,7 @@ int main(void) {
       cmocka_unit_test(test_qcache_sat_keeps_model_values),
       cmocka_unit_test(test_qcache_key_names_terms),
       cmocka_unit_test(test_qcache_sat_shared_by_two_analyses),
+      cmocka_unit_test(test_qcache_unknown_shared_with_edited_kernel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
