@@ -258,7 +258,7 @@ static size_t visit(walk *w, Z3_ast t) {
     Z3_app app = Z3_to_app(w->z, t);
     Z3_func_decl d = Z3_get_app_decl(w->z, app);
     unsigned n = Z3_get_app_num_args(w->z, app);
-    size_t *args = aucs_xcalloc(n + 1, sizeof *args);
+    size_t small[8], *args = n <= 8 ? small : aucs_xcalloc(n, sizeof *args);
     for (unsigned k = 0; k < n; k++)
       args[k] = visit(w, Z3_get_app_arg(w->z, app, k));
     int comm = commutative(Z3_get_decl_kind(w->z, d));
@@ -266,7 +266,8 @@ static size_t visit(walk *w, Z3_ast t) {
       canon_order(w, args, n);
     i = add_node(w, decl_sig(w, d), args, n);
     w->nodes[i].comm = comm;
-    free(args);
+    if (args != small)
+      free(args);
   }
   aucs_ptrmap_put(&w->memo, t, (intptr_t)i + 1);
   return i;
@@ -275,20 +276,27 @@ static size_t visit(walk *w, Z3_ast t) {
 /* ---- step 3: printing ---------------------------------------------------*/
 
 static void put_num(aucs_buf *b, char tag, long v) {
-  char s[24];
-  snprintf(s, sizeof s, "%c%ld", tag, v);
-  aucs_buf_puts(b, s);
+  char s[24], *e = s + sizeof s - 1;
+  unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+  *e = '\0';
+  do
+    *--e = (char)('0' + u % 10);
+  while (u /= 10);
+  if (v < 0)
+    *--e = '-';
+  *--e = tag;
+  aucs_buf_puts(b, e);
 }
 
 static long print(walk *w, size_t i) {
   if (w->nodes[i].line >= 0)
     return w->nodes[i].line;
   node n = w->nodes[i];
+  const size_t *kids = w->kids + n.arg0;
   if (n.comm) /* ties between equal hashes: what is printed already */
     canon_order(w, w->kids + n.arg0, n.nargs);
-  long *lines = aucs_xcalloc(n.nargs + 1, sizeof *lines);
   for (size_t k = 0; k < n.nargs; k++)
-    lines[k] = print(w, w->kids[n.arg0 + k]);
+    print(w, kids[k]);
   sig *s = &w->sigs[n.sig];
   if (s->local < 0) {
     s->local = w->lines;
@@ -298,9 +306,8 @@ static long print(walk *w, size_t i) {
     put_num(&w->out, '$', s->local);
   }
   for (size_t k = 0; k < n.nargs; k++)
-    put_num(&w->out, ' ', lines[k]);
+    put_num(&w->out, ' ', w->nodes[kids[k]].line);
   aucs_buf_puts(&w->out, "\n");
-  free(lines);
   return w->nodes[i].line = w->lines++;
 }
 
