@@ -47,7 +47,8 @@ typedef struct limit {
 struct aucs_smt {
   Z3_context ctx;
   unsigned timeout_ms;
-  int linear; /* the products-as-unknowns try is on */
+  int linear;     /* the products-as-unknowns try is on */
+  int repeatable; /* the last check: no wall-clock stop, no error */
   char *reason;
   aucs_smt_stats stats;
 };
@@ -193,6 +194,7 @@ static void set_unknown_reason(aucs_smt *s, Z3_solver solver, limit l,
   else if (secs * 1000.0 >= l.ms) {
     set_reason(s, "timeout (wall-clock safety net)");
     s->stats.wall_stops++;
+    s->repeatable = 0;
   } else
     set_reason(s, Z3_solver_get_reason_unknown(s->ctx, solver));
 }
@@ -217,6 +219,7 @@ static aucs_smt_result run(aucs_smt *s, Z3_solver solver, limit l,
                       : got == Z3_L_FALSE   ? AUCS_SMT_UNSAT
                                             : AUCS_SMT_UNKNOWN;
   *failed = e != Z3_OK;
+  s->repeatable &= !*failed;
   if (e != Z3_OK)
     set_reason(s, Z3_get_error_msg(s->ctx, e));
   else if (r == AUCS_SMT_UNKNOWN)
@@ -305,8 +308,10 @@ aucs_smt_result aucs_smt_check(aucs_smt *s, const Z3_ast *asserts, size_t n,
                                const Z3_ast *terms, uint64_t *vals,
                                size_t nvals) {
   set_reason(s, "");
+  s->repeatable = 1;
   for (size_t i = 0; i < n; i++)
     if (!asserts[i]) {
+      s->repeatable = 0;
       set_reason(s, "a term could not be built");
       return count(s, AUCS_SMT_UNKNOWN);
     }
@@ -349,10 +354,21 @@ void aucs_smt_count_decided(aucs_smt *s, int cached) {
 
 void aucs_smt_count_cached(aucs_smt *s, aucs_smt_result r) {
   s->stats.cached++;
+  if (r == AUCS_SMT_UNKNOWN)
+    set_reason(s, "resource limit, tried before");
   count(s, r);
 }
 
 const char *aucs_smt_reason(const aucs_smt *s) { return s->reason; }
+
+int aucs_smt_repeatable(const aucs_smt *s) { return s->repeatable; }
+
+uint64_t aucs_smt_limit(const aucs_smt *s) {
+  return s->timeout_ms ? (uint64_t)s->timeout_ms * AUCS_SMT_UNITS_PER_MS
+                       : UINT64_MAX;
+}
+
+unsigned aucs_smt_mode(const aucs_smt *s) { return (unsigned)s->linear; }
 
 const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s) {
   return &s->stats;

@@ -305,20 +305,24 @@ static aucs_smt_result ask(aucs_static *S, qbuild *b, Z3_ast *terms,
   if (!left)
     return AUCS_SMT_UNKNOWN;
   char *key = aucs_qcache_key_terms(S->z, b->v, b->n, terms, nvals);
+  aucs_smt_set_timeout(S->smt, left < timeout_ms ? left : timeout_ms);
+  aucs_smt_set_linear(S->smt, b->lemmas > 0);
+  uint64_t limit = aucs_smt_limit(S->smt);
+  unsigned mode = aucs_smt_mode(S->smt);
   aucs_smt_result r = AUCS_SMT_UNSAT;
-  int hit = aucs_qcache_get(S->cache, key, vals, nvals);
+  int hit = aucs_qcache_lookup(S->cache, key, vals, nvals, limit, mode);
   if (hit) {
-    r = hit == 2 ? AUCS_SMT_SAT : AUCS_SMT_UNSAT;
+    r = hit == 1 ? AUCS_SMT_UNSAT : hit == 2 ? AUCS_SMT_SAT : AUCS_SMT_UNKNOWN;
     S->decided = "cached";
     aucs_smt_count_cached(S->smt, r);
   } else {
-    aucs_smt_set_timeout(S->smt, left < timeout_ms ? left : timeout_ms);
-    aucs_smt_set_linear(S->smt, b->lemmas > 0);
     r = aucs_smt_check(S->smt, b->v, b->n, terms, vals, nvals);
     if (r == AUCS_SMT_UNSAT)
       aucs_qcache_put_unsat(S->cache, key);
     else if (r == AUCS_SMT_SAT)
       aucs_qcache_put_sat(S->cache, key, vals, nvals);
+    else if (aucs_smt_repeatable(S->smt))
+      aucs_qcache_put_unknown(S->cache, key, limit, mode);
   }
   free(key);
   return r;

@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include "aucs/qcache.h"
+#include "aucs/smt.h"
 #include "aucs/static.h"
 #include "aucs/util.h"
 #include <stdlib.h>
@@ -64,6 +65,75 @@ static void test_qcache_hits_and_misses(void **state) {
   assert_int_equal(st.hits, 2);
   assert_int_equal(st.misses, 2);
   assert_int_equal(st.entries, 200);
+  aucs_qcache_free(c);
+}
+
+/* (x + y < 5) and (y > 1), with x, y fresh: the conjuncts, and the
+ * arguments of +, in one order or the other, the constants made in one
+ * order or the other (Z3's term ids differ). */
+static char *commuted_key(Z3_context z, int swap) {
+  Z3_sort s = Z3_mk_bv_sort(z, 32);
+  Z3_ast a = Z3_mk_fresh_const(z, swap ? "y" : "x", s);
+  Z3_ast b = Z3_mk_fresh_const(z, swap ? "x" : "y", s);
+  Z3_ast x = swap ? b : a, y = swap ? a : b;
+  Z3_ast sum = swap ? Z3_mk_bvadd(z, y, x) : Z3_mk_bvadd(z, x, y);
+  Z3_ast lt = Z3_mk_bvult(z, sum, Z3_mk_unsigned_int(z, 5, s));
+  Z3_ast gt = Z3_mk_bvugt(z, y, Z3_mk_unsigned_int(z, 1, s));
+  Z3_ast as[2] = {swap ? gt : lt, swap ? lt : gt};
+  return aucs_qcache_key(z, as, 2);
+}
+
+static void test_qcache_key_ignores_commuted_order(void **state) {
+  (void)state;
+  Z3_context a = context(), b = context();
+  char *ka = commuted_key(a, 0), *kb = commuted_key(b, 1);
+  assert_string_equal(ka, kb);
+  free(ka);
+  free(kb);
+  Z3_del_context(a);
+  Z3_del_context(b);
+}
+
+/* The key spells every operator's parameters: extract 7..0 and 15..8 of
+ * one term (same sorts) are two queries. */
+static void test_qcache_key_keeps_parameters(void **state) {
+  (void)state;
+  Z3_context z = context();
+  Z3_sort s = Z3_mk_bv_sort(z, 32), s8 = Z3_mk_bv_sort(z, 8);
+  Z3_ast x = Z3_mk_fresh_const(z, "x", s), zero = Z3_mk_int(z, 0, s8);
+  Z3_ast lo = Z3_mk_eq(z, Z3_mk_extract(z, 7, 0, x), zero);
+  Z3_ast hi = Z3_mk_eq(z, Z3_mk_extract(z, 15, 8, x), zero);
+  char *kl = aucs_qcache_key(z, &lo, 1), *kh = aucs_qcache_key(z, &hi, 1);
+  assert_string_not_equal(kl, kh);
+  free(kl);
+  free(kh);
+  Z3_del_context(z);
+}
+
+/* An UNKNOWN is kept as "tried within this limit and mode", by a cache
+ * that keeps SAT answers: a lookup within no more units in that mode finds
+ * it; more units, another mode, or a plain get do not; an answer replaces
+ * it. */
+static void test_qcache_unknown_within_limit(void **state) {
+  (void)state;
+  aucs_qcache *c = aucs_qcache_new();
+  aucs_qcache_put_unknown(c, "q", 1000, 0); /* not kept yet */
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 1000, 0), 0);
+  aucs_qcache_keep_sat(c);
+  aucs_qcache_put_unknown(c, "q", 1000, 0);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 1000, 0), 3);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 500, 0), 3);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 2000, 0), 0);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 1000, 1), 0);
+  assert_int_equal(aucs_qcache_get(c, "q", NULL, 0), 0);
+  assert_false(aucs_qcache_unsat(c, "q"));
+  aucs_qcache_put_unknown(c, "q", 4000, 0);
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 2000, 0), 3);
+  aucs_qcache_put_unsat(c, "q");
+  assert_int_equal(aucs_qcache_lookup(c, "q", NULL, 0, 8000, 1), 1);
+  aucs_qcache_put_unknown(c, "q", 9000, 0); /* the answer stays */
+  assert_true(aucs_qcache_unsat(c, "q"));
+  assert_int_equal(aucs_qcache_stats_of(c).entries, 1);
   aucs_qcache_free(c);
 }
 
@@ -196,14 +266,79 @@ static void test_qcache_sat_shared_by_two_analyses(void **state) {
   support_free(m);
 }
 
+/* sq[t * t * 3] written by every thread: UNSAT, but only through a
+ * nonlinear proof the solver does not finish within 4000 resource units
+ * (timeout 1 ms): UNKNOWN. @edited is @k with a barrier after the store
+ * and a store of its own after that: the repair's final check of a kernel
+ * whose edit left that pair's query as it was. */
+static const char *square_ir =
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare void @llvm.nvvm.barrier0()\n"
+    "define ptx_kernel void @k(ptr addrspace(1) %sq) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %tt = mul i32 %t, %t\n"
+    "  %i = mul i32 %tt, 3\n"
+    "  %p = getelementptr i32, ptr addrspace(1) %sq, i32 %i\n"
+    "  store i32 1, ptr addrspace(1) %p\n"
+    "  ret void\n"
+    "}\n"
+    "define ptx_kernel void @edited(ptr addrspace(1) %sq) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %tt = mul i32 %t, %t\n"
+    "  %i = mul i32 %tt, 3\n"
+    "  %p = getelementptr i32, ptr addrspace(1) %sq, i32 %i\n"
+    "  store i32 1, ptr addrspace(1) %p\n"
+    "  call void @llvm.nvvm.barrier0()\n"
+    "  %q = getelementptr i32, ptr addrspace(1) %sq, i32 %t\n"
+    "  store i32 2, ptr addrspace(1) %q\n"
+    "  ret void\n"
+    "}\n";
+
+/* A repair's cache (it keeps SAT and UNKNOWN answers) and Z3 context: the
+ * analysis of the edited kernel gets the UNKNOWN of the pair the edit did
+ * not change from the cache, within the same limit, and asks the solver
+ * only what is new; with a larger limit it asks again. */
+static void test_qcache_unknown_shared_with_edited_kernel(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(square_ir);
+  aucs_qcache *c = aucs_qcache_new();
+  aucs_qcache_keep_sat(c);
+  aucs_smt *z = aucs_smt_new(0);
+  aucs_static_options o = {
+      .timeout_ms = 1, .budget_ms = 3600000, .cache = c, .smt = z};
+  aucs_static *first = aucs_static_analyze(support_fn(m, "k"), &o);
+  uint64_t unknown1 = aucs_static_stats(first)->unknown;
+  assert_true(unknown1 > 0);
+  assert_int_equal(aucs_static_stats(first)->cached, 0);
+  aucs_static *second = aucs_static_analyze(support_fn(m, "edited"), &o);
+  const aucs_smt_stats *s2 = aucs_static_stats(second);
+  assert_true(s2->unknown >= unknown1);
+  assert_true(s2->cached >= unknown1); /* the untouched pair's UNKNOWN */
+  aucs_static_free(second);
+  o.timeout_ms = 2; /* more units than were tried: asked again */
+  aucs_static *third = aucs_static_analyze(support_fn(m, "k"), &o);
+  assert_int_equal(aucs_static_stats(third)->cached, 0);
+  aucs_static_free(first);
+  aucs_static_free(third);
+  aucs_smt_free(z);
+  aucs_qcache_free(c);
+  support_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_qcache_key_renames_fresh_constants),
+      cmocka_unit_test(test_qcache_key_ignores_commuted_order),
+      cmocka_unit_test(test_qcache_key_keeps_parameters),
+      cmocka_unit_test(test_qcache_unknown_within_limit),
       cmocka_unit_test(test_qcache_hits_and_misses),
       cmocka_unit_test(test_qcache_shared_by_two_analyses),
       cmocka_unit_test(test_qcache_sat_keeps_model_values),
       cmocka_unit_test(test_qcache_key_names_terms),
       cmocka_unit_test(test_qcache_sat_shared_by_two_analyses),
+      cmocka_unit_test(test_qcache_unknown_shared_with_edited_kernel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

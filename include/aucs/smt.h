@@ -93,6 +93,15 @@ void aucs_smt_count_cached(aucs_smt *s, aucs_smt_result r);
  * (wall-clock safety net)", Z3's message), or "". The
  * string lives until the next query. */
 const char *aucs_smt_reason(const aucs_smt *s);
+/* 1 when the last aucs_smt_check's answer depended on its query, limit and
+ * mode alone (no wall-clock stop, no Z3 error, every term built): Z3 counts
+ * resource units the same on every run, so that query within that limit
+ * and mode answers the same again (qcache.h keeps such an UNKNOWN). */
+int aucs_smt_repeatable(const aucs_smt *s);
+/* The following queries' limit in resource units (no limit: UINT64_MAX)
+ * and mode (what else decides their tries: 1 when the linear try is on). */
+uint64_t aucs_smt_limit(const aucs_smt *s);
+unsigned aucs_smt_mode(const aucs_smt *s);
 const aucs_smt_stats *aucs_smt_stats_of(const aucs_smt *s);
 /* Zero the counts, so that one context serves analyses one after another
  * (a repair's) with each one's own stats and budget. */
