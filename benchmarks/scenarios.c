@@ -89,17 +89,21 @@ static double cpu_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum { REPEAT = 5 }; /* timed runs of detect and of the repair */
+/* Timed runs of detect and of the repair, alternated so that both see the
+ * same load: at least MIN_RUNS, and a short scenario more (up to MAX_RUNS,
+ * until TIMED_SECONDS of CPU), so that a few-ms detection is not decided by
+ * one noisy run. */
+enum { MIN_RUNS = 5, MAX_RUNS = 41 };
+#define TIMED_SECONDS 0.5
 
-static double median3(double *v) {
-  for (int i = 0; i < 2; i++)
-    for (int j = i + 1; j < 3; j++)
-      if (v[j] < v[i]) {
-        double x = v[i];
-        v[i] = v[j];
-        v[j] = x;
-      }
-  return v[1];
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, by_value);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static size_t detect(LLVMModuleRef m, const aucs_detect_options *o) {
@@ -204,28 +208,27 @@ static void scenario(const char *path) {
   aucs_repair_options ro = {.detect = &o.detect,
                             .trust_dynamic = o.trust_dynamic};
   aucs_repair_result r;
-  double dt[REPEAT], rt[REPEAT];
+  double dt[MAX_RUNS], rt[MAX_RUNS], spent = 0;
   size_t found = 0;
-  int failed = 0;
-  for (int i = 0; i < REPEAT; i++) { /* the last repair edits m itself */
+  int n = 0;
+  while (n < MIN_RUNS || (n < MAX_RUNS && spent < TIMED_SECONDS)) {
     double t0 = cpu_seconds();
     found = detect(m, &one);
-    dt[i] = cpu_seconds() - t0;
-  }
-  for (int i = 0; i < REPEAT; i++) {
-    LLVMModuleRef c = i + 1 < REPEAT ? LLVMCloneModule(m) : m;
+    dt[n] = cpu_seconds() - t0;
+    LLVMModuleRef c = LLVMCloneModule(m);
+    t0 = cpu_seconds();
+    int bad = aucs_repair_run(c, &ro, &r, &err);
+    rt[n] = cpu_seconds() - t0;
+    spent += dt[n] + rt[n];
+    n++;
+    if (!bad)
+      aucs_repair_result_free(&r);
     free(err);
     err = NULL;
-    double t0 = cpu_seconds();
-    failed = aucs_repair_run(c, &ro, &r, &err);
-    rt[i] = cpu_seconds() - t0;
-    if (c != m) {
-      if (!failed)
-        aucs_repair_result_free(&r);
-      LLVMDisposeModule(c);
-    }
+    LLVMDisposeModule(c);
   }
-  double t1 = median3(dt), t2 = median3(rt); /* medians */
+  int failed = aucs_repair_run(m, &ro, &r, &err); /* the one reported */
+  double t1 = median(dt, n), t2 = median(rt, n);
   char cells[128] = "- | - | -";
   if (!failed)
     patch_cells(m, path, &lo, &o, &r, cells, sizeof cells);
