@@ -240,7 +240,7 @@ static void scenario(const char *path) {
   o.detect.has_seed = 1;
   size_t left = failed ? 0 : detect(m, &o.detect);
   const char *got = failed ? "error" : outcome(&r);
-  printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.0f | %.0f | %.1f | "
+  printf("| %s | %s | %zu | %s | %s | %zu | %zu | %s | %.1f | %.1f | %.2f | "
          "%s |\n",
          base(path), bug, found, got, strcmp(got, expect) ? "no" : "yes",
          failed ? 0 : r.log.n, left, bad ? "no" : "yes", t1 * 1e3,
