@@ -112,7 +112,8 @@ int aucs_qcache_lookup(aucs_qcache *c, const char *key, uint64_t *vals,
   if (!s->key)
     return found(c, 0);
   if (s->kind == E_SAT && s->nvals == n) {
-    memcpy(vals, s->vals, n * sizeof *vals);
+    if (n)
+      memcpy(vals, s->vals, n * sizeof *vals);
     return found(c, 2);
   }
   if (s->kind == E_UNKNOWN && s->mode == mode && s->limit >= limit)

@@ -239,7 +239,8 @@ static size_t add_node(walk *w, size_t sig, const size_t *args, size_t n) {
   uint64_t h = mix(w->sigs[sig].h, n);
   for (size_t i = 0; i < n; i++)
     h = mix(h, w->nodes[args[i]].h);
-  memcpy(w->kids + w->nk, args, n * sizeof *args);
+  if (n) /* a leaf has no args (NULL), and kids may still be NULL */
+    memcpy(w->kids + w->nk, args, n * sizeof *args);
   w->nodes[w->nn] = (node){h, sig, w->nk, n, -1, 0};
   w->nk += n;
   return w->nn++;
