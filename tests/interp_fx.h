@@ -1,6 +1,6 @@
 /*
  * interp_fx: the fixture the interpreter's unit tests share (test_interp.c,
- * test_interp_limits.c): a lowered kernel, a launch, and lookups into the
+ * test_interp_limits.c, test_texture.c): a lowered kernel, a launch, and lookups into the
  * run's findings and memory.
  */
 #ifndef AUCS_TESTS_INTERP_FX_H

@@ -6,61 +6,24 @@
  * texture-incoherent pairs a write of a texture's buffer with a fetch of
  * the written element.
  */
-#include "support.h"
+#include "interp_fx.h"
 
 #include "aucs/inputs.h"
-#include "aucs/interp.h"
-#include <llvm-c/Core.h>
-#include <string.h>
 
-typedef struct fx {
-  LLVMModuleRef m;
-  aucs_prog *p;
-  aucs_run_result res;
-} fx;
-
-static void load_fx(fx *f, const char *ir, const char *fn) {
-  memset(f, 0, sizeof *f);
-  f->m = support_parse(ir);
-  aucs_findings d = {0};
-  int rc = aucs_interp_lower(support_fn(f->m, fn), &f->p, &d);
-  if (rc)
-    print_error("lowering failed: %s\n", d.n ? d.v[0].message : "?");
-  assert_int_equal(rc, 0);
-  aucs_findings_free(&d);
-}
-
-static void run_fx(fx *f, unsigned block, const uint64_t *args,
-                   const aucs_inputs_setting *tex, size_t ntex) {
-  aucs_run_config c = {0};
-  c.launch.grid = (aucs_dim3){1, 1, 1};
-  c.launch.block = (aucs_dim3){block, 1, 1};
-  c.seed = 1;
-  c.keep_memory = 1;
+/* One block of `block` threads with these arguments and textures. */
+static void run_tex(fx *f, unsigned block, const uint64_t *args,
+                    const aucs_inputs_setting *tex, size_t ntex) {
+  aucs_run_config c = config(1, block);
   c.args = args;
   c.textures = tex;
   c.ntextures = ntex;
-  aucs_run_result_free(&f->res);
-  assert_int_equal(aucs_interp_run(f->p, &c, &f->res), AUCS_RUN_OK);
-}
-
-static void free_fx(fx *f) {
-  aucs_run_result_free(&f->res);
-  aucs_prog_free(f->p);
-  support_free(f->m);
+  assert_int_equal(run_fx(f, &c), AUCS_RUN_OK);
 }
 
 static uint32_t out32(fx *f, size_t param, size_t i) {
   uint32_t v = 0;
   assert_int_equal(aucs_run_read(&f->res, param, i * 4, &v, 4), 0);
   return v;
-}
-
-static size_t count(const fx *f, aucs_finding_kind k) {
-  size_t n = 0;
-  for (size_t i = 0; i < f->res.findings.n; i++)
-    n += f->res.findings.v[i].kind == k;
-  return n;
 }
 
 #define DECLS                                                                  \
@@ -107,7 +70,7 @@ static void test_texture_fetch_is_a_pure_clamped_read(void **state) {
   fx f;
   load_fx(&f, fetch_ir, "fetch");
   const uint64_t args[] = {0, 7};
-  run_fx(&f, 8, args, NULL, 0);
+  run_tex(&f, 8, args, NULL, 0);
   assert_int_equal(f.res.findings.n, 0); /* every thread fetches texel 3 */
   assert_int_equal(out32(&f, 0, 0), out32(&f, 0, 1));
   assert_int_equal(out32(&f, 0, 2), out32(&f, 0, 3)); /* -5 clamps to 0 */
@@ -139,12 +102,12 @@ static void test_texture_surface_is_memory(void **state) {
   fx f;
   load_fx(&f, surf_ir, "surf");
   const uint64_t own[] = {0, 9, 1};
-  run_fx(&f, 8, own, NULL, 0);
+  run_tex(&f, 8, own, NULL, 0);
   assert_int_equal(f.res.findings.n, 0);
   for (uint32_t t = 0; t < 8; t++)
     assert_int_equal(out32(&f, 0, t), t); /* each reads its own write */
   const uint64_t shared[] = {0, 9, 2};
-  run_fx(&f, 8, shared, NULL, 0);
+  run_tex(&f, 8, shared, NULL, 0);
   assert_true(count(&f, AUCS_FINDING_RACE) >= 1);
   free_fx(&f);
 }
@@ -166,7 +129,7 @@ static void test_texture_surface_boundary_modes(void **state) {
   fx f;
   load_fx(&f, modes_ir, "modes");
   const uint64_t args[] = {0, 9};
-  run_fx(&f, 1, args, NULL, 0);
+  run_tex(&f, 1, args, NULL, 0);
   /* trap: out of bounds (and reads 0); zero: 0, no finding; clamp: none */
   assert_int_equal(count(&f, AUCS_FINDING_OUT_OF_BOUNDS), 1);
   assert_int_equal(f.res.findings.n, 1);
@@ -194,19 +157,19 @@ static void test_texture_incoherent_needs_a_written_element(void **state) {
   load_fx(&f, incoherent_ir, "inc");
   aucs_inputs_setting map = {(char *)"t", (char *)"data"};
   const uint64_t ahead[] = {5, 0, 1};
-  run_fx(&f, 4, ahead, NULL, 0);
+  run_tex(&f, 4, ahead, NULL, 0);
   assert_int_equal(f.res.findings.n, 0); /* no --texture: nothing */
-  run_fx(&f, 4, ahead, &map, 1);
+  run_tex(&f, 4, ahead, &map, 1);
   assert_int_equal(count(&f, AUCS_FINDING_TEXTURE_INCOHERENT), 1);
   const aucs_finding *x = &f.res.findings.v[0];
   assert_int_equal(LLVMGetInstructionOpcode(x->a.instr), LLVMStore);
   assert_int_equal(LLVMGetInstructionOpcode(x->b.instr), LLVMCall);
   assert_int_equal(x->b.thread.x, 0); /* fetched before thread 1 wrote */
   const uint64_t own[] = {5, 0, 0};
-  run_fx(&f, 4, own, &map, 1); /* its own write: stale in the cache too */
+  run_tex(&f, 4, own, &map, 1); /* its own write: stale in the cache too */
   assert_int_equal(count(&f, AUCS_FINDING_TEXTURE_INCOHERENT), 1);
   aucs_inputs_setting other = {(char *)"u", (char *)"data"};
-  run_fx(&f, 4, ahead, &other, 1); /* another texture: nothing */
+  run_tex(&f, 4, ahead, &other, 1); /* another texture: nothing */
   assert_int_equal(f.res.findings.n, 0);
   free_fx(&f);
 }
