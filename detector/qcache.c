@@ -8,7 +8,7 @@
  *      for a SAT answer the terms whose model values the caller reads: one
  *      key means one formula and one list of terms up to renaming, so the
  *      values of one model answer both.
- *   2. Table: open addressing on the key's FNV-1a hash, doubled at half
+ *   2. Table: open addressing on the key's FNV-1a hash (aucs_hash_text), doubled at half
  *      load; a slot holds the key itself, compared in full, its answer,
  *      and for a SAT answer the model's values of the terms the key names,
  *      for an UNKNOWN one the limit and mode it was tried within.
@@ -70,13 +70,6 @@ char *aucs_qcache_key_terms(Z3_context z, const Z3_ast *asserts, size_t n,
 
 /* ---- the table ----------------------------------------------------------*/
 
-static uint64_t fnv1a(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
-
 /* The slot of key: where it is, or the empty one where it would go. */
 static slot *slot_of(const aucs_qcache *c, const char *key, uint64_t h) {
   size_t i = (size_t)h & (c->cap - 1);
@@ -108,7 +101,7 @@ static int found(aucs_qcache *c, int kind) {
 
 int aucs_qcache_lookup(aucs_qcache *c, const char *key, uint64_t *vals,
                        size_t n, uint64_t limit, unsigned mode) {
-  const slot *s = slot_of(c, key, fnv1a(key));
+  const slot *s = slot_of(c, key, aucs_hash_text(AUCS_HASH_SEED, key));
   if (!s->key)
     return found(c, 0);
   if (s->kind == E_SAT && s->nvals == n) {
@@ -133,7 +126,7 @@ int aucs_qcache_unsat(aucs_qcache *c, const char *key) {
 /* The slot of key to fill: a new one, or an UNKNOWN one (an answer
  * replaces it); NULL when key has an answer already. */
 static slot *to_fill(aucs_qcache *c, const char *key) {
-  uint64_t h = fnv1a(key);
+  uint64_t h = aucs_hash_text(AUCS_HASH_SEED, key);
   slot *s = slot_of(c, key, h);
   if (s->key)
     return s->kind == E_UNKNOWN ? s : NULL;

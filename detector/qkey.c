@@ -69,13 +69,6 @@ static uint64_t mix(uint64_t h, uint64_t x) {
   return h * 0xbf58476d1ce4e5b9ull;
 }
 
-static uint64_t text_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
-
 /* ---- signatures ---------------------------------------------------------*/
 
 static size_t add_sig(walk *w, char *text, int fresh) {
@@ -84,7 +77,7 @@ static size_t add_sig(walk *w, char *text, int fresh) {
     w->sigs = aucs_xrealloc(w->sigs, w->caps * sizeof *w->sigs);
   }
   /* a fresh symbol's hash is its sorts' (text), never its name */
-  w->sigs[w->ns] = (sig){text, text_hash(text) ^ (uint64_t)fresh, -1};
+  w->sigs[w->ns] = (sig){text, aucs_hash_text(AUCS_HASH_SEED, text) ^ (uint64_t)fresh, -1};
   return w->ns++;
 }
 

@@ -169,9 +169,7 @@ int st_budget_spent(aucs_static *S) {
 /* The query for (a, b) with these warps and modes, added when new. */
 /* FNV-1a of s, never NULL: the key of S->qindex. */
 static const void *key_hash(const char *s) {
-  uint64_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  uint64_t h = aucs_hash_text(AUCS_HASH_SEED, s);
   return (const void *)(uintptr_t)(h | 1);
 }
 

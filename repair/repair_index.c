@@ -16,12 +16,10 @@
 
 static uint64_t key_hash(const char *kernel, int kind, unsigned lo,
                          unsigned hi) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (const unsigned char *p = (const unsigned char *)kernel; *p; p++)
-    h = (h ^ *p) * 1099511628211ull;
+  uint64_t h = aucs_hash_text(AUCS_HASH_SEED, kernel);
   uint64_t v[3] = {(uint64_t)kind, lo, hi};
   for (int i = 0; i < 3; i++)
-    h = (h ^ v[i]) * 1099511628211ull;
+    h = aucs_hash_u64(h, v[i]);
   return h ^ (h >> 29);
 }
 

@@ -94,4 +94,16 @@ void aucs_ptrmap_put(aucs_ptrmap *m, const void *key, intptr_t val);
 int aucs_ptrmap_get(const aucs_ptrmap *m, const void *key, intptr_t *val);
 void aucs_ptrmap_free(aucs_ptrmap *m);
 
+/* FNV-1a of the bytes of s, from h (start with AUCS_HASH_SEED): the string
+ * hash of the caches and indexes (qcache's table, qkey's structure hash,
+ * the static checker's query index, the repair's finding index). The seed
+ * is every user's since the first; changing it moves no answer, only where
+ * entries sit (and qkey's order of equal-structure ties). */
+#define AUCS_HASH_SEED 1469598103934665603ull
+uint64_t aucs_hash_text(uint64_t h, const char *s);
+/* The same step for one 64-bit value. */
+static inline uint64_t aucs_hash_u64(uint64_t h, uint64_t v) {
+  return (h ^ v) * 1099511628211ull;
+}
+
 #endif

@@ -197,6 +197,12 @@ void aucs_ptrmap_free(aucs_ptrmap *m) {
   *m = (aucs_ptrmap){0};
 }
 
+uint64_t aucs_hash_text(uint64_t h, const char *s) {
+  for (; *s; s++)
+    h = aucs_hash_u64(h, (unsigned char)*s);
+  return h;
+}
+
 int aucs_parse_u64(const char *s, uint64_t *out) {
   char *end;
   errno = 0;
