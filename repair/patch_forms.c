@@ -712,26 +712,26 @@ int pt_side_effect_free(const char *s, size_t n) {
   return side_effect_free(s, n);
 }
 
-int pt_compound(const pt_text *t, size_t l, pt_assign *out) {
+/* Line l as one assignment on one line, compound (op_len > 0) when
+ * compound, else plain: 1 and its parts in *out. */
+static int one_assign(const pt_text *t, size_t l, int compound,
+                      pt_assign *out) {
   size_t n;
   const char *s = pt_trimmed(t, l, &n);
   assign a;
-  if (!one_line_statement(t, l) || !parse_assign(s, n, &a) || !a.op_len ||
-      !plain_lvalue(a.lhs, a.lhs_len))
+  if (!one_line_statement(t, l) || !parse_assign(s, n, &a) ||
+      !a.op_len != !compound || !plain_lvalue(a.lhs, a.lhs_len))
     return 0;
   *out = (pt_assign){a.lhs, a.rhs, a.op, a.lhs_len, a.rhs_len, a.op_len};
   return 1;
 }
 
+int pt_compound(const pt_text *t, size_t l, pt_assign *out) {
+  return one_assign(t, l, 1, out);
+}
+
 int pt_plain_assign(const pt_text *t, size_t l, pt_assign *out) {
-  size_t n;
-  const char *s = pt_trimmed(t, l, &n);
-  assign a;
-  if (!one_line_statement(t, l) || !parse_assign(s, n, &a) || a.op_len ||
-      !plain_lvalue(a.lhs, a.lhs_len))
-    return 0;
-  *out = (pt_assign){a.lhs, a.rhs, a.op, a.lhs_len, a.rhs_len, 0};
-  return 1;
+  return one_assign(t, l, 0, out);
 }
 
 const char *pt_form_split(const pt_text *t, unsigned l, LLVMValueRef bar,
