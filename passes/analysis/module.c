@@ -102,11 +102,8 @@ static int fail(char **err, const char *path, const char *fmt, ...) {
 
 /* strerror, lower-cased like the rest of our messages. */
 static int fail_errno(char **err, const char *path, const char *what, int e) {
-  char msg[128];
-  snprintf(msg, sizeof msg, "%s", strerror(e));
-  msg[0] = (char)(msg[0] >= 'A' && msg[0] <= 'Z' ? msg[0] - 'A' + 'a' : msg[0]);
-  return what ? fail(err, path, "%s: %s", what, msg)
-              : fail(err, path, "%s", msg);
+  *err = aucs_errno_text(path, what, e);
+  return 1;
 }
 
 static int ends_with(const char *s, const char *suffix) {

@@ -267,8 +267,7 @@ static const char *kind_name(mode_t mode) {
                           : "is not a regular file";
 }
 
-/* "PATH: what: strerror(e)" (lower-cased, like the rest of our messages). */
-static char *errno_text(const char *path, const char *what, int e) {
+char *aucs_errno_text(const char *path, const char *what, int e) {
   char msg[128];
   snprintf(msg, sizeof msg, "%s", strerror(e));
   msg[0] = (char)(msg[0] >= 'A' && msg[0] <= 'Z' ? msg[0] - 'A' + 'a' : msg[0]);
@@ -281,7 +280,7 @@ int aucs_read_regular(const char *path, size_t max, const char *kind,
                       char **err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
-    return *err = errno_text(path, NULL, errno), 1;
+    return *err = aucs_errno_text(path, NULL, errno), 1;
   struct stat st;
   int e = fstat(fd, &st) ? errno : 0;
   if (!e && !S_ISREG(st.st_mode))
@@ -294,7 +293,7 @@ int aucs_read_regular(const char *path, size_t max, const char *kind,
     *err = aucs_xasprintf("%s: more than the input limit of %zu bytes (%s)",
                           path, max, option);
   else if (e)
-    *err = errno_text(path, "cannot read", e);
+    *err = aucs_errno_text(path, "cannot read", e);
   else
     *err = NULL;
   close(fd);

@@ -17,7 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
+#include <stdio.h> /* rename */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -93,13 +93,6 @@ static int write_to(const char *path, const char *data, size_t len) {
   return write_through(path, data, len);
 }
 
-static char *cannot(const char *path, const char *why) {
-  char msg[128];
-  snprintf(msg, sizeof msg, "%s", why);
-  msg[0] = (char)(msg[0] >= 'A' && msg[0] <= 'Z' ? msg[0] - 'A' + 'a' : msg[0]);
-  return aucs_xasprintf("%s: cannot write: %s", path, msg);
-}
-
 int aucs_write_file(const char *path, const void *data, size_t len,
                     char **err) {
   *err = NULL;
@@ -109,10 +102,14 @@ int aucs_write_file(const char *path, const void *data, size_t len,
     e = write_to(path, data, len);
   } else {
     char *target = realpath(path, NULL);
-    if (!target && errno == ENOENT)
-      return *err = cannot(path, "a symbolic link to a missing file"), 1;
+    if (!target && errno == ENOENT) {
+      *err = aucs_xasprintf("%s: cannot write: a symbolic link to a missing "
+                            "file",
+                            path);
+      return 1;
+    }
     e = target ? write_to(target, data, len) : errno;
     free(target);
   }
-  return e ? (*err = cannot(path, strerror(e)), 1) : 0;
+  return e ? (*err = aucs_errno_text(path, "cannot write", e), 1) : 0;
 }
