@@ -785,14 +785,26 @@ static Z3_ast header_phi(enc *e, frame *f, LLVMValueRef phi, int b, int l) {
 
 Z3_ast st_edge_cond(enc *e, frame *f, int p, int b);
 
-/* A join's phi: the value of the incoming edge taken. */
+static int undefined(LLVMValueRef v) {
+  return LLVMIsUndef(v) || LLVMIsPoison(v);
+}
+
+/* A join's phi: the value of the incoming edge taken. An undef or poison
+ * incoming may be any value, so it is taken to be the value of another
+ * edge (as LLVM's own simplification does): a flattened region's values
+ * reach its later guards as phi [v, ran], [poison, skipped], and a thread
+ * that uses one under its guard ran the block that made v. */
 static Z3_ast join_phi(enc *e, frame *f, LLVMValueRef phi, int b) {
   Z3_ast t = NULL;
-  for (unsigned i = LLVMCountIncoming(phi); i-- > 0;) {
+  unsigned n = LLVMCountIncoming(phi), defined = 0;
+  for (unsigned i = 0; i < n; i++)
+    defined += !undefined(LLVMGetIncomingValue(phi, i));
+  for (unsigned i = n; i-- > 0;) {
     int p = aucs_cfg_index(f->cfg, LLVMGetIncomingBlock(phi, i));
-    if (p < 0 || !f->cfg->reachable[p])
+    LLVMValueRef in = LLVMGetIncomingValue(phi, i);
+    if (p < 0 || !f->cfg->reachable[p] || (defined && undefined(in)))
       continue;
-    Z3_ast v = st_val(e, f, LLVMGetIncomingValue(phi, i));
+    Z3_ast v = st_val(e, f, in);
     if (!v)
       return NULL;
     t = t ? Z3_mk_ite(e->z,

@@ -3,7 +3,7 @@
  * guards, loops, 2-D indexing, access widths, data-dependent indices (never
  * proven), barrier redundancy, witnesses that replay as races, one
  * blockIdx for two threads of one block, %laneid, __syncwarp, rotated loops,
- * toggled phis, __device__ helpers (results, a barrier at their end) and
+ * toggled phis, phis with an undef or poison incoming, __device__ helpers (results, a barrier at their end) and
  * the threads' paths from an interval's start, and llvm.assume
  * preconditions.
  */
@@ -1137,6 +1137,44 @@ static void test_static_assume_is_an_assumption(void **state) {
   free(ir);
 }
 
+/* @k: threads below 32 take %then, the others skip it; all write s[%a],
+ * %a = phi [%u, %then], [OTHER, %entry], %u = tid. */
+static aucs_static_proof joined(const char *other) {
+  char *ir = aucs_xasprintf(
+      "@s = internal addrspace(3) global [2048 x i32] undef\n"
+      "define ptx_kernel void @k(ptr %%out) {\n"
+      "entry:\n"
+      "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  %%c = icmp ult i32 %%t, 32\n"
+      "  br i1 %%c, label %%then, label %%join\n"
+      "then:\n"
+      "  %%u = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+      "  br label %%join\n"
+      "join:\n"
+      "  %%a = phi i32 [ %%u, %%then ], [ %s, %%entry ]\n"
+      "  %%p = getelementptr [2048 x i32], ptr addrspace(3) @s, i32 0, i32 %%a\n"
+      "  store i32 1, ptr addrspace(3) %%p\n"
+      "  ret void\n"
+      "}\n" DECLS,
+      other);
+  aucs_static_proof p = proof_of_ir(ir, "k", NULL);
+  free(ir);
+  return p;
+}
+
+static void test_static_undefined_phi_incoming(void **state) {
+  (void)state;
+  /* poison or undef may be any value: the phi is taken to be %u (a
+   * flattened region's value reaching a later guard) */
+  assert_int_equal(joined("poison"), AUCS_PROOF_RACE_FREE);
+  assert_int_equal(joined("undef"), AUCS_PROOF_RACE_FREE);
+  /* a defined value on the other edge is that edge's: every thread from 32
+   * up writes s[0] */
+  assert_int_not_equal(joined("0"), AUCS_PROOF_RACE_FREE);
+  /* both edges give tid */
+  assert_int_equal(joined("%t"), AUCS_PROOF_RACE_FREE);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_static_affine_indices),
@@ -1172,6 +1210,7 @@ int main(void) {
       cmocka_unit_test(test_static_syncwarp_race_within_an_iteration),
       cmocka_unit_test(test_static_syncwarp_makes_barrier_redundant),
       cmocka_unit_test(test_static_assume_is_an_assumption),
+      cmocka_unit_test(test_static_undefined_phi_incoming),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
