@@ -724,20 +724,53 @@ static void remap(aucs_report *rep, LLVMModuleRef m) {
   }
 }
 
-static void commit(state *s, trial *t, aucs_report *after) {
+/* AUCS_DEBUG=swapcheck: a kept trial's clone is compared with its ops
+ * made again on the module (commit takes the clone for it). */
+static void swap_check(const state *s, const trial *t) {
+  const char *d = getenv("AUCS_DEBUG");
+  if (!d || !strstr(d, "swapcheck"))
+    return;
+  LLVMModuleRef again = LLVMCloneModule(s->m);
   for (size_t i = 0; i < t->nops; i++) {
     char *err = NULL;
-    AUCS_ASSERT(apply_op(s->m, &t->ops[i], &err));
+    AUCS_ASSERT(apply_op(again, &t->ops[i], &err));
   }
+  char *x = LLVMPrintModuleToString(again), *y = LLVMPrintModuleToString(t->c);
+  AUCS_ASSERT(!strcmp(x, y));
+  LLVMDisposeMessage(x);
+  LLVMDisposeMessage(y);
+  LLVMDisposeModule(again);
+}
+
+/* Keep the trial. In the rounds, m is the repair's own clone: the trial's
+ * clone, which is m with the trial's ops made, becomes m (the ops are not
+ * made again). Once the loop edits the caller's module (after unfold), the
+ * ops are made on it. */
+static void commit(state *s, trial *t, aucs_report *after) {
+  int swap = s->m != s->user;
+  if (swap)
+    swap_check(s, t);
+  else
+    for (size_t i = 0; i < t->nops; i++) {
+      char *err = NULL;
+      AUCS_ASSERT(apply_op(s->m, &t->ops[i], &err));
+    }
+  LLVMModuleRef m = swap ? t->c : s->m;
+  remap(after, m);
   s->ops = aucs_xrealloc(s->ops, (s->nops + t->nops) * sizeof(op));
   memcpy(s->ops + s->nops, t->ops, t->nops * sizeof(op));
   s->nops += t->nops;
   for (size_t i = 0; i < t->edits.n; i++)
     aucs_editlog_push(&s->r->log, &t->edits.v[i]);
   t->edits.n = 0;
-  remap(after, s->m);
   add_items(s, after, 1);
   merge_into(&s->cur, after);
+  if (swap) { /* the other kernels' findings: at the same places in m */
+    remap(&s->cur, m);
+    LLVMDisposeModule(s->m);
+    s->m = m;
+    t->c = NULL;
+  }
   rp_cur_changed(s);
   s->next_id = t->next_id;
   s->version++;
@@ -749,7 +782,8 @@ static void trial_free(trial *t) {
   free(t->why);
   if (t->has_prep)
     aucs_detect_report_free(&t->prep);
-  LLVMDisposeModule(t->c);
+  if (t->c)
+    LLVMDisposeModule(t->c);
 }
 
 enum { MAX_COPIES = 8 }; /* instances of one finding a trial repairs */
