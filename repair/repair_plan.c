@@ -846,6 +846,12 @@ int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
     if (plan_keep_in(s, t, kernel))
       return 1;
     rp_sweep_redundant(s, t, kernel); /* repair_sweep.c */
+    /* Keeping threads in adds no access (the code after the exit runs
+     * under the flag) and only makes more threads reach barriers; the
+     * sweep deletes on a proof. No new input can show a race the recorded
+     * runs miss, so the trial replays them only (the final check, on a
+     * fresh seed, still searches). */
+    t->replay_only = 1;
     return 0;
   }
   return plan_divergence(s, t, kernel, f, variant - (variant > keep));
