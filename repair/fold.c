@@ -395,6 +395,13 @@ static int plan(const state *s, fold *F) {
     F->why = "an edit other than an inline, insert or delete";
     return 1;
   }
+  size_t i = 0;
+  while (i < s->nops && s->ops[i].kind != OP_INLINE)
+    i++;
+  if (i == s->nops) { /* before cloning and replaying to count them */
+    F->why = "no call was inlined";
+    return 1;
+  }
   LLVMModuleRef R = LLVMCloneModule(s->user);
   int bad = replay(s, F, R);
   if (!bad && !F->calls) {

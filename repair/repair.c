@@ -742,12 +742,12 @@ static void swap_check(const state *s, const trial *t) {
   LLVMDisposeModule(again);
 }
 
-/* Keep the trial. In the rounds, m is the repair's own clone: the trial's
- * clone, which is m with the trial's ops made, becomes m (the ops are not
- * made again). Once the loop edits the caller's module (after unfold), the
- * ops are made on it. */
+/* Keep the trial. In the rounds, the trial's clone, which is m with the
+ * trial's ops made, becomes m (the ops are not made again; the caller's
+ * module, m before the first, stays as it was). Once the loop edits the
+ * caller's module in place (after unfold), the ops are made on it. */
 static void commit(state *s, trial *t, aucs_report *after) {
-  int swap = s->m != s->user;
+  int swap = !s->in_place;
   if (swap)
     swap_check(s, t);
   else
@@ -767,7 +767,8 @@ static void commit(state *s, trial *t, aucs_report *after) {
   merge_into(&s->cur, after);
   if (swap) { /* the other kernels' findings: at the same places in m */
     remap(&s->cur, m);
-    LLVMDisposeModule(s->m);
+    if (s->m != s->user)
+      LLVMDisposeModule(s->m);
     s->m = m;
     t->c = NULL;
   }
@@ -1180,6 +1181,7 @@ static int revalidate(state *s) {
 /* The rounds edited a clone of the caller's module: replay their ops on the
  * caller's module, which the loop edits directly from now on. */
 static void unfold(state *s) {
+  s->in_place = 1;
   if (s->m == s->user)
     return;
   for (size_t i = 0; i < s->nops; i++) {
@@ -1217,7 +1219,6 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   double t0 = aucs_seconds();
   aucs_repair_ids_assign(m);
   s.next_id = top_id(m);
-  s.m = LLVMCloneModule(m); /* m stays as it is until the end (fold.c) */
   aucs_qcache *own = o && o->detect && o->detect->cache ? NULL : s.detect.cache;
   int failed = detect(&s, s.m, &s.cur);
   r->stats.first_seconds = aucs_seconds() - t0;

@@ -121,6 +121,10 @@ typedef struct state {
   rp_index cur_index;  /* key -> (kernel, finding) of cur, when cur_indexed */
   int cur_indexed;
   unsigned version; /* edits kept on m so far (commit) */
+  /* The rounds leave user as it was (fold.c): m is user until the first
+   * kept trial, then that trial's clone (commit). in_place: after unfold,
+   * commits edit user itself. */
+  int in_place;
   prep_memo *memo;
   size_t nmemo;
   /* repair_sweep.c: barriers the last trial deleted as left redundant by
