@@ -128,13 +128,15 @@ static size_t candidates(state *s, LLVMValueRef kernel, LLVMValueRef *out) {
   return n;
 }
 
-/* Why a swept barrier goes, as rp_plan_redundant says it for a proof. */
-static char *sweep_why(const state *s) {
+/* Why a swept barrier goes, as rp_plan_redundant says it for a proof;
+ * after: what the trial's edits did. */
+static char *sweep_why(const state *s, const char *after) {
   const aucs_detect_options *d = s->o->detect;
   return aucs_xasprintf(
-      "redundant once the threads are kept in (the barriers around it order "
-      "all it ordered), deleted in the same trial on a static proof: Z3 "
-      "shows every pair of accesses it separates can never race, %s%s",
+      "redundant once %s (the barriers around it order all it ordered), "
+      "deleted in the same trial on a static proof: Z3 shows every pair of "
+      "accesses it separates can never race, %s%s",
+      after,
       d && d->may_alias ? "even with pointer arguments overlapping"
                         : "with distinct pointer arguments not overlapping "
                           "(--may-alias keeps barriers an in-place launch "
@@ -144,7 +146,7 @@ static char *sweep_why(const state *s) {
           : "");
 }
 
-void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel) {
+static void sweep(state *s, trial *t, LLVMValueRef kernel, const char *after) {
   LLVMValueRef bars[MAX_SWEPT];
   size_t n = s->no_sweep ? 0 : candidates(s, kernel, bars);
   char *why = NULL;
@@ -158,11 +160,15 @@ void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel) {
               "deleted in the same trial\n",
               t->item);
     if (!why)
-      why = sweep_why(s);
+      why = sweep_why(s, after);
     rp_delete(s, t, bars[i], why);
     s->swept++;
   }
   free(why);
+}
+
+void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel) {
+  sweep(s, t, kernel, "the threads are kept in");
 }
 
 /* A race's placement that uniformized a loop leaves the plain barrier just
@@ -172,6 +178,6 @@ void rp_sweep_redundant(state *s, trial *t, LLVMValueRef kernel) {
 int rp_sweep_after_place(state *s, trial *t, LLVMValueRef fn, int uniformized,
                          int failed) {
   if (!failed && uniformized && aucs_kernel_is(fn))
-    rp_sweep_redundant(s, t, fn);
+    sweep(s, t, fn, "the loop is uniformized");
   return failed;
 }
