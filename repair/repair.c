@@ -749,14 +749,14 @@ static void swap_check(const state *s, const trial *t) {
 static void commit(state *s, trial *t, aucs_report *after) {
   int swap = !s->in_place;
   if (swap)
-    swap_check(s, t);
-  else
+    swap_check(s, t); /* after points into t->c already */
+  else {
     for (size_t i = 0; i < t->nops; i++) {
       char *err = NULL;
       AUCS_ASSERT(apply_op(s->m, &t->ops[i], &err));
     }
-  LLVMModuleRef m = swap ? t->c : s->m;
-  remap(after, m);
+    remap(after, s->m);
+  }
   s->ops = aucs_xrealloc(s->ops, (s->nops + t->nops) * sizeof(op));
   memcpy(s->ops + s->nops, t->ops, t->nops * sizeof(op));
   s->nops += t->nops;
@@ -765,11 +765,11 @@ static void commit(state *s, trial *t, aucs_report *after) {
   t->edits.n = 0;
   add_items(s, after, 1);
   merge_into(&s->cur, after);
-  if (swap) { /* the other kernels' findings: at the same places in m */
-    remap(&s->cur, m);
+  if (swap) { /* the other kernels' findings: at the same places in t->c */
+    remap(&s->cur, t->c);
     if (s->m != s->user)
       LLVMDisposeModule(s->m);
-    s->m = m;
+    s->m = t->c;
     t->c = NULL;
   }
   rp_cur_changed(s);
