@@ -1,8 +1,8 @@
 // Scenario: a barrier between a write and a read of each thread's own slot
-// orders nothing: every thread only touches s[t]. The static checker does
-// not prove it here (the float data it reads is unknown to the encoding),
-// so by default aucs keeps it; with --trust-dynamic it is deleted on the
-// detector's evidence, and the report says so.
+// orders nothing: every thread only touches s[t]. By default the static
+// checker proves it (each pair is one thread's own slot) and aucs deletes
+// it on that proof; this scenario runs --trust-dynamic, the deletion on
+// the detector's evidence alone, and the report says so.
 // BUG: redundant-barrier
 // EXPECT: fixed
 // LAUNCH: --grid 1 --block 64 --trust-dynamic
