@@ -150,21 +150,23 @@ static char *cache_dir(void) {
   return dir;
 }
 
-static uint64_t fnv(uint64_t h, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
+/* s and its NUL, hashed on from h (util.h's FNV-1a step). */
+static uint64_t hash_word(uint64_t h, const char *s) {
+  return aucs_hash_u64(aucs_hash_text(h, s), 0);
 }
 
+/* FNV-1a of the arguments, the working directory and the prologue, from
+ * FNV's own offset basis (not AUCS_HASH_SEED: the prelude's file name is
+ * this key, and prelude files already built keep their names). */
 static uint64_t key_of(const char *const *argv, size_t argc,
                        const char *prologue) {
   uint64_t h = 14695981039346656037ull;
   for (size_t i = 0; i < argc; i++)
-    h = fnv(h, argv[i], strlen(argv[i]) + 1);
+    h = hash_word(h, argv[i]);
   char cwd[4096];
   if (getcwd(cwd, sizeof cwd))
-    h = fnv(h, cwd, strlen(cwd) + 1);
-  return fnv(h, prologue, strlen(prologue));
+    h = hash_word(h, cwd);
+  return aucs_hash_text(h, prologue);
 }
 
 /* Create path with text unless it exists: a prelude built from it stays
