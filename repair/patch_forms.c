@@ -588,7 +588,7 @@ static unsigned ir_line(LLVMValueRef I) {
   return LLVMGetDebugLocLine(I) ? LLVMGetDebugLocLine(I) : 0;
 }
 
-static int touches_memory(LLVMValueRef I) {
+int pt_touches_memory(LLVMValueRef I) {
   LLVMOpcode op = LLVMGetInstructionOpcode(I);
   return op == LLVMLoad || op == LLVMStore || op == LLVMCall ||
          op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg;
@@ -614,7 +614,7 @@ static int between_read_and_write(LLVMValueRef bar, unsigned l) {
     unsigned at = LLVMIsAIntrinsicInst(I) ? 0 : ir_line(I);
     if (at && at != l)
       return stores == 1;
-    if (at == l && touches_memory(I)) {
+    if (at == l && pt_touches_memory(I)) {
       if (LLVMGetInstructionOpcode(I) != LLVMStore || stores++)
         return 0;
     }

@@ -77,6 +77,9 @@ const char *pt_form_split(const pt_text *t, unsigned line, LLVMValueRef bar,
  * x = val op B;`. */
 const char *pt_form_split_reads(const pt_text *t, unsigned line,
                                 LLVMValueRef bar, pt_names *names, pt_hunk *h);
+/* I is a load, store, call or atomic: something that may touch memory
+ * (patch_forms.c). */
+int pt_touches_memory(LLVMValueRef I);
 /* Whether line l begins and ends one simple statement; whether s[0..n)
  * has no call, assignment, `++`/`--` or comma (patch_forms.c). */
 int pt_one_statement(const pt_text *t, size_t l);

@@ -317,12 +317,6 @@ static stmt *stmt_at(loop *lp, size_t l) {
   return NULL;
 }
 
-static int touches_memory(LLVMValueRef I) {
-  LLVMOpcode op = LLVMGetInstructionOpcode(I);
-  return op == LLVMLoad || op == LLVMStore || op == LLVMCall ||
-         op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg;
-}
-
 typedef enum { AT_START, AT_WRITE, AT_END } cut_kind;
 
 /* What line l does after barrier `bar` (through the guards the flattening
@@ -346,7 +340,7 @@ static cut_kind after_barrier(LLVMValueRef bar, unsigned l,
              : stores == 1 ? AT_WRITE
              : stores      ? AT_START
                            : AT_END;
-    if (at == l && touches_memory(I))
+    if (at == l && pt_touches_memory(I))
       *(LLVMGetInstructionOpcode(I) == LLVMStore ? &stores : &others) += 1;
     if (at == l && LLVMGetInstructionOpcode(I) == LLVMStore)
       *store = I;
