@@ -25,7 +25,7 @@
  *           current one, and move the trial's edits to the log.
  *   3. Stop when no finding is left, a round keeps nothing, or after
  *      max_rounds; each item is then fixed, unfixable or remains.
- *   4. The rounds edit a clone: fold the inlining back (fold.c) and check
+ *   4. The rounds edit a clone: fold the inlining back (repair_fold.c) and check
  *      and write that, or else replay the ops on the caller's module and
  *      check it in full (fresh seed); new findings make more rounds.
  * Replaying ops by position is exact: the clone and the module are the same

@@ -1,6 +1,6 @@
 /*
  * repair_impl: what the parts of the repair loop share (private to
- * repair/repair*.c): the loop state, a trial, the replayable ops. repair.c
+ * the repair loop's files in repair/, not repair/patch/): the loop state, a trial, the replayable ops. repair.c
  * runs the loop (ids, items, trials, rounds, the report); repair_plan.c
  * plans the edits that answer each kind of finding (races, barrier
  * divergence, keeping exited threads in, redundant barriers). Functions
@@ -121,7 +121,7 @@ typedef struct state {
   rp_index cur_index;  /* key -> (kernel, finding) of cur, when cur_indexed */
   int cur_indexed;
   unsigned version; /* edits kept on m so far (commit) */
-  /* The rounds leave user as it was (fold.c): m is user until the first
+  /* The rounds leave user as it was (repair_fold.c): m is user until the first
    * kept trial, then that trial's clone (commit). in_place: after unfold,
    * commits edit user itself. */
   int in_place;
@@ -177,7 +177,7 @@ void rp_set_id(LLVMValueRef I, unsigned id);
 /* The fresh-seed full detection of m: 0 clean (*full freed), 1 a finding
  * the loop has not seen (*full kept), -1 the detection failed. */
 int rp_final_check(state *s, LLVMModuleRef m, aucs_report *full);
-/* fold.c: undo the inlining behind the committed ops when the edits mean
+/* repair_fold.c: undo the inlining behind the committed ops when the edits mean
  * the same on s->user's own helpers; 1 when done (s->user edited, the log
  * rewritten, the final check passed), 0 to go on as without it. */
 int rp_fold_run(state *s);

@@ -1,5 +1,5 @@
 /*
- * test_libcalls: library calls (detector/libcalls.def) run by the
+ * test_libcalls: library calls (detector/interp/libcalls.def) run by the
  * interpreter, family by family (integers, float, double, bit casts,
  * conversions, results through pointers), which names stay unsupported,
  * the rule for functions the module defines (libdevice linked), and the

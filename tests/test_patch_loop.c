@@ -1,12 +1,12 @@
 /*
  * test_patch_loop: the source form of a loop made uniform
- * (repair/patch_loop.c) on CUDA text and edit logs built by hand: the
+ * (repair/patch/patch_loop.c) on CUDA text and edit logs built by hand: the
  * rewrite of each exit and barrier, the edits it carries, and the clean
  * refusal of each shape it does not rewrite exactly.
  */
 #include "support.h"
 
-#include "../repair/patch_impl.h"
+#include "../repair/patch/patch_impl.h"
 
 #include "aucs/editlog.h"
 #include "aucs/util.h"

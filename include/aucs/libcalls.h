@@ -2,7 +2,7 @@
  * libcalls: the library functions aucs runs on the host (DESIGN.md section
  * 8): the C math library, the CUDA __nv_* device functions that the CUDA
  * headers lower to, and the LLVM/NVVM intrinsics for the same functions.
- * The table is detector/libcalls.def; this is its lookup.
+ * The table is detector/interp/libcalls.def; this is its lookup.
  *
  * Each row's functions take the call's arguments as raw register bits (as
  * the interpreter keeps them: integers zero-extended, floats as their IEEE

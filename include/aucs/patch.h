@@ -61,7 +61,7 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
 void aucs_patch_free(aucs_patch *p);
 /* mangled names a template function instantiated more than once in m
  * (or, without m, a template instance at all): one source edit would
- * change every instantiation (the repair's fold, repair/fold.c, keeps
+ * change every instantiation (the repair's fold, repair/repair_fold.c, keeps
  * edits of such a helper in the inlined copies too). */
 int aucs_patch_template_shared(const char *mangled, LLVMModuleRef m);
 /* Write p->diff to `to` atomically ("-": append it to out); nothing when
@@ -69,7 +69,7 @@ int aucs_patch_template_shared(const char *mangled, LLVMModuleRef m);
 int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
                      aucs_buf *diag);
 
-/* `fix --format=sarif` (repair/patch_sarif.c): to each result of results
+/* `fix --format=sarif` (repair/patch/patch_sarif.c): to each result of results
  * (a SARIF results array built from the repair's first detection) that
  * matches a repair item of r (rule and first location), add
  * properties.repair (outcome, how, suggestion) and, when p->diff is set

@@ -38,7 +38,7 @@ Z3_ast aucs_uf_apply(Z3_context z, const char *name, unsigned n,
 /* The width of a float type's bit-vector (32, 64), 0 for other types. */
 unsigned aucs_uf_float_width(LLVMTypeRef t);
 
-/* Textures and surfaces (detector/texture.def): what call I is. A texture
+/* Textures and surfaces (include/aucs/texture.def): what call I is. A texture
  * fetch is a pure function of its handle and coordinates (each leaf of its
  * result one function, aucs_uf_texel_name); a surface access is memory. */
 typedef enum aucs_uf_texture {

@@ -55,7 +55,7 @@ int aucs_read_fd(int fd, size_t max, char **data, size_t *len);
 /* "PATH: WHAT: strerror(e)", or "PATH: strerror(e)" when what is NULL,
  * the message lower-cased like the rest of ours. Free with free(). */
 char *aucs_errno_text(const char *path, const char *what, int e);
-/* data (len bytes) written to path (passes/analysis/writefile.c): a
+/* data (len bytes) written to path (passes/support/writefile.c): a
  * regular file or new name replaced atomically (temp file beside it, its
  * mode kept, rename), a device or FIFO written through, a directory
  * refused, a symbolic link's target written. 0 on success; nonzero with

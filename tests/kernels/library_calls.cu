@@ -1,5 +1,5 @@
 // Library calls, as a kernel compiled without the CUDA SDK declares them:
-// the interpreter runs them on the host (detector/libcalls.def). Every
+// the interpreter runs them on the host (detector/interp/libcalls.def). Every
 // block is uniform: the calls' arguments do not depend on the thread
 // except hypotf's, whose result only goes to memory.
 // AUCS-EXPECT: uniform 15 16 17 18 19 20 21

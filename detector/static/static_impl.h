@@ -1,6 +1,6 @@
 /*
  * static_impl: what the parts of the static checker share (static.c has
- * the algorithm; this header is private to detector/static*.c). The parts:
+ * the algorithm; this header is private to detector/static/). The parts:
  *   static_access.c     step 1, the accesses, frames and barriers
  *   static_encode.c     step 4, values and guards as Z3 terms
  *   static_intervals.c  step 2, barrier intervals and the queries

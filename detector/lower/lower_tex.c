@@ -37,7 +37,7 @@ typedef struct tex_op {
 
 static const tex_op ops[] = {
 #define AUCS_TEX_OP(p, k, s) {p, k, s},
-#include "texture.def"
+#include "aucs/texture.def"
 };
 
 typedef struct geom {
@@ -47,7 +47,7 @@ typedef struct geom {
 
 static const geom geoms[] = {
 #define AUCS_TEX_GEOM(t, c, l) {t, c, l},
-#include "texture.def"
+#include "aucs/texture.def"
 };
 
 /* What the dotted name says beyond its operation. */

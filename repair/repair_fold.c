@@ -1,5 +1,5 @@
 /*
- * fold: the repair's edits made on the module as it was given, when the
+ * repair_fold: the repair's edits made on the module as it was given, when the
  * helpers the repair inlined to place them can keep their calls (issue 14).
  *
  * A finding inside a __device__ helper is repaired on its kernel with the
@@ -40,7 +40,7 @@
  * answers one finding in the log) do not fold, nor does a barrier before
  * code the inlining made (the branch that replaced a helper's `ret`), nor
  * an edit in a template helper with other instances (the source patch
- * writes those from the copies, repair/patch_shared.c).
+ * writes those from the copies, repair/patch/patch_shared.c).
  */
 #include "repair_impl.h"
 
@@ -294,7 +294,7 @@ static int uniform_at(LLVMValueRef I) {
  * some copies lack it but each of those is in a uniform block: in the
  * helper, every call runs the barrier, and the calls that did not need it
  * reach it without divergence (as the source patch writes such a barrier
- * in the helper, repair/patch_shared.c); the fresh-seed check of the
+ * in the helper, repair/patch/patch_shared.c); the fresh-seed check of the
  * folded module then decides. */
 static int every_copy(const fold *F, const rec *g, const char *helper,
                       LLVMModuleRef R, unsigned calls) {

@@ -159,7 +159,7 @@ static const struct {
   int kind;
 } tex_ops[] = {
 #define AUCS_TEX_OP(p, k, s) {p, k},
-#include "texture.def"
+#include "aucs/texture.def"
 };
 
 /* The callee's name or the asm text of call I, its length in *n. */

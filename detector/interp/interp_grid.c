@@ -1,5 +1,5 @@
 /*
- * gridsync: the grid barrier of cooperative groups (this_grid().sync()).
+ * interp_grid: the grid barrier of cooperative groups (this_grid().sync()).
  * It runs on the interpreter's private state (interp_impl.h).
  *
  * Blocks are simulated one after another, but a grid barrier needs every

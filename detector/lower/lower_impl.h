@@ -1,6 +1,6 @@
 /*
  * lower_impl: what the parts of the lowerer share (private to
- * detector/lower*.c): the lowerer state and the helpers both use.
+ * detector/lower/): the lowerer state and the helpers both use.
  * lower.c lowers values, instructions and functions; lower_call.c lowers
  * calls (intrinsics, library calls, barriers, warp collectives, asm, the
  * grid sync, indirect calls). Functions one part calls in the other are
@@ -9,7 +9,7 @@
 #ifndef AUCS_LOWER_IMPL_H
 #define AUCS_LOWER_IMPL_H
 
-#include "bytecode.h"
+#include "aucs/bytecode.h"
 
 #include "aucs/inputs.h"
 #include "aucs/libcalls.h"

@@ -1,9 +1,10 @@
 /*
- * patch_impl: what repair/patch.c (the checked source patch) and
- * repair/patch_forms.c (the source form of each kind of edit) share: the
+ * patch_impl: what patch.c (the checked source patch) and
+ * patch_forms.c (the source form of each kind of edit) share: the
  * source text split into lines with its brace depths, and a hunk (lines
  * replaced by new ones, each new line remembering the line it copies).
- * Private to repair/patch*.c; the prefix is `pt_`.
+ * Private to repair/patch/ (and its unit test,
+ * tests/test_patch_loop.c); the prefix is `pt_`.
  */
 #ifndef AUCS_PATCH_IMPL_H
 #define AUCS_PATCH_IMPL_H
@@ -178,7 +179,7 @@ const char *pt_form_loop_entry(const pt_text *t, const aucs_editlog *log,
                                size_t i, const char *base, LLVMModuleRef m,
                                pt_names *names, pt_hunk *h,
                                unsigned char *carry);
-/* repair/patch_helper.c: whether barrier `bar` precedes code inlined from
+/* repair/patch/patch_helper.c: whether barrier `bar` precedes code inlined from
  * a helper, and then its form in the helper's body (m: the repaired
  * module, base: this file's basename). */
 int pt_in_helper(LLVMValueRef bar, const char *base);
@@ -190,7 +191,7 @@ const char *pt_form_helper(const pt_text *t, LLVMModuleRef m,
  * inlined-at location in *at (may be NULL). */
 int pt_located(LLVMValueRef I);
 unsigned pt_inner_line(LLVMValueRef I, const char *base, LLVMMetadataRef *at);
-/* repair/patch_shared.c: `__syncthreads();` before line `before`, the
+/* repair/patch/patch_shared.c: `__syncthreads();` before line `before`, the
  * start of the helper statement that barrier `bar` precedes (0: the split
  * form of the statement it sits in), when that statement is built into
  * several copies (calls, instances) and every one has the barrier or is
@@ -217,7 +218,7 @@ int pt_live(LLVMValueRef f);
 const char *pt_form_inside(const pt_text *t, LLVMValueRef bar, unsigned l,
                            LLVMMetadataRef at, const char *base, pt_hunk *h);
 
-/* repair/patch_atomic.c: make-atomic edit e as the CUDA call replacing its
+/* repair/patch/patch_atomic.c: make-atomic edit e as the CUDA call replacing its
  * `x++;` / `x OP= y;` line. */
 const char *pt_form_atomic(const aucs_edit *e, const pt_text *t,
                            const char *base, pt_hunk *h);
@@ -225,7 +226,7 @@ const char *pt_form_atomic(const aucs_edit *e, const pt_text *t,
 /* patch.c: the helper inline-call edit e inlined (NULL: not in m), and
  * in *others whether calls of it are left in code a kernel reaches. */
 LLVMValueRef pt_called(const aucs_edit *e, LLVMModuleRef m, int *others);
-/* repair/patch_active.c: whether inline-call edit k inlined a helper of
+/* repair/patch/patch_active.c: whether inline-call edit k inlined a helper of
  * this file whose loop the repair made uniform (a kernel's early return
  * made it divergent); then its form: the call line with `guard` passed
  * last (into call) and the helper taking it as a new parameter (a copy

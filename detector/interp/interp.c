@@ -32,7 +32,7 @@
  *
  * Files: interp.c (the dispatch loop, a warp's run, the public API),
  * interp_mem.c (memory, shadow checks, findings), interp_sched.c (warp
- * collectives, barriers, blocks), gridsync.c; interp_impl.h shares the state.
+ * collectives, barriers, blocks), interp_grid.c; interp_impl.h shares the state.
  */
 #include "interp_impl.h"
 

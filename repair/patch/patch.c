@@ -5,24 +5,24 @@
  * Steps:
  *   1. Read the .cu; split it into lines.
  *   2. Each edit of the log gets a source form (a hunk: lines replaced by
- *      new ones, repair/patch_forms.c), or a reason it has none:
+ *      new ones, repair/patch/patch_forms.c), or a reason it has none:
  *      insert-barrier (before a statement line, at the end of a loop
  *      body, or inside a statement split through a temporary),
  *      delete-barrier, flatten-exit (an early `return` made a flag, or
  *      an `if` split at its barrier) and a flattened if/else with its
  *      barrier before the else arm; a loop made uniform becomes
  *      `while (__syncthreads_or(active))` with the edits inside it in its
- *      hunk (repair/patch_loop.c); such loops in the code an early return
+ *      hunk (repair/patch/patch_loop.c); such loops in the code an early return
  *      guards go into the early return's hunk (pt_form_exit_in, anchored
  *      at its flatten-exit edit, or at the loop's edit when the repair
  *      flattened no return of its own), and a loop the repair made uniform
  *      inside a divergent `if (C) {` block into that `if`'s split form
  *      (anchored at the loop's edit), and a helper inlined at its only
  *      call below such a return whose loop was made uniform takes the flag
- *      as a new parameter (repair/patch_active.c; the inline-call edit
+ *      as a new parameter (repair/patch/patch_active.c; the inline-call edit
  *      holds the helper's hunk); a barrier before a statement of
  *      a helper with several copies goes into the helper for every call
- *      when each copy can take it (repair/patch_shared.c). Other flattened
+ *      when each copy can take it (repair/patch/patch_shared.c). Other flattened
  *      regions, other edits in helpers inlined at one of several calls,
  *      code in another file and a
  *      template kernel instantiated more than once are "IR only", and so

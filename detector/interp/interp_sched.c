@@ -2,7 +2,7 @@
  * interp_sched: the canonical schedule of interp.c (steps 3-4 there): the
  * threads of a warp waiting at a collective exchange values; block barriers
  * release (divergence, reductions, a new epoch); blocks run one after
- * another, or in phases (gridsync.c) when they wait for one another. The
+ * another, or in phases (interp_grid.c) when they wait for one another. The
  * warp loop itself (step 2) is in interp.c, beside the dispatch loop.
  */
 #include "interp_impl.h"

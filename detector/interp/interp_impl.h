@@ -1,15 +1,15 @@
 /*
- * interp_impl.h: the interpreter's private state (run, thread, memory
+ * interp_impl.h (private to detector/interp/): the interpreter's private state (run, thread, memory
  * objects, pages), shared by interp.c (dispatch loop, public API),
  * interp_mem.c (memory, shadow checks, findings), interp_sched.c (warps,
- * barriers, blocks) and gridsync.c (grid barriers, spins across blocks).
+ * barriers, blocks) and interp_grid.c (grid barriers, spins across blocks).
  * Functions one part calls in another are prefixed ip_; the helpers below
  * are static inline because the dispatch loop uses them per instruction.
  */
 #ifndef AUCS_INTERP_IMPL_H
 #define AUCS_INTERP_IMPL_H
 
-#include "bytecode.h"
+#include "aucs/bytecode.h"
 
 #include "aucs/budget.h"
 #include "aucs/inputs.h"
@@ -136,7 +136,7 @@ typedef struct run {
   int partial_wsync; /* a __syncwarp left lanes of its warp out */
   int want_sync;   /* the kernel synchronizes beyond barriers */
   uint32_t nslots; /* blocks with clock entries (sync.h) */
-  int phased;      /* blocks may wait for one another (gridsync.c) */
+  int phased;      /* blocks may wait for one another (interp_grid.c) */
   struct ip_taint *tt; /* the taint track and given buffer contents, or
                           NULL (interp_taint.c) */
   int taint;           /* cfg->taint: track what the fill decides */
@@ -258,7 +258,7 @@ void ip_taint_findings(run *R, aucs_findings *fs);
 int ip_taint_settled(run *R);
 void ip_data_page(run *R, uint32_t id, uint64_t pno, page *pg);
 
-/* gridsync.c */
+/* interp_grid.c */
 void ip_run_grid_synced(run *R, uint64_t first, uint64_t nblocks);
 
 #pragma GCC visibility pop
