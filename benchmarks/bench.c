@@ -84,7 +84,7 @@ static int bench(const char *file, int level, const char *options) {
   for (size_t i = 0; i < n && !rc; i++) {
     aucs_detect_options o = {0};
     aucs_report r = {0};
-    rc = aucs_detect_options_parse(&o, options, &err);
+    rc = aucs_options_parse(&o, options, &err);
     double t0 = aucs_seconds();
     if (!rc)
       rc = aucs_detect_run(aucs_module_llvm(mod), &ks[i], 1, &o, &r, &err);
@@ -98,7 +98,7 @@ static int bench(const char *file, int level, const char *options) {
     free(err);
     err = NULL;
     aucs_detect_report_free(&r);
-    aucs_detect_options_free(&o);
+    aucs_options_free(&o);
   }
   free(ks);
   aucs_module_free(mod);

@@ -203,7 +203,7 @@ static int detect_option(args *a, int argc, char **argv, int *i) {
   if (strcmp(a->command, "fix") == 0)
     got = aucs_pipeline_fix_option(&a->fix, argc, argv, i, &err);
   else if (!strcmp(a->command, "detect") || !strcmp(a->command, "check"))
-    got = aucs_detect_option(&a->detect, argc, argv, i, &err);
+    got = aucs_options_arg(&a->detect, argc, argv, i, &err);
   else
     return 0;
   if (got >= 0)
@@ -518,7 +518,7 @@ int main(int argc, char **argv) {
   aucs_module_free(mod);
   free(a.clang_args);
   free(a.inputs);
-  aucs_detect_options_free(&a.detect);
+  aucs_options_free(&a.detect);
   aucs_pipeline_fix_options_free(&a.fix);
   aucs_buf_free(&a.load_words);
   return rc;

@@ -98,13 +98,13 @@ aucs_exit aucs_pipeline_detect_text(LLVMModuleRef m, const char *options,
   aucs_detect_options o = {0};
   char *err = NULL;
   aucs_exit code;
-  if (aucs_detect_options_parse(&o, options, &err)) {
+  if (aucs_options_parse(&o, options, &err)) {
     aucs_buf_printf(diag, "aucs: error: AUCS_OPTIONS: %s\n", err);
     free(err);
     code = AUCS_EXIT_USAGE;
   } else
     code = aucs_pipeline_detect(m, &o, out, diag);
-  aucs_detect_options_free(&o);
+  aucs_options_free(&o);
   return code;
 }
 
@@ -116,7 +116,7 @@ int aucs_pipeline_fix_option(aucs_fix_options *o, int argc, char **argv,
   if (!strcmp(a, "--trust-dynamic"))
     return o->trust_dynamic = 1, 1;
   if (strcmp(a, "--max-rounds"))
-    return aucs_detect_option(&o->detect, argc, argv, i, err);
+    return aucs_options_arg(&o->detect, argc, argv, i, err);
   char *end = NULL;
   const char *w = *i + 1 < argc ? argv[*i + 1] : "";
   long v = *w >= '0' && *w <= '9' ? strtol(w, &end, 10) : 0;
@@ -130,7 +130,7 @@ int aucs_pipeline_fix_option(aucs_fix_options *o, int argc, char **argv,
 }
 
 void aucs_pipeline_fix_options_free(aucs_fix_options *o) {
-  aucs_detect_options_free(&o->detect);
+  aucs_options_free(&o->detect);
   free(o->text);
   memset(o, 0, sizeof(*o));
 }

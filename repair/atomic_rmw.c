@@ -1,6 +1,6 @@
 /*
- * atomic_rmw: a racy read-modify-write statement made one atomic, and its
- * plan in the repair loop (rp_plan_atomic).
+ * atomic_rmw: a racy read-modify-write statement made one atomic (the
+ * repair loop plans it: repair_sync.c, rp_plan_atomic).
  *
  *   before:  %v = load i32, ptr %p          after:
  *            %n = add nsw i32 %v, %x          %r = atomicrmw add ptr %p,
@@ -26,9 +26,9 @@
  */
 #include "aucs/atomic_rmw.h"
 
-#include "repair_impl.h"
-
+#include "aucs/util.h"
 #include <llvm-c/DebugInfo.h>
+#include <string.h>
 
 typedef struct rmw_form {
   LLVMOpcode opcode;
@@ -197,36 +197,6 @@ LLVMValueRef aucs_atomic_rmw_apply(LLVMValueRef store, char **err) {
   return rmw;
 }
 
-/* ---- the plan -----------------------------------------------------------*/
-
-int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
-                   const aucs_finding *f) {
-  (void)kernel;
-  aucs_atomic_rmw r;
-  if (f->kind != AUCS_FINDING_RACE ||
-      !aucs_atomic_rmw_match(f->a.instr, f->b.instr, &r)) {
-    t->why = aucs_xstrdup("the race is not one read-modify-write statement");
-    return 1;
-  }
-  LLVMValueRef fn = rp_fn_of(r.store);
-  aucs_edit e = {.kind = AUCS_EDIT_MAKE_ATOMIC, .id = aucs_repair_id(r.store)};
-  e.where = rp_where(r.store, ":");
-  e.source = aucs_srcloc_format(r.store);
-  char *at = rp_file_line(r.store);
-  if (at)
-    e.source_edit =
-        aucs_xasprintf("use %s for the read-modify-write at %s", r.cuda, at);
-  e.why = aucs_xasprintf(
-      "threads that reach this read-modify-write with the same address "
-      "race on it, and a barrier cannot order two threads at one statement: "
-      "one %s does the load, the operation and the store as one access%s",
-      r.cuda, at ? "" : " (IR only: no source location; compile with -g)");
-  free(at);
-  rp_log_edit(s, t, e, fn);
-  rp_trial_op(t, (op){OP_ATOMIC, rp_pos_of(r.store), 0, 0, 0, {0, 0, 0}});
-  return t->why != NULL;
-}
-
 /* The nearest instruction before (dir < 0) or after I in its block that
  * touches memory, or NULL. */
 static LLVMValueRef toucher(LLVMValueRef I, int dir) {
@@ -238,57 +208,22 @@ static LLVMValueRef toucher(LLVMValueRef I, int dir) {
   return NULL;
 }
 
-/* A barrier the trial inserted (repair id above `first`, the ids the trial
- * began with) between the load and the store of one read-modify-write on
- * which threads meet (self_rmw_race): every thread would load, wait, then
- * store, so updates to one address are lost with no race left to see. A
- * statement whose slot is each thread's own (`s[t] += s[t + 1]`) may be
- * split. 1, with t->why, when there is one. */
-/* The current report has a race between two threads' runs of the
- * read-modify-write load -> store itself (its load against its store, or
- * its store against itself): threads meet at one address there. */
-static int self_rmw_race(const state *s, LLVMValueRef load,
-                         LLVMValueRef store) {
-  unsigned ld = aucs_repair_id(load), st = aucs_repair_id(store);
-  for (size_t k = 0; k < s->cur.nkernels; k++)
-    for (size_t i = 0; i < s->cur.kernels[k].findings.n; i++) {
-      const aucs_finding *g = &s->cur.kernels[k].findings.v[i];
-      unsigned a = g->a.instr ? aucs_repair_id(g->a.instr) : 0,
-               b = g->b.instr ? aucs_repair_id(g->b.instr) : 0;
-      if (g->kind == AUCS_FINDING_RACE && a && b &&
-          ((a == st && b == st) || (a == ld && b == st) ||
-           (a == st && b == ld)))
-        return 1;
-    }
-  return 0;
-}
-
-int rp_splits_rmw(const state *s, trial *t, LLVMValueRef kernel,
-                  unsigned first) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
-         I = LLVMGetNextInstruction(I)) {
-      if (aucs_repair_id(I) <= first || !aucs_place_is_barrier(I))
-        continue;
-      LLVMValueRef load = toucher(I, -1), store = toucher(I, 1);
-      const rmw_form *f = store && LLVMIsAStoreInst(store)
-                              ? form_of(LLVMGetOperand(store, 0))
-                              : NULL;
-      unsigned which;
-      if (!load || !f ||
-          load_in(LLVMGetOperand(store, 0), f, LLVMGetOperand(store, 1),
-                  &which) != load ||
-          !self_rmw_race(s, load, store))
-        continue;
-      char *at = rp_file_line(store);
-      free(t->why);
-      t->why = aucs_xasprintf(
-          "a barrier inside the read-modify-write at %s would lose updates "
-          "(every thread loads, waits, then stores): %s does it as one access",
-          at ? at : "its statement", f->cuda);
-      free(at);
-      return 1;
-    }
-  return 0;
+int aucs_atomic_rmw_around(LLVMValueRef I, aucs_atomic_rmw *out) {
+  LLVMValueRef load = toucher(I, -1), store = toucher(I, 1);
+  const rmw_form *f = store && LLVMIsAStoreInst(store)
+                          ? form_of(LLVMGetOperand(store, 0))
+                          : NULL;
+  unsigned which;
+  if (!load || !f ||
+      load_in(LLVMGetOperand(store, 0), f, LLVMGetOperand(store, 1),
+              &which) != load)
+    return 0;
+  *out = (aucs_atomic_rmw){.load = load,
+                           .op = LLVMGetOperand(store, 0),
+                           .store = store,
+                           .operand = LLVMGetOperand(LLVMGetOperand(store, 0),
+                                                     1 - which),
+                           .bin = f->bin,
+                           .cuda = f->cuda};
+  return 1;
 }

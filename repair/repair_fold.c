@@ -44,7 +44,6 @@
  */
 #include "repair_impl.h"
 
-#include "aucs/patch.h"
 #include <llvm-c/DebugInfo.h>
 
 /* One committed op, as replayed. */
@@ -230,7 +229,7 @@ static unsigned inlined_everywhere(LLVMModuleRef m, const char *helper,
   LLVMValueRef h = LLVMGetNamedFunction(m, helper),
                hr = LLVMGetNamedFunction(R, helper);
   long n =
-      h && hr && !aucs_kernel_is(h) && !aucs_patch_template_shared(helper, m)
+      h && hr && !aucs_kernel_is(h) && !aucs_kernel_template_shared(helper, m)
           ? paths(h, 0)
           : -1;
   return n > 0 && !reached(hr, 0) ? (unsigned)n : 0;

@@ -49,8 +49,8 @@ typedef enum op_kind {
   OP_UNIFORMIZE,
   OP_UNIFY_EXITS,
   OP_KEEP_IN,
-  OP_WIDEN, /* syncfix.c: an atomic of block scope made device-scoped */
-  OP_FENCE, /* syncfix.c: __threadfence() before `at` (id: the fence's) */
+  OP_WIDEN, /* syncfix.c (planned in repair_sync.c): an atomic of block scope made device-scoped */
+  OP_FENCE, /* syncfix.c (planned in repair_sync.c): __threadfence() before `at` (id: the fence's) */
   OP_ATOMIC /* atomic_rmw.c: the read-modify-write ending in store `at` made
                one atomicrmw */
 } op_kind;
@@ -223,12 +223,12 @@ int rp_sweep_after_place(state *s, trial *t, LLVMValueRef fn, int uniformized,
                          int failed);
 int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant);
-/* syncfix.c: a scope-race's and a missing-fence's edits (variants 0..2). */
+/* repair_sync.c: a scope-race's and a missing-fence's edits (variants 0..2). */
 int rp_plan_scope(state *s, trial *t, LLVMValueRef kernel,
                   const aucs_finding *f, int variant);
 int rp_plan_fence(state *s, trial *t, LLVMValueRef kernel,
                   const aucs_finding *f, int variant);
-/* atomic_rmw.c: a race on one read-modify-write statement made atomic (the
+/* repair_sync.c: a race on one read-modify-write statement made atomic (the
  * loop's variant RP_ATOMIC, tried before any barrier). */
 /* repair_inline.c: make *f's instructions the kernel's (inline the calls
  * leading to them) and point *f at the same finding there; 0 on success.
@@ -243,7 +243,7 @@ char *rp_file_line(LLVMValueRef I);
 char *rp_delete_source_edit(LLVMValueRef bar);
 enum { RP_ATOMIC = -1 };
 /* A barrier the trial inserted splits a read-modify-write statement (its
- * load before, its store after): 1 with t->why (atomic_rmw.c). */
+ * load before, its store after): 1 with t->why (repair_sync.c). */
 int rp_splits_rmw(const state *s, trial *t, LLVMValueRef kernel,
                   unsigned first);
 int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,

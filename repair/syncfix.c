@@ -1,8 +1,8 @@
 /*
- * syncfix: repairs for synchronization beyond barriers (syncfix.h), and
- * their plans in the repair loop (rp_plan_scope, rp_plan_fence; the loop
- * tries the variants in order and keeps the first whose re-detection
- * answers the finding without a new one).
+ * syncfix: repairs for synchronization beyond barriers (syncfix.h). The
+ * repair loop plans them (repair_sync.c, rp_plan_scope and rp_plan_fence):
+ * it tries the variants below in order and keeps the first whose
+ * re-detection answers the finding without a new one.
  *
  * scope-race (two atomics, one of block scope, used by two blocks):
  *   0. widen every block-scoped atomic of the kernel on the base object of
@@ -35,9 +35,14 @@
  */
 #include "aucs/syncfix.h"
 
-#include "repair_impl.h"
+#include "aucs/place.h"
+#include "aucs/srcloc.h"
+#include "aucs/util.h"
 
+#include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- which atomics are narrow ---------------------------------------------*/
 
@@ -192,7 +197,8 @@ LLVMValueRef aucs_syncfix_widen(LLVMValueRef I, char **err) {
 /* ---- fences -------------------------------------------------------------*/
 
 LLVMValueRef aucs_syncfix_fence(LLVMValueRef before) {
-  LLVMModuleRef m = LLVMGetGlobalParent(rp_fn_of(before));
+  LLVMModuleRef m = LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(before)));
   LLVMContextRef cx = LLVMGetModuleContext(m);
   LLVMTypeRef ty = LLVMFunctionType(LLVMVoidTypeInContext(cx), NULL, 0, 0);
   LLVMValueRef f = LLVMGetNamedFunction(m, "llvm.nvvm.membar.gl");
@@ -299,139 +305,4 @@ char *aucs_syncfix_fence_source(LLVMValueRef fence, const char *what,
     }
   return aucs_xasprintf("insert __threadfence(); before %s at %.*s:%u", what,
                         (int)at.file_len, at.file, at.line);
-}
-
-/* ---- plans: scope-race --------------------------------------------------*/
-
-static LLVMValueRef base_of(LLVMValueRef p) {
-  for (int i = 0; p && i < 64; i++) {
-    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
-        LLVMIsAAddrSpaceCastInst(p))
-      p = LLVMGetOperand(p, 0);
-    else if (LLVMIsAConstantExpr(p) && LLVMGetNumOperands(p) > 0 &&
-             LLVMTypeOf(LLVMGetOperand(p, 0)) == LLVMTypeOf(p))
-      p = LLVMGetOperand(p, 0);
-    else
-      break;
-  }
-  return p;
-}
-
-static LLVMValueRef pointer_of(LLVMValueRef I) {
-  return I && LLVMGetNumOperands(I) ? base_of(LLVMGetOperand(I, 0)) : NULL;
-}
-
-/* The narrow atomics to widen for variant v (at most cap). */
-static size_t to_widen(LLVMValueRef kernel, const aucs_finding *f, int v,
-                       LLVMValueRef *out, size_t cap) {
-  size_t n = 0;
-  LLVMValueRef pa = pointer_of(f->a.instr), pb = pointer_of(f->b.instr);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && n < cap;
-         I = LLVMGetNextInstruction(I)) {
-      if (!aucs_syncfix_narrow(I))
-        continue;
-      LLVMValueRef p = pointer_of(I);
-      int mine = I == f->a.instr || I == f->b.instr;
-      if (v == 2 || mine || (v == 0 && p && (p == pa || p == pb)))
-        out[n++] = I;
-    }
-  return n;
-}
-
-static void widen_one(state *s, trial *t, LLVMValueRef I) {
-  LLVMValueRef fn = rp_fn_of(I);
-  aucs_edit e = {.kind = AUCS_EDIT_WIDEN_SCOPE, .id = aucs_repair_id(I)};
-  e.where = rp_where(I, ":");
-  e.source = aucs_srcloc_format(I);
-  e.source_edit = aucs_syncfix_widen_source(I, &e.why);
-  if (!e.why)
-    e.why = aucs_xstrdup("a block-scoped atomic synchronizes only the threads "
-                         "of its own block, and blocks share this one: at "
-                         "device scope it orders them all");
-  rp_log_edit(s, t, e, fn);
-  rp_trial_op(t, (op){OP_WIDEN, rp_pos_of(I), 0, 0, 0, {0, 0, 0}});
-}
-
-int rp_plan_scope(state *s, trial *t, LLVMValueRef kernel,
-                  const aucs_finding *f, int variant) {
-  LLVMValueRef v[64];
-  size_t n = to_widen(kernel, f, variant, v, 64);
-  if (!n) {
-    t->why = aucs_xstrdup("no block-scoped atomic of the kernel to widen");
-    return 1;
-  }
-  for (size_t i = 0; i < n && !t->why; i++)
-    widen_one(s, t, v[i]);
-  return t->why != NULL;
-}
-
-/* ---- plans: missing-fence -----------------------------------------------*/
-
-static char *line_text(LLVMValueRef I) {
-  aucs_srcloc l = aucs_srcloc_of(I);
-  return l.line ? aucs_xasprintf("%.*s:%u", (int)l.file_len, l.file, l.line)
-                : aucs_srcloc_format(I);
-}
-
-static void fence_before(state *s, trial *t, LLVMValueRef before,
-                         const char *what, char *why) {
-  LLVMValueRef fn = rp_fn_of(before);
-  aucs_edit e = {.kind = AUCS_EDIT_INSERT_FENCE};
-  e.where = rp_where(before, ", before");
-  LLVMValueRef fence = rp_trial_op(
-      t, (op){OP_FENCE, rp_pos_of(before), ++t->next_id, 0, 0, {0, 0, 0}});
-  e.id = t->next_id;
-  char *form_why = NULL;
-  if (fence) {
-    e.source = aucs_srcloc_format(fence);
-    e.source_edit = aucs_syncfix_fence_source(fence, what, &form_why);
-  }
-  e.why = form_why ? aucs_xasprintf("%s; IR only: %s", why, form_why) : why;
-  if (form_why)
-    free(why);
-  free(form_why);
-  rp_log_edit(s, t, e, fn);
-}
-
-/* Release side: before the flag store after a (else right after a). */
-static void release_fence(state *s, trial *t, LLVMValueRef a) {
-  LLVMValueRef flag = aucs_syncfix_flag_store(a);
-  char *at = line_text(a), *fl = flag ? line_text(flag) : NULL;
-  char *why = aucs_xasprintf(
-      "the access at %s is published by the strong write at %s (the flag) "
-      "without a fence between them: a thread that sees the flag may still "
-      "miss it (PTX: a release needs a fence before the strong write)",
-      at, flag ? fl : "?");
-  LLVMValueRef before = flag ? flag : LLVMGetNextInstruction(a);
-  fence_before(s, t, before, flag ? "the flag store" : "the next statement",
-               why);
-  free(at);
-  free(fl);
-}
-
-static void acquire_fence(state *s, trial *t, LLVMValueRef b) {
-  char *at = line_text(b);
-  char *why = aucs_xasprintf(
-      "the access at %s follows the read of the flag without a fence: it "
-      "may be served before the flag's new value (PTX: an acquire needs a "
-      "fence after the strong read)",
-      at);
-  fence_before(s, t, b, "the access", why);
-  free(at);
-}
-
-int rp_plan_fence(state *s, trial *t, LLVMValueRef kernel,
-                  const aucs_finding *f, int variant) {
-  (void)kernel;
-  if (!f->a.instr || !f->b.instr) {
-    t->why = aucs_xstrdup("the finding names no pair of accesses");
-    return 1;
-  }
-  if (variant != 1)
-    release_fence(s, t, f->a.instr);
-  if (variant != 0 && !t->why)
-    acquire_fence(s, t, f->b.instr);
-  return t->why != NULL;
 }

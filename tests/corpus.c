@@ -384,7 +384,7 @@ static int parse_launch(corpus *c, const char *s, const char *end,
                c->level, c->launch_at);
   c->launch_at = at;
   char *text = aucs_xasprintf("%.*s", (int)(end - s), s), *err = NULL;
-  int rc = aucs_detect_options_parse(&c->opts, text, &err);
+  int rc = aucs_options_parse(&c->opts, text, &err);
   free(text);
   if (rc) {
     bad(c, at, "bad AUCS-LAUNCH: %s", err);
@@ -461,7 +461,7 @@ static void release(corpus *c) {
   free(c->fns);
   free(c->ex.v);
   free(c->command);
-  aucs_detect_options_free(&c->opts);
+  aucs_options_free(&c->opts);
 }
 
 static int is_debug(LLVMValueRef I) {

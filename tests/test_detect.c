@@ -78,7 +78,7 @@ static int teardown(void **state) {
 
 static void parse_ok(aucs_detect_options *o, const char *text) {
   char *err = NULL;
-  int rc = aucs_detect_options_parse(o, text, &err);
+  int rc = aucs_options_parse(o, text, &err);
   if (rc)
     print_error("%s: %s\n", text ? text : "", err ? err : "");
   assert_int_equal(rc, 0);
@@ -87,8 +87,8 @@ static void parse_ok(aucs_detect_options *o, const char *text) {
 static char *parse_err(const char *text) {
   aucs_detect_options o = {0};
   char *err = NULL;
-  assert_int_not_equal(aucs_detect_options_parse(&o, text, &err), 0);
-  aucs_detect_options_free(&o);
+  assert_int_not_equal(aucs_options_parse(&o, text, &err), 0);
+  aucs_options_free(&o);
   assert_non_null(err);
   return err;
 }
@@ -118,10 +118,10 @@ static void test_detect_options_parse(void **state) {
   assert_int_equal(o.memory_budget, 4096);
   assert_int_equal(o.population, 2);
   assert_int_equal(o.generations, 3);
-  aucs_detect_options_free(&o);
+  aucs_options_free(&o);
   parse_ok(&o, NULL);
   assert_false(o.has_grid);
-  aucs_detect_options_free(&o);
+  aucs_options_free(&o);
 }
 
 static void test_detect_options_bad_values(void **state) {
@@ -144,7 +144,7 @@ static int detect(fx *f, const char *text, aucs_report *r, char **err) {
   parse_ok(&o, text);
   o.input = "k.ll";
   int rc = aucs_detect_run(f->m, f->ks, f->n, &o, r, err);
-  aucs_detect_options_free(&o);
+  aucs_options_free(&o);
   return rc;
 }
 
@@ -223,7 +223,7 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   assert_int_equal(rec.c.launch.block.x, 64);
   assert_int_equal(rec.c.seed, 5);
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&o);
+  aucs_options_free(&o);
 
   /* searched, the trial replays the recorded run first: its finding keeps
    * that run, and at most three fresh runs follow */
@@ -242,7 +242,7 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   assert_non_null(strstr(k->reproduce[0], "--block 64,1,1 --arg n=7 --seed 5 "
                                           "--fill zero"));
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&t);
+  aucs_options_free(&t);
 
   /* a stop that answers yes ends the trial after the run that found it:
    * one run, no fresh search, and the finding is in the report */
@@ -258,7 +258,7 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   assert_true(only(&r)->findings.n >= 1);
   assert_int_equal(stops, 1);
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&w);
+  aucs_options_free(&w);
 
   /* without the trial, the search makes many more runs */
   aucs_detect_options u = {0};
@@ -266,7 +266,7 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   assert_int_equal(aucs_detect_run(f->m, f->ks, f->n, &u, &r, &err), 0);
   assert_true(only(&r)->runs > 4);
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&u);
+  aucs_options_free(&u);
 }
 
 static size_t count_kind(const aucs_report_kernel *k, aucs_finding_kind kind) {
@@ -340,7 +340,7 @@ static void test_detect_trial_stop_ends_the_run(void **state) {
   assert_int_equal(count_kind(only(&r), AUCS_FINDING_REDUNDANT_BARRIER), 1);
   assert_int_equal(rec.calls, 1);
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&o);
+  aucs_options_free(&o);
 
   const char *name = "late";
   size_t nargs = rec.nargs;
@@ -360,7 +360,7 @@ static void test_detect_trial_stop_ends_the_run(void **state) {
   assert_int_equal(count_kind(k, AUCS_FINDING_RACE), 1);
   assert_int_equal(count_kind(k, AUCS_FINDING_REDUNDANT_BARRIER), 0);
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&t);
+  aucs_options_free(&t);
   free(ks);
   support_free(m);
 }
@@ -388,7 +388,7 @@ static void test_detect_trial_search_skips_replayed_run(void **state) {
   assert_int_equal(rec.calls, 1); /* the search's first run found it */
   assert_true(searched >= 1);
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&o);
+  aucs_options_free(&o);
 
   nargs = rec.nargs;
   aucs_detect_trial tr = {
@@ -400,7 +400,7 @@ static void test_detect_trial_search_skips_replayed_run(void **state) {
   assert_int_equal(only(&r)->runs, searched); /* not searched + 1 */
   assert_int_equal(only(&r)->findings.n, found);
   aucs_detect_report_free(&r);
-  aucs_detect_options_free(&t);
+  aucs_options_free(&t);
 }
 
 static void test_detect_no_race_in_one_warp(void **state) {

@@ -6,6 +6,8 @@
  */
 #include "interp_fx.h"
 
+#include "aucs/options.h"
+
 /* ---- warp collectives ---- */
 
 static const char *shfl_ir =
@@ -337,13 +339,23 @@ static void test_interp_fill_modes_follow_the_seed(void **state) {
 
 static void test_interp_fill_names(void **state) {
   (void)state;
-  aucs_fill m;
+  /* every fill's name is what --fill takes (options.c) */
   for (unsigned i = 0; i < AUCS_FILL_NMODES; i++) {
-    assert_int_equal(aucs_interp_fill_parse(aucs_interp_fill_name(i), &m), 0);
-    assert_int_equal(m, i);
+    char text[64], *err = NULL;
+    aucs_detect_options o = {0};
+    snprintf(text, sizeof text, "--fill %s", aucs_interp_fill_name(i));
+    assert_int_equal(aucs_options_parse(&o, text, &err), 0);
+    assert_int_equal(o.has_fill, 1);
+    assert_int_equal(o.fill, i);
+    aucs_options_free(&o);
   }
   assert_string_equal(aucs_interp_fill_name(AUCS_FILL_SMALL), "small");
-  assert_int_not_equal(aucs_interp_fill_parse("ones", &m), 0);
+  aucs_detect_options o = {0};
+  char *err = NULL;
+  assert_int_not_equal(aucs_options_parse(&o, "--fill ones", &err), 0);
+  assert_non_null(strstr(err, "random, small or zero"));
+  free(err);
+  aucs_options_free(&o);
 }
 
 static const char *helper_barrier_ir =

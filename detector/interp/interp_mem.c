@@ -53,13 +53,6 @@ const char *aucs_interp_fill_name(aucs_fill f) {
   return (unsigned)f < AUCS_FILL_NMODES ? fill_names[f] : "?";
 }
 
-int aucs_interp_fill_parse(const char *s, aucs_fill *out) {
-  for (unsigned f = 0; f < AUCS_FILL_NMODES; f++)
-    if (!strcmp(s, fill_names[f]))
-      return *out = (aucs_fill)f, 0;
-  return -1;
-}
-
 /* ---- findings ---- */
 
 static int u64set_add(u64set *s, uint64_t key) {

@@ -4,7 +4,8 @@
  * threads with the same i race on it, and no barrier orders two threads at
  * one statement. The repair replaces the three instructions by one
  * `atomicrmw add ptr, val seq_cst`, what clang emits for atomicAdd
- * (repair/atomic_rmw.c; the repair loop plans it with rp_plan_atomic).
+ * (repair/atomic_rmw.c; the repair loop plans it with rp_plan_atomic in
+ * repair/repair_sync.c).
  */
 #ifndef AUCS_ATOMIC_RMW_H
 #define AUCS_ATOMIC_RMW_H
@@ -26,6 +27,13 @@ typedef struct aucs_atomic_rmw {
  * by the operation only, the operation's by the store only, the other
  * operand computed before the load; not volatile, not atomic already. */
 int aucs_atomic_rmw_match(LLVMValueRef a, LLVMValueRef b, aucs_atomic_rmw *out);
+
+/* Whether instruction I (a barrier the repair placed) sits inside one
+ * read-modify-write statement: the nearest memory access before I in its
+ * block is a load, and the nearest after it stores an operation atomicrmw
+ * does of that load's value to the same address. 1 with the parts in
+ * *out; a barrier there would make every thread load, wait, then store. */
+int aucs_atomic_rmw_around(LLVMValueRef I, aucs_atomic_rmw *out);
 
 /* Replace the read-modify-write ending in `store` by one atomicrmw with the
  * store's debug location and repair id. Returns the atomicrmw, or NULL

@@ -77,8 +77,6 @@ typedef enum aucs_fill {
 
 /* "random", "small", "zero". */
 const char *aucs_interp_fill_name(aucs_fill f);
-/* 0 with *out set when s names a fill; nonzero otherwise. */
-int aucs_interp_fill_parse(const char *s, aucs_fill *out);
 
 typedef struct aucs_run_config {
   aucs_launch launch;

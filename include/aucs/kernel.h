@@ -1,5 +1,6 @@
 /*
- * kernel: which functions of a module are CUDA kernels.
+ * kernel: which functions of a module are CUDA kernels (and which are
+ * templates instantiated more than once).
  *
  * Both conventions in the wild count: the ptx_kernel calling convention
  * (clang >= 19) and an `!nvvm.annotations` entry `{ptr @f, !"kernel", i32 1}`
@@ -16,5 +17,11 @@ int aucs_kernel_is(LLVMValueRef fn);
 /* The kernels that have a body, in module order. Returns the count and sets
  * *out to an array the caller frees with free() (NULL when none). */
 size_t aucs_kernel_list(LLVMModuleRef m, LLVMValueRef **out);
+/* mangled names a template function instantiated more than once in m
+ * (or, without m, a template instance at all): one source edit would
+ * change every instantiation. The source patch (repair/patch/) leaves such
+ * edits IR-only; the repair's fold (repair/repair_fold.c) keeps edits of
+ * such a helper in the inlined copies too. */
+int aucs_kernel_template_shared(const char *mangled, LLVMModuleRef m);
 
 #endif

@@ -59,11 +59,6 @@ typedef struct aucs_patch {
 int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
                     aucs_patch *p, aucs_buf *report);
 void aucs_patch_free(aucs_patch *p);
-/* mangled names a template function instantiated more than once in m
- * (or, without m, a template instance at all): one source edit would
- * change every instantiation (the repair's fold, repair/repair_fold.c, keeps
- * edits of such a helper in the inlined copies too). */
-int aucs_patch_template_shared(const char *mangled, LLVMModuleRef m);
 /* Write p->diff to `to` atomically ("-": append it to out); nothing when
  * there is none. 0, or nonzero with a line on diag when it cannot. */
 int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,

@@ -3,7 +3,7 @@
  * (README "Synchronization model"): widen a block-scoped atomic to device
  * scope (a scope-race), insert __threadfence() (a missing-fence). The
  * repair loop plans, applies and re-validates them like any other edit
- * (repair/syncfix.c, rp_plan_scope and rp_plan_fence).
+ * (repair/syncfix.c; rp_plan_scope and rp_plan_fence in repair/repair_sync.c).
  */
 #ifndef AUCS_SYNCFIX_H
 #define AUCS_SYNCFIX_H

@@ -8,6 +8,8 @@
  *      key/value pairs.
  * aucs_kernel_list reads the annotations once and walks the functions in
  * module order, so each kernel appears once however it is marked.
+ * aucs_kernel_template_shared tells a template instantiated more than once
+ * by its mangled name: a source edit there changes every instantiation.
  */
 #include "aucs/kernel.h"
 
@@ -89,4 +91,30 @@ size_t aucs_kernel_list(LLVMModuleRef m, LLVMValueRef **out) {
   aucs_ptrmap_free(&annotated);
   *out = list;
   return n;
+}
+
+/* The length of "_Z<len><name>I" when mangled names a template instance,
+ * else 0. */
+static size_t template_prefix(const char *mangled) {
+  if (!mangled || strncmp(mangled, "_Z", 2))
+    return 0;
+  char *end;
+  unsigned long n = strtoul(mangled + 2, &end, 10);
+  if (end == mangled + 2 || strlen(end) <= n || end[n] != 'I')
+    return 0;
+  return (size_t)(end + n + 1 - mangled);
+}
+
+int aucs_kernel_template_shared(const char *mangled, LLVMModuleRef m) {
+  size_t n = template_prefix(mangled), count = 0;
+  if (!n || !m)
+    return n != 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (LLVMCountBasicBlocks(f) && len > n && !strncmp(name, mangled, n))
+      count++;
+  }
+  return count > 1;
 }

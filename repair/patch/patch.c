@@ -111,32 +111,6 @@ static int loc_in(const char *loc, const char *base) {
   return in;
 }
 
-/* The length of "_Z<len><name>I" when mangled names a template instance,
- * else 0. */
-static size_t template_prefix(const char *mangled) {
-  if (!mangled || strncmp(mangled, "_Z", 2))
-    return 0;
-  char *end;
-  unsigned long n = strtoul(mangled + 2, &end, 10);
-  if (end == mangled + 2 || strlen(end) <= n || end[n] != 'I')
-    return 0;
-  return (size_t)(end + n + 1 - mangled);
-}
-
-int aucs_patch_template_shared(const char *mangled, LLVMModuleRef m) {
-  size_t n = template_prefix(mangled), count = 0;
-  if (!n || !m)
-    return n != 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
-       f = LLVMGetNextFunction(f)) {
-    size_t len;
-    const char *name = LLVMGetValueName2(f, &len);
-    if (LLVMCountBasicBlocks(f) && len > n && !strncmp(name, mangled, n))
-      count++;
-  }
-  return count > 1;
-}
-
 /* The instruction of function fn in m whose !aucs.id is id, or NULL. */
 static LLVMValueRef by_id(LLVMModuleRef m, const char *fn, unsigned id) {
   LLVMValueRef f = m && fn && id ? LLVMGetNamedFunction(m, fn) : NULL;
@@ -360,7 +334,7 @@ static long else_barrier(const aucs_editlog *log, size_t i) {
 /* The hunk of e on t, or NULL with why it has none (static text). */
 static const char *classify(const aucs_edit *e, const text *t, const char *base,
                             LLVMModuleRef m, pt_names *names, pt_hunk *h) {
-  if (aucs_patch_template_shared(e->function, m))
+  if (aucs_kernel_template_shared(e->function, m))
     return "a template kernel instantiated more than once: the source edit "
            "would change every instantiation";
   if (e->kind == AUCS_EDIT_INSERT_BARRIER)
@@ -482,7 +456,7 @@ static void plan_if_else(const aucs_editlog *log, const text *t,
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
     long k = e->kind == AUCS_EDIT_FLATTEN_REGION ? else_barrier(log, i) : -1;
-    if (k < 0 || aucs_patch_template_shared(e->function, m) || !loc_in(e->source, base))
+    if (k < 0 || aucs_kernel_template_shared(e->function, m) || !loc_in(e->source, base))
       continue;
     pt_hunk_free(&p->hunks[i]);
     p->why[i] = pt_form_if_else(t, loc_line(e->source), names, &p->hunks[i]);
@@ -881,7 +855,7 @@ static void plan_region_exit(const aucs_editlog *log, const text *t,
                              plan *p) {
   for (size_t i = 0; i < log->n; i++)
     if (log->v[i].kind == AUCS_EDIT_FLATTEN_REGION && !p->exact[i] &&
-        !aucs_patch_template_shared(log->v[i].function, m))
+        !aucs_kernel_template_shared(log->v[i].function, m))
       region_exit(log, i, t, base, names, p);
 }
 
@@ -920,7 +894,7 @@ static void plan_loops(const aucs_editlog *log, const text *t, const char *base,
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
     if (e->kind != AUCS_EDIT_UNIFORMIZE_LOOP || !loc_in(e->source, base) ||
-        aucs_patch_template_shared(e->function, m) || p->carried[i] || p->exact[i])
+        aucs_kernel_template_shared(e->function, m) || p->carried[i] || p->exact[i])
       continue;
     memset(carry, 0, log->n);
     if (p->in_if[i] && !p->no_loops) {
