@@ -2,7 +2,7 @@
 """Severity-aware figures on ../shared/realworld (the development set).
 
 The set's runner counts every JSON finding as an alarm; natural-input and
-data-dependent warnings (README "Natural inputs", "Data-dependent findings")
+data-dependent warnings (docs/inputs.md, "Natural inputs", "Data-dependent findings")
 are not findings but sit in the kernel's `warnings` array, which the runner
 does not read. This reuses the runner's own compile,
 launch and classification and prints, per original kernel, the race and

@@ -435,7 +435,7 @@ static void on_llvm_fatal(const char *reason) {
   _Exit(loading_input ? AUCS_EXIT_USAGE : AUCS_EXIT_INTERNAL);
 }
 
-/* detect's and fix's budget counts from the command's start (README
+/* detect's and fix's budget counts from the command's start (docs/ci.md,
  * "Budgets"): the load stops when it runs out, and the first kernel (fix:
  * the repair) has what is left. */
 static void start_clock(args *a, aucs_budget *b) {

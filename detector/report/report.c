@@ -8,7 +8,7 @@
  * could not be checked get one line with the reason. A summary line ends
  * the report: the findings that count (aucs_finding_counts, as the exit
  * code), then the warnings of searched inputs or filled data apart. JSON:
- * one object built with jansson (schema in README.md); per kernel the
+ * one object built with jansson (schema in docs/detect.md); per kernel the
  * same split into `findings` and `warnings`.
  *
  * Demangler, steps: `_Z` <name> <parameter types>; a name is a source name

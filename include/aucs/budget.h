@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-/* Defaults of the front ends (README "Budgets"). */
+/* Defaults of the front ends (docs/ci.md, "Budgets"). */
 #define AUCS_BUDGET_DETECT_SECONDS 30.0       /* per kernel, `detect` */
 #define AUCS_BUDGET_FIX_SECONDS 120.0         /* the whole repair, `fix` */
 #define AUCS_BUDGET_MEMORY_BYTES (4ull << 30) /* resident bytes */

@@ -1,6 +1,7 @@
 /*
- * bytecode: the lowered form of a kernel, shared by lower.c (which writes
- * it) and interp.c (which runs it). Internal to the detector.
+ * bytecode: the lowered form of a kernel, shared by detector/lower/ (which
+ * writes it) and detector/interp/ (which runs it). Internal to the
+ * detector: no stage outside detector/ includes it.
  *
  * One instruction is a fixed 32-byte record: an opcode, a small operand x
  * (a width, a predicate or a kind), four 32-bit operands (register slots,

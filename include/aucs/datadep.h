@@ -1,6 +1,6 @@
 /*
  * datadep: findings that follow from buffer contents aucs invented
- * (README "Data-dependent findings").
+ * (docs/inputs.md, "Data-dependent findings").
  *
  * A pointer parameter's buffer holds the fill unless the user gives its
  * contents (--buffer-data): a tree walk over filled nodes, a merge over

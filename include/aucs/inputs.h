@@ -86,7 +86,7 @@ typedef struct aucs_inputs_user {
  * its value is bad. */
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                        char **err);
-/* Read FILE.json (schema in README.md, "Inputs") into u. 0 or -1 with *err. */
+/* Read FILE.json (schema in docs/inputs.md, "--inputs FILE.json") into u. 0 or -1 with *err. */
 int aucs_inputs_read_json(aucs_inputs_user *u, const char *path, char **err);
 void aucs_inputs_user_free(aucs_inputs_user *u);
 

@@ -1,6 +1,6 @@
 /*
- * natural: whether a bug needs odd inputs (DESIGN.md section 5.2; README
- * "Natural inputs").
+ * natural: whether a bug needs odd inputs (DESIGN.md section 5.2;
+ * docs/inputs.md, "Natural inputs").
  *
  * The input search tries sizes a host never passes (a length of 3 with 64
  * blocks, a stride of 0). After the search, each race, inter-block race,

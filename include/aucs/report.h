@@ -10,7 +10,7 @@
  *              the same barrier interval (epoch 2)
  *   note: launch: grid (1,1,1) block (64,1,1) n=100
  *   note: reproduce with: aucs detect k.cu --kernel ... --seed 7
- * JSON: the schema in README.md ("JSON report").
+ * JSON: the schema in docs/detect.md ("JSON report").
  *
  * Limitation: the demangler knows plain and namespaced function names with
  * builtin, pointer, reference, const/volatile and named parameter types;
@@ -116,7 +116,7 @@ typedef struct aucs_report {
 } aucs_report;
 
 /* The default of --max-findings: a report of a kernel with a hundred
- * thousand findings would cost more than its check (README "Budgets"). */
+ * thousand findings would cost more than its check (docs/ci.md, "Budgets"). */
 #define AUCS_REPORT_MAX_FINDINGS 100
 
 /* How many of n findings r lists per kernel. */

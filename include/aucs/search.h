@@ -57,7 +57,7 @@ double aucs_search_rng_cauchy(aucs_rng *r);
 
 /* ---- search -------------------------------------------------------------*/
 
-/* Defaults, documented in README.md ("Input search"). */
+/* Defaults, documented in docs/inputs.md ("Input search"). */
 #define AUCS_SEARCH_POPULATION 4
 #define AUCS_SEARCH_GENERATIONS 6
 #define AUCS_SEARCH_SEED 1

@@ -1,6 +1,6 @@
 /*
  * syncfix: the IR edits that repair synchronization beyond barriers
- * (README "Synchronization model"): widen a block-scoped atomic to device
+ * (docs/sync.md): widen a block-scoped atomic to device
  * scope (a scope-race), insert __threadfence() (a missing-fence). The
  * repair loop plans, applies and re-validates them like any other edit
  * (repair/syncfix.c; rp_plan_scope and rp_plan_fence in repair/repair_sync.c).

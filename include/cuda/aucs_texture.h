@@ -8,7 +8,7 @@
  * A reference is a clang device-builtin texture type, so device code sees
  * its handle, as with the CUDA 11 headers; every fetch here is the PTX
  * `tex` instruction those headers emit, which aucs interprets as a read of
- * a read-only image (DESIGN.md, README "Textures and surfaces").
+ * a read-only image (DESIGN.md, docs/model.md, "Textures and surfaces").
  *
  * Limitation: element types float, int, unsigned and their 2- and
  * 4-vectors; cudaReadModeNormalizedFloat fetches of 8/16-bit texels are

@@ -3,7 +3,7 @@
 // and the thread whose interval holds it records the child to descend to.
 // With sorted keys at most one interval holds the query: no race. With
 // unsorted keys several threads write slot[q]: a race that only the buffer
-// contents decide (README "Data-dependent findings": a warning with the
+// contents decide (docs/inputs.md, "Data-dependent findings": a warning with the
 // fill, an error with the user's --buffer-data).
 // tree_stage copies keys into shared memory and reads a neighbour's slot
 // without a barrier: a race whose addresses come from the thread index
