@@ -345,6 +345,46 @@ static void test_module_cu_with_sdk_when_installed(void **state) {
   aucs_module_free(m);
 }
 
+/* The SDK's version comes from its cuda.h (CUDA_VERSION), whatever the
+ * spacing of the #define; a header without one, or none, has no version. */
+static void test_module_cuda_version_from_header(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    int rc, major, minor;
+  } cases[] = {
+      {"#define CUDA_VERSION 13000\n", 0, 13, 0},
+      {"/* CUDA_VERSION 9000 */\n#  define  CUDA_VERSION\t11080\r\n", 0, 11,
+       8},
+      {"#define CUDA_VERSION_MAJOR 12\n#define CUDA_VERSION 12090 // 12.9\n",
+       0, 12, 9},
+      {"#define CUDA_VERSION __CUDA_API_VERSION\n", -1, 0, 0},
+      {"#define CUDA_VERSION 12090x\n", -1, 0, 0},
+      {"int cuda_version = 12000;\n", -1, 0, 0},
+  };
+  char *root = aucs_xasprintf("%s/m_sdk", AUCS_TEST_TMP);
+  char *inc = aucs_xasprintf("%s/include", root);
+  mkdir(root, 0755);
+  mkdir(inc, 0755);
+  int major = -1, minor = -1;
+  assert_int_equal(aucs_module_cuda_version(AUCS_TEST_TMP "/m_no_sdk", &major,
+                                            &minor),
+                   -1);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *h = write_text("m_sdk/include/cuda.h", cases[i].text);
+    major = minor = -1;
+    assert_int_equal(aucs_module_cuda_version(root, &major, &minor),
+                     cases[i].rc);
+    if (!cases[i].rc) {
+      assert_int_equal(major, cases[i].major);
+      assert_int_equal(minor, cases[i].minor);
+    }
+    free(h);
+  }
+  free(inc);
+  free(root);
+}
+
 /* ---- bad input ---- */
 
 static void test_module_missing_file(void **state) {
@@ -574,6 +614,7 @@ int main(void) {
       cmocka_unit_test(test_module_cu_O2_compiles),
       cmocka_unit_test(test_module_cu_passes_extra_args),
       cmocka_unit_test(test_module_cu_with_sdk_when_installed),
+      cmocka_unit_test(test_module_cuda_version_from_header),
       cmocka_unit_test(test_module_missing_file),
       cmocka_unit_test(test_module_directory),
       cmocka_unit_test(test_module_unreadable_file),

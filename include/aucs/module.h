@@ -56,6 +56,11 @@ LLVMModuleRef aucs_module_llvm(const aucs_module *m);
 LLVMContextRef aucs_module_context(const aucs_module *m);
 void aucs_module_free(aucs_module *m);
 
+/* The version the CUDA SDK at root states (CUDA_VERSION in
+ * root/include/cuda.h: 13000 is 13.0): 0 with *major and *minor, -1 when
+ * the header is missing or defines no version number. */
+int aucs_module_cuda_version(const char *root, int *major, int *minor);
+
 /* 0 when m targets NVPTX; otherwise nonzero and *err (free with free()). */
 int aucs_module_check_nvptx(LLVMModuleRef m, char **err);
 

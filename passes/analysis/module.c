@@ -24,7 +24,10 @@
  * file; clang's stdout and stderr are captured for the error message. With
  * a CUDA SDK clang uses its own CUDA headers; without one (or with
  * no_cuda_sdk) it gets -nocudainc and the shipped include/cuda/aucs_cuda.h.
- * With the SDK it also gets the precompiled prelude of aucs/pch.h, and
+ * With the SDK clang is told the version the SDK's cuda.h states
+ * (CUDA_VERSION), which it cannot tell itself for a release newer than it
+ * knows (CUDA 13 for clang 22): the launches `<<<...>>>` of host code then
+ * compile as cudaLaunchKernel calls. With the SDK it also gets the precompiled prelude of aucs/pch.h, and
  * compiles once more without it when clang refuses the prelude.
  *
  * Writing replaces a regular file atomically (temp file beside it, rename);
@@ -281,10 +284,50 @@ static int ptx_for(const char *arch) {
   return sm <= 80 ? 70 : sm <= 90 ? 78 : 90;
 }
 
+int aucs_module_cuda_version(const char *root, int *major, int *minor) {
+  char *p = aucs_xasprintf("%s/include/cuda.h", root);
+  FILE *f = fopen(p, "r");
+  free(p);
+  long v = -1;
+  char line[512];
+  while (f && v < 0 && fgets(line, sizeof line, f)) {
+    char *w = line + strspn(line, " \t");
+    if (*w++ != '#')
+      continue;
+    w += strspn(w, " \t");
+    if (strncmp(w, "define", 6) || !strchr(" \t", w[6]))
+      continue;
+    w += 6 + strspn(w + 6, " \t");
+    if (strncmp(w, "CUDA_VERSION", 12) || !strchr(" \t", w[12]))
+      continue;
+    char *end;
+    v = strtol(w + 12, &end, 10);
+    if (end == w + 12 || v < 1000 || v > 99990 || !strchr(" \t\r\n", *end))
+      v = -2; /* defined, but not as a version number: stop */
+  }
+  if (f)
+    fclose(f);
+  if (v < 0)
+    return -1;
+  *major = (int)(v / 1000);
+  *minor = (int)(v % 1000 / 10);
+  return 0;
+}
+
+/* With an SDK: its root, and the version its headers state. clang knows
+ * CUDA up to some release; a newer SDK is "unknown" to it, and it then
+ * lowers `<<<...>>>` through cudaConfigureCall, which CUDA 12 deprecated and
+ * CUDA 13's headers no longer declare. Telling clang the SDK's version
+ * makes it use cudaLaunchKernel, as nvcc does (CUDA 9.2 and later). */
 static void add_sdk_args(args *a, const aucs_load_options *o) {
   const char *sdk = cuda_sdk(o);
   if (sdk) {
+    int major, minor;
     addf(a, "--cuda-path=%s", sdk);
+    if (!aucs_module_cuda_version(sdk, &major, &minor)) {
+      add(a, "-Xclang");
+      addf(a, "-target-sdk-version=%d.%d", major, minor);
+    }
     return;
   }
   const char *dir = nonempty_env("AUCS_CUDA_INCLUDE");
