@@ -3,15 +3,17 @@
  *
  * Steps:
  *   1. sources.h turns the paths into the list of files, in input order.
- *   2. A pool of at most `jobs` children: each file is checked in a forked
- *      child, which loads it with the command line's and its compile
- *      command's options, runs the detector exactly as `aucs detect` does,
- *      and writes one JSON object (text report, JSON report, SARIF results,
- *      counts, exit code) to an unlinked temporary file. The parent waits
- *      for any child; a child killed by a signal, or one that leaves no
- *      object, is that file's error.
- *   3. As soon as the files before it are done, a file's text report is
- *      printed (text format), so the output keeps the input order.
+ *   2. The process pool (pool.h), at most `jobs` children: each file is
+ *      checked in a forked child, which loads it with the command line's
+ *      and its compile command's options, runs the detector exactly as
+ *      `aucs detect` does, and sends back one JSON object (text report,
+ *      JSON report, SARIF results, counts, exit code). A child killed by a
+ *      signal, one that sends no object, or one that could not be started
+ *      is that file's error.
+ *   3. After each wait for the children (and every 0.1 s on a terminal,
+ *      for the progress line), the text reports of the files done before
+ *      the first one still running are printed (text format), so the
+ *      output keeps the input order.
  *   4. The summary table, then the JSON document or SARIF log of the run.
  *
  * Limitation: a file's kernels are checked one after the other in its
@@ -22,18 +24,16 @@
 
 #include "aucs/kernel.h"
 #include "aucs/pipeline.h"
+#include "aucs/pool.h"
 #include "aucs/sarif.h"
 #include "aucs/sources.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <llvm-c/Core.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const kind_names[] = {
@@ -44,9 +44,7 @@ static const char *const kind_names[] = {
 enum { NKINDS = AUCS_FINDING_UNSUPPORTED }; /* finding kinds, as columns */
 
 typedef struct job {
-  pid_t pid;
-  FILE *tmp;
-  double start, seconds;
+  double seconds;
   json_t *res; /* the child's object, or the file's error */
   int done;
 } job;
@@ -55,7 +53,7 @@ typedef struct check {
   const aucs_check_options *o;
   aucs_sources src;
   job *jobs;
-  size_t running, done, shown, findings;
+  size_t done, shown, findings;
   unsigned max_jobs;
   int tty, sarif, json;
   double t0;
@@ -180,10 +178,16 @@ static json_t *check_file(const check *c, const aucs_source *s) {
   return res;
 }
 
-static void child(const check *c, size_t i, int fd) {
+/* The pool's work: file i's object, compact, is the child's bytes. */
+static int child(void *ctx, size_t i, unsigned char **data, size_t *len) {
+  const check *c = ctx;
   json_t *res = check_file(c, &c->src.v[i]);
-  int rc = json_dumpfd(res, fd, JSON_COMPACT);
-  _exit(rc ? AUCS_EXIT_INTERNAL : AUCS_EXIT_OK);
+  char *text = json_dumps(res, JSON_COMPACT);
+  json_decref(res);
+  if (!text)
+    return AUCS_EXIT_INTERNAL;
+  *data = (unsigned char *)text, *len = strlen(text);
+  return AUCS_EXIT_OK;
 }
 
 /* ---- the parent: the pool -----------------------------------------------*/
@@ -210,57 +214,45 @@ static void clear_progress(const check *c) {
     fputs("\r\033[K", stderr);
 }
 
-static void finish(check *c, job *j, json_t *res) {
-  j->seconds = aucs_seconds() - j->start;
-  j->res = res;
-  j->done = 1;
-  c->done++;
-  c->findings += findings_of(res);
-}
-
-static json_t *collect(job *j, int status) {
+/* A started child's outcome: its object, or the file's error. */
+static json_t *collect(const aucs_pool_end *e) {
   json_t *res = NULL;
-  if (WIFSIGNALED(status)) {
-    char *msg = aucs_xasprintf("aucs crashed on this file (signal %d: %s)",
-                               WTERMSIG(status), strsignal(WTERMSIG(status)));
+  if (WIFSIGNALED(e->status)) {
+    char *msg =
+        aucs_xasprintf("aucs crashed on this file (signal %d: %s)",
+                       WTERMSIG(e->status), strsignal(WTERMSIG(e->status)));
     res = file_error(msg);
     free(msg);
   } else {
-    rewind(j->tmp);
-    res = json_loadf(j->tmp, 0, NULL);
+    res = json_loadb((const char *)e->data, e->len, 0, NULL);
   }
   if (!json_is_object(res)) {
     json_decref(res);
     char *msg = aucs_xasprintf("aucs stopped on this file (exit %d) without "
                                "a report",
-                               WEXITSTATUS(status));
+                               WEXITSTATUS(e->status));
     res = file_error(msg);
     free(msg);
   }
-  fclose(j->tmp);
-  j->tmp = NULL;
   return res;
 }
 
-static void start(check *c, size_t i) {
+static json_t *start_error(int e) {
+  char *msg = aucs_xasprintf("cannot start a job: %s", strerror(e));
+  json_t *res = file_error(msg);
+  free(msg);
+  return res;
+}
+
+/* The pool's done: file i's result, or its error. */
+static void finish(void *ctx, size_t i, const aucs_pool_end *e) {
+  check *c = ctx;
   job *j = &c->jobs[i];
-  j->start = aucs_seconds();
-  j->tmp = tmpfile();
-  fflush(NULL);
-  pid_t pid = j->tmp ? fork() : -1;
-  if (pid == 0)
-    child(c, i, fileno(j->tmp));
-  if (pid < 0) {
-    char *msg = aucs_xasprintf("cannot start a job: %s", strerror(errno));
-    if (j->tmp)
-      fclose(j->tmp);
-    j->tmp = NULL;
-    finish(c, j, file_error(msg));
-    free(msg);
-    return;
-  }
-  j->pid = pid;
-  c->running++;
+  j->seconds = e->seconds;
+  j->res = e->started ? collect(e) : start_error(e->error);
+  j->done = 1;
+  c->done++;
+  c->findings += findings_of(j->res);
 }
 
 static void print_file(const check *c, const job *j, const aucs_source *s) {
@@ -284,38 +276,21 @@ static void show_ready(check *c) {
   }
 }
 
-static job *by_pid(check *c, pid_t pid) {
-  for (size_t i = 0; i < c->src.n; i++)
-    if (c->jobs[i].pid == pid && !c->jobs[i].done)
-      return &c->jobs[i];
-  return NULL;
-}
-
-static void wait_one(check *c) {
-  int status;
-  pid_t pid = waitpid(-1, &status, c->tty ? WNOHANG : 0);
-  if (pid == 0) {
-    nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
-    return;
-  }
-  job *j = pid > 0 ? by_pid(c, pid) : NULL;
-  AUCS_ASSERT(pid > 0 || errno == EINTR);
-  if (!j)
-    return;
-  c->running--;
-  finish(c, j, collect(j, status));
+/* The pool's tick: the reports now ready, then the progress line. */
+static void tick(void *ctx) {
+  check *c = ctx;
+  show_ready(c);
+  progress(c);
 }
 
 static void pool(check *c) {
-  size_t next = 0;
-  while (c->done < c->src.n) {
-    while (c->running < c->max_jobs && next < c->src.n)
-      start(c, next++);
-    if (c->running)
-      wait_one(c);
-    show_ready(c);
-    progress(c);
-  }
+  aucs_pool p = {.jobs = c->max_jobs,
+                 .tick_ms = c->tty ? 100 : -1,
+                 .ctx = c,
+                 .work = child,
+                 .done = finish,
+                 .tick = tick};
+  aucs_pool_run(&p, c->src.n);
   clear_progress(c);
 }
 
@@ -502,11 +477,8 @@ static int sources(check *c) {
 }
 
 int aucs_check_run(const aucs_check_options *o) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
   check c = {.o = o,
-             .max_jobs = o->jobs     ? o->jobs
-                         : cores > 0 ? (unsigned)cores
-                                     : 1,
+             .max_jobs = o->jobs ? o->jobs : aucs_pool_cores(),
              .tty = isatty(STDERR_FILENO),
              .sarif = o->detect->sarif,
              .json = o->detect->json,

@@ -1,20 +1,19 @@
 /*
- * jobs: independent tasks on fork()ed worker processes (`-j N`).
+ * jobs: independent detect tasks on the process pool (pool.h, `-j N`).
  *
- * Each task runs in a child process forked from the caller, writes its
- * result as bytes (wire.h) into a pipe and exits; the parent reads every
- * child's bytes and hands them to `take`, in whatever order the children
- * finish. The result of a task never depends on which process ran it, so
- * the caller, which stores each result in the task's own slot, produces
- * the same output for every N. A task whose child could not be forked,
- * died, or sent bytes `take` refused runs again in the parent (`local`).
+ * Each task runs in a child of the pool, writes its result as bytes
+ * (wire.h) and exits; the parent hands every child's bytes to `take`, in
+ * whatever order the children finish. The result of a task never depends
+ * on which process ran it, so the caller, which stores each result in the
+ * task's own slot, produces the same output for every N. A task whose
+ * child could not be forked, died, or sent bytes `take` refused runs again
+ * in the parent (`local`); with one worker or one task, every task runs
+ * in the parent.
  *
- * Why processes, not threads: the LLVM-C calls the detector makes on one
- * context, Z3's error handlers and the interpreter's scratch state are not
- * shared-safe; a fork gives each task a private copy of all of it.
+ * This layer keeps aucs_wire (a detector header) out of the pool, which
+ * deals in raw bytes.
  *
- * Limitation: POSIX only; the child must not touch shared files (it never
- * flushes the parent's stdio buffers: it leaves with _exit).
+ * Limitation: POSIX only; see pool.h.
  */
 #ifndef AUCS_JOBS_H
 #define AUCS_JOBS_H
@@ -34,7 +33,7 @@ typedef struct aucs_jobs_fns {
 /* Run tasks[0..n) on up to jobs workers at once. */
 void aucs_jobs_run(const size_t *tasks, size_t n, unsigned jobs,
                    const aucs_jobs_fns *f, void *ctx);
-/* The number of online processors (at least 1): the default of -j. */
+/* The number of online processors (1 to 64): the default of -j. */
 unsigned aucs_jobs_default(void);
 
 #endif
