@@ -4,20 +4,23 @@
  *
  * A real application states every launch in its host code, usually a few
  * lines from the kernel: `k<<<(n + 255) / 256, 256>>>(out, in, n)`. aucs
- * compiles the host side of a .cu to LLVM IR (clang --cuda-host-only, -O2
- * without inlining, so the constants of macros, template parameters and
- * local variables are folded while each launch stays one call) and reads
- * each launch: the launch configuration pushed by
+ * compiles the host side of a .cu to LLVM IR (aucs_module_load_host: clang
+ * --cuda-host-only at -O2, with inlining, so the constants of macros,
+ * template parameters, dim3 variables and small helpers are folded) and
+ * reads each launch: the launch configuration pushed by
  * `__cudaPushCallConfiguration(grid, block, shared bytes, stream)` followed
- * by the kernel's device stub call (`<<<...>>>`), or a direct
- * `cudaLaunchKernel`/`cudaLaunchCooperativeKernel` call on a kernel. What is
- * a constant after folding is known; the rest is left open (a grid computed
- * from a size read at run time).
+ * by the kernel's device stub, called or inlined into a `cudaLaunchKernel`
+ * (`<<<...>>>`), or a direct `cudaLaunchKernel`/`cudaLaunchCooperativeKernel`
+ * call on a kernel. What is a constant after folding is known; the rest is
+ * left open (a grid computed from a size read at run time).
  *
- * Limitation: a dimension is known only when its whole value is a constant
- * (a grid `(n + 255) / 256` over a runtime n is open, with no tie to n);
- * struct and pointer arguments are never known; launches through
- * cudaLaunchKernelEx, CUDA graphs or a function pointer are not seen.
+ * Limitation: a dimension is known only when its value (or its 32-bit half
+ * of the packed x/y) is a constant (a grid `(n + 255) / 256` over a runtime
+ * n is open, with no tie to n); struct and pointer arguments are never
+ * known; launches through cudaLaunchKernelEx, CUDA graphs or a function
+ * pointer are not seen, nor are launches in a header the .cu includes; a
+ * launching helper with external linkage that -O2 inlines shows twice (in
+ * its caller, folded, and in its own body, open).
  */
 #ifndef AUCS_HOSTLAUNCH_H
 #define AUCS_HOSTLAUNCH_H
@@ -30,8 +33,8 @@
 
 /* One kernel argument at a launch: known when the host passes a constant
  * int or float. bits as `--arg` stores a value: an integer of width w
- * zero-extended from w bits, a float as its IEEE-754 bits (float in the low
- * 32 bits), a double as its 64 bits. */
+ * zero-extended from w bits (a bool as 0 or 1), a float as its IEEE-754
+ * bits (float in the low 32 bits), a double as its 64 bits. */
 typedef struct aucs_host_arg {
   int known;
   uint64_t bits;
@@ -49,7 +52,10 @@ typedef struct aucs_host_launch {
   int shared_known; /* dynamic shared bytes (the third <<<>>> operand) */
   uint64_t shared;
   int cooperative; /* cudaLaunchCooperativeKernel */
-  aucs_host_arg *args; /* per kernel parameter, in order */
+  /* Per kernel parameter, in order: the slots of the argument array the
+   * device stub hands cudaLaunchKernel (a struct passed by value is one
+   * parameter, however many registers the host ABI splits it into). */
+  aucs_host_arg *args;
   size_t nargs;
 } aucs_host_launch;
 
@@ -59,19 +65,24 @@ typedef struct aucs_host_launches {
   size_t n;
 } aucs_host_launches;
 
-/* The launches in host, the host-side module of a .cu. 0 with *out filled
- * (free with aucs_hostlaunch_free; none found is success with n = 0). */
+/* The launches in host, the host-side module of a .cu (any -O level;
+ * clang -O0 leaves every dimension open). 0 with *out filled (free with
+ * aucs_hostlaunch_free; none found is success with n = 0). */
 int aucs_hostlaunch_find(LLVMModuleRef host, aucs_host_launches *out);
 
 /* Compile the host side of the .cu at path with o's SDK, include paths and
- * defines (the device compile's options), then aucs_hostlaunch_find. 0 with
- * *out filled, nonzero with *err (free with free()) when the host side does
- * not compile (e.g. without a CUDA SDK, whose runtime headers host code
- * needs). A file with no launch in its text ("<<<", "cudaLaunch") is not
- * compiled: 0 with n = 0. */
+ * defines (the device compile's options; o may be NULL), then
+ * aucs_hostlaunch_find. 0 with *out filled; nonzero with *out empty and
+ * *err, one line (free with free()), when the file cannot be read or the
+ * host side does not compile: "PATH: host code needs a CUDA SDK (none
+ * found)" without an SDK (none installed, or o->no_cuda_sdk), whose runtime
+ * headers host code needs; "PATH: does not compile (host side): <clang's
+ * first error>". A file with no launch in its text ("<<<", "cudaLaunch") is
+ * not compiled: 0 with n = 0. */
 int aucs_hostlaunch_load(const char *path, const aucs_load_options *o,
                          aucs_host_launches *out, char **err);
 
+/* Frees what l holds and leaves it empty (n = 0). */
 void aucs_hostlaunch_free(aucs_host_launches *l);
 
 /* The launches of kernel (mangled name) in l: the index of the first at or
@@ -82,7 +93,10 @@ size_t aucs_hostlaunch_next(const aucs_host_launches *l, const char *kernel,
 /* The device kernel a host function's mangled name stands for: a device
  * stub "_Z20__device_stub__scalePfPKffi" -> "_Z5scalePfPKffi" (the
  * "__device_stub__" prefix and its 15 characters of the name's length
- * removed). NULL when mangled names no stub. Free with free(). */
+ * removed from the function's own name, also inside a nested name:
+ * "_ZN2ns16__device_stub__kEPi" -> "_ZN2ns1kEPi"; an extern "C" stub
+ * "__device_stub__k" -> "k"). NULL when mangled names no stub. Free with
+ * free(). */
 char *aucs_hostlaunch_kernel_of_stub(const char *mangled);
 
 #endif

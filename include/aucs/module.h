@@ -6,7 +6,8 @@
  * sniffed: the bitcode magic means bitcode, otherwise textual IR.
  *
  * Every loaded module is checked to be NVPTX (target triple nvptx or nvptx64).
- * Limitation: a `.cu` is compiled for the device side only (one GPU arch).
+ * The host side of a `.cu` loads only through aucs_module_load_host.
+ * Limitation: a `.cu` is compiled for one GPU arch.
  */
 #ifndef AUCS_MODULE_H
 #define AUCS_MODULE_H
@@ -52,6 +53,15 @@ typedef struct aucs_module aucs_module;
  */
 int aucs_module_load(const char *path, const aucs_load_options *opts,
                      aucs_module **out, char **err);
+/* The host side of the .cu at path: clang --cuda-host-only at -O2 (opts'
+ * opt_level does not apply) with opts' SDK, GPU arch and extra arguments,
+ * as aucs_module_load compiles the device side. Needs a CUDA SDK (host code
+ * includes its runtime headers): without one (none installed, or
+ * no_cuda_sdk) nonzero with "PATH: host code needs a CUDA SDK (none
+ * found)". 0 with *out (dispose with aucs_module_free, a host-triple
+ * module); nonzero with *err as aucs_module_load (free with free()). */
+int aucs_module_load_host(const char *path, const aucs_load_options *opts,
+                          aucs_module **out, char **err);
 LLVMModuleRef aucs_module_llvm(const aucs_module *m);
 LLVMContextRef aucs_module_context(const aucs_module *m);
 void aucs_module_free(aucs_module *m);

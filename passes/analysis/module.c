@@ -34,8 +34,12 @@
  * a device or FIFO is written through and a symbolic link keeps being one,
  * so `-o /dev/null` never turns /dev/null into a file.
  *
- * Limitation: one device compilation for one GPU arch; host code is not
- * looked at.
+ * The host side (aucs_module_load_host, for aucs/hostlaunch.h) compiles the
+ * same way with --cuda-host-only at -O2, without the prelude, and only with
+ * an SDK: host code needs its runtime headers. It is neither NVPTX nor
+ * isolated (clang wrote it).
+ *
+ * Limitation: one device compilation for one GPU arch.
  */
 #include "aucs/module.h"
 #include "aucs/tempfiles.h"
@@ -378,21 +382,25 @@ static void add_texture_header(args *a, const aucs_load_options *o) {
   add(a, "aucs_texture.h");
 }
 
+/* The device side (host 0: at o's level) or the host side (host 1:
+ * always -O2, which folds constants through dim3 and inlines the stubs). */
 static void clang_args(args *a, const char *clang, const char *src,
-                       const char *out, const char *pch,
+                       const char *out, const char *pch, int host,
                        const aucs_load_options *o) {
-  int level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
-  static const char *const fixed[] = {"-x",
-                                      "cuda",
-                                      "--cuda-device-only",
-                                      "-nocudalib",
-                                      "-emit-llvm",
-                                      "-c",
-                                      "-g",
+  int level = host               ? 2
+              : o->opt_level < 0 ? 0
+              : o->opt_level > 3 ? 3
+                                 : o->opt_level;
+  static const char *const fixed[] = {"-emit-llvm", "-c", "-g",
                                       "-fno-discard-value-names",
                                       "-Wno-unknown-cuda-version"};
   a->mem = aucs_arena_new();
   add(a, clang);
+  add(a, "-x");
+  add(a, "cuda");
+  add(a, host ? "--cuda-host-only" : "--cuda-device-only");
+  if (!host)
+    add(a, "-nocudalib");
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
     add(a, fixed[i]);
   addf(a, "--cuda-gpu-arch=%s", o->gpu_arch ? o->gpu_arch : "sm_70");
@@ -480,9 +488,10 @@ static const char *clang_of(const aucs_load_options *o) {
 }
 
 static int compile_with(const char *path, const aucs_load_options *o,
-                        const char *out, const char *pch, char **err) {
+                        const char *out, const char *pch, int host,
+                        char **err) {
   args a = {0};
-  clang_args(&a, clang_of(o), path, out, pch, o);
+  clang_args(&a, clang_of(o), path, out, pch, host, o);
   aucs_buf output = {0};
   int status = 0, rc = 0;
   int e = executable(a.v[0]);
@@ -509,23 +518,24 @@ static char *prelude(const char *path, const aucs_load_options *o) {
   if (!cuda_sdk(o))
     return NULL;
   args a = {0};
-  clang_args(&a, clang_of(o), path, "-", NULL, o);
+  clang_args(&a, clang_of(o), path, "-", NULL, 0, o);
   char *pch = aucs_pch_get(a.v, a.n - 4, path); /* not "-o - -- path" */
   args_free(&a);
   return pch;
 }
 
-/* Compile with the prelude when there is one; when clang refuses it (a
- * header changed since it was built) and the compile without it works,
- * drop it. A source that does not compile fails as it would without. */
+/* Compile with the prelude when there is one (the device side only); when
+ * clang refuses it (a header changed since it was built) and the compile
+ * without it works, drop it. A source that does not compile fails as it
+ * would without. */
 static int compile(const char *path, const aucs_load_options *o,
-                   const char *out, char **err) {
-  char *pch = prelude(path, o);
-  int rc = compile_with(path, o, out, pch, err);
+                   const char *out, int host, char **err) {
+  char *pch = host ? NULL : prelude(path, o);
+  int rc = compile_with(path, o, out, pch, host, err);
   if (rc && pch) {
     free(*err);
     *err = NULL;
-    rc = compile_with(path, o, out, NULL, err);
+    rc = compile_with(path, o, out, NULL, host, err);
     if (!rc)
       aucs_pch_drop(pch);
   }
@@ -546,7 +556,7 @@ static int run_o0_passes(LLVMModuleRef mod, const char *path, char **err) {
 }
 
 static int load_cuda(aucs_module *m, const char *path,
-                     const aucs_load_options *o, char **err) {
+                     const aucs_load_options *o, int host, char **err) {
   char *tmp = temp_template();
   int fd = mkstemp(tmp);
   if (fd < 0) {
@@ -556,7 +566,7 @@ static int load_cuda(aucs_module *m, const char *path,
   }
   close(fd);
   aucs_temp_track(tmp, 0);
-  int rc = compile(path, o, tmp, err);
+  int rc = compile(path, o, tmp, host, err);
   blob b = {0};
   if (!rc)
     rc = read_file(tmp, SIZE_MAX, &b, err);
@@ -667,7 +677,7 @@ static int parse(aucs_module *m, const char *path, const aucs_load_options *o,
                ? parse_isolated(m, path, &b, k, o->budget, err)
            : k == KIND_BITCODE ? parse_bitcode(m, path, &b, err)
            : k == KIND_IR      ? parse_ir(m, path, &b, err)
-                               : load_cuda(m, path, o, err);
+                               : load_cuda(m, path, o, 0, err);
   free(b.data);
   if (rc)
     return 1;
@@ -688,6 +698,25 @@ int aucs_module_load(const char *path, const aucs_load_options *opts,
     aucs_module_free(m);
     return 1;
   }
+  aucs_buf_free(&m->diag);
+  *out = m;
+  return 0;
+}
+
+int aucs_module_load_host(const char *path, const aucs_load_options *opts,
+                          aucs_module **out, char **err) {
+  static const aucs_load_options defaults = {0};
+  const aucs_load_options *o = opts ? opts : &defaults;
+  *out = NULL;
+  *err = NULL;
+  if (!cuda_sdk(o))
+    return fail(err, path, "host code needs a CUDA SDK (none found)");
+  aucs_module *m = module_new();
+  if (load_cuda(m, path, o, 1, err) || verify(m->mod, path, err)) {
+    aucs_module_free(m);
+    return 1;
+  }
+  LLVMSetModuleIdentifier(m->mod, path, strlen(path));
   aucs_buf_free(&m->diag);
   *out = m;
   return 0;
