@@ -41,6 +41,7 @@
 #include "aucs/jobs.h"
 
 #include "aucs/inputs.h"
+#include "aucs/launchplan.h"
 #include "aucs/interp.h"
 #include "aucs/progress.h"
 #include "aucs/natural.h"
@@ -98,6 +99,7 @@ typedef struct kstate {
   uint64_t datadep_steps; /* thread instructions the replays have left */
   aucs_findings until; /* a replay may stop once these are settled */
   aucs_replay_memo replayed; /* a trial's replayed runs, for its search */
+  aucs_launchplan lp; /* the launch: the user's, the host code's, searched */
   int stop_runs;             /* a trial's replays stop at its stop's finding */
   int stopped;               /* one did: the trial ends, its report partial */
   double start;        /* its budget's clock start (the command's); 0: now */
@@ -171,6 +173,7 @@ static void lower(kstate *s, LLVMValueRef fn) {
 }
 
 static void kstate_free(kstate *s) {
+  aucs_launchplan_free(&s->lp);
   for (size_t i = 0; i < s->nbar; i++) {
     free(s->bar_args[i]);
     free(s->bar_cmd[i]);
@@ -231,6 +234,20 @@ static void leaves_of(kstate *s) {
   }
 }
 
+/* The constant scalar arguments of the kernel's host launch, for the
+ * parameters the user left open. */
+static void host_args(kstate *s) {
+  for (size_t j = 0; j < s->nl; j++) {
+    const aucs_input *x = &s->in->v[j];
+    uint64_t bits;
+    if (!x->field && scalar(&x->p) && !s->iv.fixed[j] &&
+        aucs_launchplan_arg(&s->lp, x->param, &bits)) {
+      s->iv.vals[j] = bits;
+      s->iv.fixed[j] = 1;
+    }
+  }
+}
+
 /* Bind the user's --arg and --buffer settings to every selected kernel's
  * leaves (a kernel that did not lower included: its parameters are known
  * from its signature). */
@@ -245,8 +262,10 @@ static int bind_args(kstate *ks, size_t n, const aucs_detect_options *o,
     vals[i] = ks[i].iv;
   }
   int rc = aucs_inputs_bind(ins, names, vals, n, &o->user, err);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
+    host_args(&ks[i]);
     leaves_of(&ks[i]);
+  }
   free(ins);
   free(names);
   free(vals);
@@ -284,6 +303,9 @@ static char *reproduce(const kstate *s, const aucs_candidate *c) {
   char *in = aucs_inputs_command(s->in, &s->iv, c->args, &s->o->user);
   aucs_buf_puts(&b, in);
   free(in);
+  if (s->lp.dynamic_shared)
+    aucs_buf_printf(&b, " --dynamic-shared %llu",
+                    (unsigned long long)s->lp.dynamic_shared);
   aucs_buf_printf(&b, " --seed %llu --fill %s", (unsigned long long)c->seed,
                   aucs_interp_fill_name(c->fill));
   if (s->o->warp_lockstep)
@@ -463,7 +485,9 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
       .taint_until = s->taint && s->until.n ? &s->until : NULL,
       .stop = s->stop_runs ? run_stop : NULL,
       .stop_ctx = s,
-      .dynamic_shared_bytes = s->o->user.dynamic_shared,
+      .dynamic_shared_bytes = s->lp.dynamic_shared
+                                  ? s->lp.dynamic_shared
+                                  : s->o->user.dynamic_shared,
       .seed = c->seed,
       .fill = c->fill,
       .warp_lockstep = s->o->warp_lockstep,
@@ -662,9 +686,9 @@ static void static_analyze(kstate *s) {
   aucs_static_options so = {
       .timeout_ms = o->smt_timeout,
       .budget_ms = o->static_budget,
-      .fixed_grid = o->has_grid,
-      .fixed_block = o->has_block,
-      .launch = {o->grid, o->block},
+      .fixed_grid = s->lp.has_grid,
+      .fixed_block = s->lp.has_block,
+      .launch = {s->lp.grid, s->lp.block},
       .args = s->vals,
       .fixed_arg = s->fixed,
       .may_alias = o->may_alias,
@@ -760,7 +784,7 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
   if (s->o->no_static)
     return;
   static_analyze(s);
-  int all_fixed = s->o->has_grid && s->o->has_block;
+  int all_fixed = s->lp.has_grid && s->lp.has_block;
   for (size_t j = 0; j < s->nl; j++)
     all_fixed &= !scalar(&s->leaves[j]) || s->lfixed[j];
   if (all_fixed && !s->o->static_only)
@@ -805,10 +829,13 @@ static void static_replay(kstate *s, const aucs_search_space *sp) {
   free(order);
 }
 
-/* The user fixed part of the launch or arguments: the static checker's
- * proofs then hold for those only. */
-static int fixed_inputs(const aucs_detect_options *o) {
-  return o->has_grid || o->has_block || o->user.nargs;
+/* The user or the host code fixed part of the launch or arguments: the
+ * static checker's proofs then hold for those only. */
+static int fixed_inputs(const kstate *s) {
+  int fixed = s->lp.has_grid || s->lp.has_block || s->o->user.nargs;
+  for (size_t j = 0; j < s->nl && !fixed; j++)
+    fixed = s->iv.fixed[j];
+  return fixed;
 }
 
 /* With --static, the barriers Z3 proves redundant are the findings (a
@@ -833,7 +860,7 @@ static void static_proven_barriers(kstate *s) {
         .message = aucs_xasprintf(
             "it separates no pair of accesses that can conflict (proven by "
             "Z3 for %s)",
-            fixed_inputs(s->o) ? "the given launch and arguments"
+            fixed_inputs(s) ? "the given launch and arguments"
                 : "every launch within the stated bounds"),
     };
     aucs_findings_push(&k->findings, &f);
@@ -911,7 +938,7 @@ static void static_annotate(kstate *s) {
   aucs_static_counts c = aucs_static_counts_of(s->st);
   const aucs_smt_stats *q = aucs_static_stats(s->st);
   st->ran = 1;
-  st->fixed = fixed_inputs(s->o);
+  st->fixed = fixed_inputs(s);
   st->may_alias = s->o->may_alias;
   st->proof = aucs_static_proof_name(aucs_static_proof_of(s->st));
   st->pairs = c.total, st->unsat = c.unsat, st->sat = c.sat;
@@ -955,10 +982,10 @@ static void space_of(const kstate *s, aucs_search_space *sp) {
   *sp = (aucs_search_space){
       .params = s->leaves,
       .nparams = s->nl,
-      .fixed_grid = o->has_grid,
-      .fixed_block = o->has_block,
+      .fixed_grid = s->lp.has_grid,
+      .fixed_block = s->lp.has_block,
       .fixed_fill = o->has_fill,
-      .launch = {o->grid, o->block},
+      .launch = {s->lp.grid, s->lp.block},
       .fill = o->fill,
       .fixed_arg = s->lfixed,
       .args = s->iv.vals,
@@ -1209,6 +1236,8 @@ static int setup(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
   for (size_t i = 0; i < nsel; i++) {
     st[i] = (kstate){.o = o, .prefix = prefix, .k = &r->kernels[i]};
     lower(&st[i], sel[i]);
+    aucs_launchplan_of(o, st[i].k->name, &st[i].lp);
+    st[i].k->launch_from = aucs_xstrdup(st[i].lp.from);
   }
   free(sel);
   return bind_args(st, nsel, o, err);

@@ -14,6 +14,7 @@
 #include "aucs/budget.h"
 #include "aucs/check.h"
 #include "aucs/detect.h"
+#include "aucs/hostlaunch.h"
 #include "aucs/module.h"
 #include "aucs/pipeline.h"
 #include "aucs/tempfiles.h"
@@ -173,6 +174,7 @@ typedef struct args {
   const char **inputs; /* check: every path */
   size_t ninputs;
   unsigned jobs; /* check -j */
+  aucs_host_launches host; /* detect, fix of a .cu: its host code's launches */
   double started; /* when main started (aucs_seconds()) */
 } args;
 
@@ -451,6 +453,25 @@ static void start_clock(args *a, aucs_budget *b) {
   a->load.budget = b;
 }
 
+/* detect and fix of a .cu: the launches its host code makes, so each kernel
+ * is checked at its own launch (launchplan.h). Host code that does not
+ * compile (no CUDA SDK) leaves the launches to the search, as a .bc's. */
+static void host_launches(args *a) {
+  size_t len = strlen(a->input);
+  int cu = len > 3 && !strcmp(a->input + len - 3, ".cu");
+  if (!cu || (strcmp(a->command, "detect") && strcmp(a->command, "fix")))
+    return;
+  char *err = NULL;
+  if (aucs_hostlaunch_load(a->input, &a->load, &a->host, &err)) {
+    const char *d = getenv("AUCS_DEBUG"); /* AUCS_DEBUG=hostlaunch */
+    if (d && strstr(d, "hostlaunch"))
+      fprintf(stderr, "aucs: hostlaunch: %s\n", err);
+    free(err);
+    return;
+  }
+  a->detect.host = a->fix.detect.host = &a->host;
+}
+
 static int load(args *a, aucs_module **mod) {
   char *err = NULL;
   aucs_budget clock;
@@ -462,6 +483,8 @@ static int load(args *a, aucs_module **mod) {
   a->load.budget = NULL;
   if (rc)
     fprintf(stderr, "aucs: error: %s\n", err);
+  else
+    host_launches(a);
   free(err);
   return rc ? AUCS_EXIT_USAGE : AUCS_EXIT_OK;
 }
@@ -521,5 +544,6 @@ int main(int argc, char **argv) {
   aucs_options_free(&a.detect);
   aucs_pipeline_fix_options_free(&a.fix);
   aucs_buf_free(&a.load_words);
+  aucs_hostlaunch_free(&a.host);
   return rc;
 }

@@ -5,7 +5,8 @@
  *   1. sources.h turns the paths into the list of files, in input order.
  *   2. The process pool (pool.h), at most `jobs` children: each file is
  *      checked in a forked child, which loads it with the command line's
- *      and its compile command's options, runs the detector exactly as
+ *      and its compile command's options, reads the launches of a .cu's
+ *      host code (hostlaunch.h), runs the detector exactly as
  *      `aucs detect` does, and sends back one JSON object (text report,
  *      JSON report, SARIF results, counts, exit code). A child killed by a
  *      signal, one that sends no object, or one that could not be started
@@ -17,11 +18,13 @@
  *   4. The summary table, then the JSON document or SARIF log of the run.
  *
  * Limitation: a file's kernels are checked one after the other in its
- * child; one very slow file bounds the run's time whatever the jobs.
+ * child; one very slow file bounds the run's time whatever the jobs. A
+ * kernel launched only from another file is searched as one with no launch.
  */
 #include "aucs/check.h"
 #include "aucs/tempfiles.h"
 
+#include "aucs/hostlaunch.h"
 #include "aucs/kernel.h"
 #include "aucs/pipeline.h"
 #include "aucs/pool.h"
@@ -115,8 +118,11 @@ static json_t *summarize(const aucs_report *r) {
   aucs_sarif s;
   aucs_sarif_begin(&s);
   aucs_sarif_add_report(&s, r);
-  size_t unsup = 0, errors = 0, warnings = 0;
+  size_t unsup = 0, errors = 0, warnings = 0, host = 0;
   json_t *n = counts(r, &unsup, &errors, &warnings);
+  for (size_t i = 0; i < r->nkernels; i++)
+    host += r->kernels[i].launch_from &&
+            !strncmp(r->kernels[i].launch_from, "host ", 5);
   json_t *res = json_pack(
       "{s:n,s:i,s:I,s:o,s:I,s:I,s:I,s:s,s:o,s:o}", "error", "exit",
       aucs_detect_exit(r), "kernels", (json_int_t)r->nkernels, "counts", n,
@@ -124,13 +130,15 @@ static json_t *summarize(const aucs_report *r) {
       "kernel_errors", (json_int_t)errors, "text", text.data ? text.data : "",
       "report", json_loads(js.data, 0, NULL), "sarif", aucs_sarif_partial(&s));
   AUCS_ASSERT(res);
+  json_object_set_new(res, "host_launched", json_integer((json_int_t)host));
   aucs_buf_free(&text);
   aucs_buf_free(&js);
   return res;
 }
 
 static json_t *detect_module(const check *c, const aucs_source *s,
-                             LLVMModuleRef m) {
+                             LLVMModuleRef m,
+                             const aucs_host_launches *host) {
   char *err = NULL;
   LLVMValueRef *ks = NULL;
   size_t n = 0;
@@ -141,6 +149,7 @@ static json_t *detect_module(const check *c, const aucs_source *s,
   aucs_detect_options d = *c->o->detect;
   d.input = s->path;
   d.command = reproduce_prefix(c, s);
+  d.host = host;
   aucs_report r;
   json_t *res = NULL;
   if (!err && !aucs_detect_run(m, ks, n, &d, &r, &err)) {
@@ -155,6 +164,12 @@ static json_t *detect_module(const check *c, const aucs_source *s,
   return res;
 }
 
+static int is_cu(const char *path) {
+  size_t n = strlen(path);
+  return n > 3 && !strcmp(path + n - 3, ".cu");
+}
+
+/* Load file s, the launches its host code makes (a .cu's), and detect. */
 static json_t *check_file(const check *c, const aucs_source *s) {
   aucs_load_options lo = *c->o->load;
   const char **args =
@@ -169,9 +184,16 @@ static json_t *check_file(const check *c, const aucs_source *s) {
     lo.gpu_arch = s->gpu_arch;
   aucs_module *m = NULL;
   char *err = NULL;
-  json_t *res = aucs_module_load(s->path, &lo, &m, &err)
-                    ? file_error(err)
-                    : detect_module(c, s, aucs_module_llvm(m));
+  json_t *res = NULL;
+  if (aucs_module_load(s->path, &lo, &m, &err))
+    res = file_error(err);
+  else {
+    aucs_host_launches host = {0};
+    int seen = is_cu(s->path) && !aucs_hostlaunch_load(s->path, &lo, &host,
+                                                       &err);
+    res = detect_module(c, s, aucs_module_llvm(m), seen ? &host : NULL);
+    aucs_hostlaunch_free(&host);
+  }
   aucs_module_free(m);
   free(err);
   free(args);
@@ -315,8 +337,10 @@ static void row_cells(const job *j, const aucs_source *s, char **cell,
   cell[0] = aucs_xstrdup(s->path);
   cell[1] = failed ? aucs_xstrdup("-")
                    : aucs_xasprintf("%zu", get(j->res, "kernels"));
+  cell[2] = failed ? aucs_xstrdup("-")
+                   : aucs_xasprintf("%zu", get(j->res, "host_launched"));
   for (size_t k = 0; k < NKINDS; k++)
-    cell[2 + k] =
+    cell[3 + k] =
         failed ? aucs_xstrdup("-")
                : aucs_xasprintf("%lld",
                                 json_integer_value(json_array_get(counts, k)));
@@ -328,10 +352,10 @@ static void row_cells(const job *j, const aucs_source *s, char **cell,
 }
 
 static void table(const check *c) {
-  enum { N = NKINDS + 5 };
-  const char *head[N] = {"file", "kernels"};
+  enum { N = NKINDS + 6 };
+  const char *head[N] = {"file", "kernels", "host-launched"};
   for (size_t k = 0; k < NKINDS; k++)
-    head[2 + k] = kind_names[k];
+    head[3 + k] = kind_names[k];
   head[N - 3] = "unsupported", head[N - 2] = "error", head[N - 1] = "time";
   char **cells = aucs_xcalloc(c->src.n * N, sizeof(*cells));
   int width[N];

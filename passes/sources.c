@@ -6,12 +6,15 @@
  * sorted by strcmp (not the locale) and walked depth first; a ".json" file
  * is a compile database: each entry's words (its "arguments", else its
  * "command" split like a shell) are filtered to the flags aucs maps;
- * anything else is one file.
+ * anything else is one file. A walked folder's .cu that another .cu of it
+ * includes (`#include "kernels.cu"`) is a fragment of that translation
+ * unit, not one of its own: it is left out (checked through its includer).
  *
  * Limitation: symbolic links are followed, to a depth of 32 directories; a
  * file reached twice (two links, or a database listing it twice) is checked
  * twice.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/sources.h"
 
 #include "aucs/util.h"
@@ -93,6 +96,76 @@ static int walk(aucs_sources *l, const char *dir, int depth, char **err) {
   }
   free(names);
   return rc;
+}
+
+/* The file that `#include "name"` in the file at path names, resolved
+ * against path's folder; NULL when it does not exist. */
+static char *included(const char *path, const char *name, size_t len) {
+  const char *slash = strrchr(path, '/');
+  char *rel = aucs_xasprintf("%.*s%.*s", slash ? (int)(slash - path + 1) : 0,
+                             path, (int)len, name);
+  char *real = realpath(rel, NULL);
+  free(rel);
+  return real;
+}
+
+/* Mark in drop[] the files of l->v[first..] that a .cu among them includes
+ * as `#include "x.cu"`: a fragment of another translation unit (it needs
+ * that file's definitions), checked as part of it. */
+static void mark_included(const aucs_sources *l, size_t first,
+                          unsigned char *drop, char **real) {
+  char line[1024];
+  for (size_t i = first; i < l->n; i++) {
+    FILE *f = ends_with(l->v[i].path, ".cu") ? fopen(l->v[i].path, "r") : NULL;
+    while (f && fgets(line, sizeof line, f)) {
+      char *w = line + strspn(line, " \t");
+      if (*w++ != '#')
+        continue;
+      w += strspn(w, " \t");
+      if (strncmp(w, "include", 7))
+        continue;
+      w += 7 + strspn(w + 7, " \t");
+      char *end = *w == '"' ? strchr(w + 1, '"') : NULL;
+      if (!end || end - w < 4 || strncmp(end - 3, ".cu", 3))
+        continue;
+      char *inc = included(l->v[i].path, w + 1, (size_t)(end - w - 1));
+      for (size_t j = first; inc && j < l->n; j++)
+        drop[j - first] |= j != i && real[j - first] &&
+                           !strcmp(real[j - first], inc);
+      free(inc);
+    }
+    if (f)
+      fclose(f);
+  }
+}
+
+static void free_source(aucs_source *s) {
+  for (size_t a = 0; a < s->nargs; a++)
+    free(s->args[a]);
+  free(s->args);
+  free(s->path);
+  free(s->gpu_arch);
+}
+
+/* A walked folder's .cu files that another of them includes are not
+ * translation units: leave them out. */
+static void drop_included(aucs_sources *l, size_t first) {
+  size_t n = l->n - first, k = first;
+  unsigned char *drop = aucs_xcalloc(n + 1, 1);
+  char **real = aucs_xcalloc(n + 1, sizeof *real);
+  for (size_t j = 0; j < n; j++)
+    real[j] = realpath(l->v[first + j].path, NULL);
+  mark_included(l, first, drop, real);
+  for (size_t j = 0; j < n; j++) {
+    if (drop[j])
+      free_source(&l->v[first + j]);
+    else
+      l->v[k++] = l->v[first + j];
+    free(real[j]);
+  }
+  l->n = k;
+  free(drop);
+  free(real);
 }
 
 /* ---- compile databases --------------------------------------------------*/
@@ -200,8 +273,13 @@ int aucs_sources_add(aucs_sources *l, const char *path, char **err) {
     *err = aucs_xasprintf("%s: no such file or directory", path);
     return 1;
   }
-  if (S_ISDIR(st.st_mode))
-    return walk(l, path, 0, err);
+  if (S_ISDIR(st.st_mode)) {
+    size_t first = l->n;
+    int rc = walk(l, path, 0, err);
+    if (!rc)
+      drop_included(l, first);
+    return rc;
+  }
   if (ends_with(path, ".json"))
     return database(l, path, err);
   push(l, aucs_xstrdup(path));
@@ -209,13 +287,8 @@ int aucs_sources_add(aucs_sources *l, const char *path, char **err) {
 }
 
 void aucs_sources_free(aucs_sources *l) {
-  for (size_t i = 0; i < l->n; i++) {
-    for (size_t a = 0; a < l->v[i].nargs; a++)
-      free(l->v[i].args[a]);
-    free(l->v[i].args);
-    free(l->v[i].path);
-    free(l->v[i].gpu_arch);
-  }
+  for (size_t i = 0; i < l->n; i++)
+    free_source(&l->v[i]);
   free(l->v);
   *l = (aucs_sources){0};
 }

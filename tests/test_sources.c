@@ -104,6 +104,42 @@ static void test_sources_walk_sorted(void **state) {
   free(dir);
 }
 
+/* A walked .cu that another includes (`#include "kernels.cu"`, relative to
+ * the includer's folder) is part of that translation unit, not one of its
+ * own; a .cu named on the command line is always checked. */
+static void test_sources_walk_leaves_out_included_cu(void **state) {
+  (void)state;
+  char *dir = aucs_xasprintf("%s/sources_inc", AUCS_TEST_TMP);
+  char *sub = aucs_xasprintf("%s/src", dir);
+  mkdir(dir, 0777);
+  mkdir(sub, 0777);
+  free(write_file("sources_inc/main.cu",
+                  "#include <cstdio>\n  #  include \"src/kernels.cu\"\n"
+                  "#include \"missing.cu\"\nint main() { return 0; }\n"));
+  free(write_file("sources_inc/src/kernels.cu",
+                  "#include \"../util.cuh\"\n#include \"../solo.cu.txt\"\n"
+                  "__global__ void k(int *p) { p[0] = 1; }\n"));
+  free(write_file("sources_inc/solo.cu", "// #include \"main.cu\"\n"));
+  aucs_sources l = {0};
+  char *err = NULL;
+  assert_int_equal(aucs_sources_add(&l, dir, &err), 0);
+  assert_int_equal(l.n, 2);
+  char *main_cu = aucs_xasprintf("%s/main.cu", dir);
+  char *solo = aucs_xasprintf("%s/solo.cu", dir);
+  assert_string_equal(l.v[0].path, main_cu);
+  assert_string_equal(l.v[1].path, solo);
+  char *kernels = aucs_xasprintf("%s/kernels.cu", sub);
+  assert_int_equal(aucs_sources_add(&l, kernels, &err), 0);
+  assert_int_equal(l.n, 3);
+  assert_string_equal(l.v[2].path, kernels);
+  aucs_sources_free(&l);
+  free(kernels);
+  free(solo);
+  free(main_cu);
+  free(sub);
+  free(dir);
+}
+
 static void test_sources_errors(void **state) {
   (void)state;
   aucs_sources l = {0};
@@ -130,6 +166,7 @@ int main(void) {
       cmocka_unit_test(test_sources_split_like_a_shell),
       cmocka_unit_test(test_sources_compile_database_flags),
       cmocka_unit_test(test_sources_walk_sorted),
+      cmocka_unit_test(test_sources_walk_leaves_out_included_cu),
       cmocka_unit_test(test_sources_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

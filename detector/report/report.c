@@ -450,11 +450,15 @@ static void divergence_notes(aucs_buf *out, const aucs_finding *f) {
  * redundant) has no launch: its dimensions are 0. */
 static int ran(aucs_launch l) { return l.block.x != 0; }
 
-static void launch_note(aucs_buf *out, aucs_launch l, const char *args) {
+/* "note: launch (host k.cu:37 <<<8192, 128>>>): grid ... block ... n=5":
+ * the run's launch and arguments, and where the launch came from. */
+static void launch_note(aucs_buf *out, aucs_launch l, const char *args,
+                        const char *from) {
   if (!ran(l))
     return;
   char *g = dim3(l.grid), *b = dim3(l.block);
-  aucs_buf_printf(out, "note: launch: grid %s block %s%s%s\n", g, b,
+  aucs_buf_printf(out, "note: launch%s%s%s: grid %s block %s%s%s\n",
+                  from ? " (" : "", from ? from : "", from ? ")" : "", g, b,
                   args && *args ? " " : "", args ? args : "");
   free(g);
   free(b);
@@ -509,7 +513,7 @@ static void data_note(aucs_buf *out, const aucs_finding *f) {
 }
 
 static void text_finding(aucs_buf *out, const aucs_finding *f,
-                         const char *reproduce) {
+                         const char *reproduce, const char *from) {
   char *head = aucs_report_headline(f);
   loc_prefix(out, f->a.instr);
   aucs_buf_printf(out, "%s: %s\n", aucs_severity_name(aucs_finding_severity(f)),
@@ -522,7 +526,7 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
   else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
            f->kind != AUCS_FINDING_UNSUPPORTED)
     access_notes(out, f);
-  launch_note(out, f->launch, f->args);
+  launch_note(out, f->launch, f->args, from);
   if (reproduce)
     aucs_buf_printf(out, "note: reproduce with: %s\n", reproduce);
 }
@@ -636,7 +640,8 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                         const aucs_report *r) {
   size_t listed = aucs_report_listed(r, k->findings.n);
   for (size_t i = 0; i < listed; i++) {
-    text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL);
+    text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL,
+                 k->launch_from);
     static_notes(out, k, i);
   }
   unlisted_note(out, k, k->findings.n - listed, "finding");
@@ -916,6 +921,7 @@ static json_t *json_findings(const aucs_report_kernel *k, int strict,
       continue;
     json_t *f = json_finding(x, k->reproduce ? k->reproduce[i] : NULL);
     json_static_fields(f, k, i, 0);
+    json_object_set_new(f, "launch_from", json_str(k->launch_from));
     json_object_set_new(
         f, "severity",
         json_string(aucs_severity_name(aucs_finding_severity(x))));
@@ -969,6 +975,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, const aucs_report *r) {
   json_object_set_new(j, "assumptions", json_assumptions(&k->st));
   json_object_set_new(j, "discarded", json_integer((json_int_t)k->discarded));
   json_object_set_new(j, "cooperative_launch", json_boolean(k->cooperative));
+  json_object_set_new(j, "launch_from", json_str(k->launch_from));
   json_object_set_new(j, "assumption", json_str(k->assumption));
   json_object_set_new(j, "budget",
                       k->budget ? json_pack("{s:s,s:s}", "reached", k->budget,
@@ -1100,5 +1107,6 @@ void aucs_report_kernel_free(aucs_report_kernel *k) {
   free(k->budget_checked);
   free(k->assumption);
   free(k->args);
+  free(k->launch_from);
   *k = (aucs_report_kernel){0};
 }

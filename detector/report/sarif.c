@@ -214,6 +214,8 @@ static json_t *properties(const aucs_report_kernel *k, size_t i) {
                         (json_int_t)f->epoch);
   if (k->reproduce && k->reproduce[i])
     json_object_set_new(p, "reproduce", json_string(k->reproduce[i]));
+  if (k->launch_from)
+    json_object_set_new(p, "launchFrom", json_string(k->launch_from));
   if (f->memory != AUCS_MEM_NONE) {
     json_object_set_new(p, "memory",
                         json_string(aucs_memspace_name(f->memory)));

@@ -85,6 +85,7 @@ void aucs_wire_put_kernel(aucs_wire *w, const aucs_report_kernel *k) {
   put_str(w, k->demangled);
   put_str(w, k->reason);
   put_str(w, k->args);
+  put_str(w, k->launch_from);
   put_str(w, k->assumption);
   put_str(w, k->budget);
   put_str(w, k->budget_checked);
@@ -203,6 +204,7 @@ int aucs_wire_get_kernel(const unsigned char *data, size_t len,
   k->demangled = get_str(&r);
   k->reason = get_str(&r);
   k->args = get_str(&r);
+  k->launch_from = get_str(&r);
   k->assumption = get_str(&r);
   k->budget = get_str(&r);
   k->budget_checked = get_str(&r);

@@ -29,6 +29,10 @@ typedef struct aucs_detect_options {
   uint64_t seed;
   aucs_fill fill;        /* with has_fill: every run's fill; else searched */
   aucs_inputs_user user; /* --arg, --buffer, --dynamic-shared, --inputs */
+  /* The launches of the input's host code (hostlaunch.h; borrowed): a
+   * kernel is checked at its own launch where the user fixed none
+   * (launchplan.h). NULL: no host code was looked at. */
+  const struct aucs_host_launches *host;
   uint64_t step_budget; /* 0: AUCS_INTERP_STEP_BUDGET */
   size_t memory_budget; /* 0: AUCS_INTERP_MEMORY_BUDGET */
   /* --run-budget: thread instructions per run, 0: unbounded; without

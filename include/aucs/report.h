@@ -79,6 +79,9 @@ typedef struct aucs_report_kernel {
   char *reason;       /* why status is not CHECKED, or for a CHECKED kernel
                          which runs failed: one line, or NULL */
   aucs_launch launch; /* the first run's launch and arguments */
+  /* Where the launch came from (launchplan.h): "host k.cu:37 <<<1, 96>>>",
+   * "given", "searched; no launch in the host code", "searched". */
+  char *launch_from;
   char *args;         /* "n=100 x=0.5" */
   aucs_findings findings;
   char **reproduce; /* per finding: the command that replays its run */

@@ -2,7 +2,8 @@
  * sources: the files `aucs check` checks, from what the user named: a file
  * (.cu, .bc, .ll, or any other name the module loader sniffs), a directory
  * (walked recursively in sorted order: every .cu, .bc and .ll; names
- * starting with '.' skipped) or a compile database (a file whose name ends
+ * starting with '.' skipped; a .cu that another walked .cu includes with
+ * `#include "x.cu"` left out, as part of its includer) or a compile database (a file whose name ends
  * in ".json", e.g. compile_commands.json: every entry whose file ends in
  * ".cu", in the database's order).
  *

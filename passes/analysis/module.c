@@ -27,7 +27,10 @@
  * With the SDK clang is told the version the SDK's cuda.h states
  * (CUDA_VERSION), which it cannot tell itself for a release newer than it
  * knows (CUDA 13 for clang 22): the launches `<<<...>>>` of host code then
- * compile as cudaLaunchKernel calls. With the SDK it also gets the precompiled prelude of aucs/pch.h, and
+ * compile as cudaLaunchKernel calls. CUDA 13 keeps its C++ libraries (CUB,
+ * Thrust, libcu++: <cub/cub.cuh>, <cuda/std/...>) in include/cccl, which
+ * nvcc searches and clang does not: that folder is added as a system
+ * include folder when the SDK has it. With the SDK it also gets the precompiled prelude of aucs/pch.h, and
  * compiles once more without it when clang refuses the prelude.
  *
  * Writing replaces a regular file atomically (temp file beside it, rename);
@@ -332,6 +335,13 @@ static void add_sdk_args(args *a, const aucs_load_options *o) {
       add(a, "-Xclang");
       addf(a, "-target-sdk-version=%d.%d", major, minor);
     }
+    char *cccl = aucs_xasprintf("%s/include/cccl", sdk);
+    struct stat st;
+    if (!stat(cccl, &st) && S_ISDIR(st.st_mode)) {
+      add(a, "-isystem");
+      add(a, aucs_arena_strdup(a->mem, cccl));
+    }
+    free(cccl);
     return;
   }
   const char *dir = nonempty_env("AUCS_CUDA_INCLUDE");

@@ -1,0 +1,140 @@
+/*
+ * test_launchplan: the launch a kernel is checked at (detector/launchplan.c)
+ * from the user's options and its host code's launches, built by hand here
+ * (test_hostlaunch reads real host code).
+ */
+#include "support.h"
+
+#include "aucs/launchplan.h"
+#include "aucs/options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static aucs_host_arg args2[2] = {{1, 4096}, {0, 0}};
+
+/* k: <<<?, 256>>> at k.cu:7 with n=4096; m: (2048 threads) then (32,4);
+ * s: 1 block of 64 with 1024 dynamic shared bytes. */
+static aucs_host_launch launches[] = {
+    {.kernel = "k", .where = "k.cu:7", .grid = {0, 1, 1},
+     .grid_known = 6, .block = {256, 1, 1}, .block_known = 7,
+     .args = args2, .nargs = 2},
+    {.kernel = "m", .where = "k.cu:9", .grid = {4, 1, 1}, .grid_known = 7,
+     .block = {2048, 1, 1}, .block_known = 7},
+    {.kernel = "m", .where = "k.cu:10", .grid = {4, 1, 1}, .grid_known = 7,
+     .block = {32, 4, 1}, .block_known = 7},
+    {.kernel = "s", .where = "k.cu:12", .grid = {1, 1, 1}, .grid_known = 7,
+     .block = {64, 1, 1}, .block_known = 7, .shared_known = 1,
+     .shared = 1024},
+};
+static const aucs_host_launches host = {launches, 4};
+
+static void test_launchplan_host_fixes_what_it_knows(void **state) {
+  (void)state;
+  aucs_detect_options o = {.host = &host};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "k", &p);
+  assert_int_equal(p.has_block, 1);
+  assert_int_equal(p.block.x, 256);
+  assert_int_equal(p.has_grid, 0); /* its x is computed at run time */
+  assert_string_equal(p.from, "host k.cu:7 <<<?, 256>>>; grid searched");
+  uint64_t v = 0;
+  assert_int_equal(aucs_launchplan_arg(&p, 0, &v), 1);
+  assert_int_equal(v, 4096);
+  assert_int_equal(aucs_launchplan_arg(&p, 1, &v), 0); /* not a constant */
+  assert_int_equal(aucs_launchplan_arg(&p, 2, &v), 0); /* no such param */
+  assert_int_equal(p.dynamic_shared, 0);
+  aucs_launchplan_free(&p);
+}
+
+/* Of two launches, the first one CUDA can make; a block over 1024 threads
+ * is never fixed. */
+static void test_launchplan_picks_a_launch(void **state) {
+  (void)state;
+  aucs_detect_options o = {.host = &host};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "m", &p);
+  assert_ptr_equal(p.host, &launches[1]); /* its block is wholly known */
+  assert_int_equal(p.has_grid, 1);
+  assert_int_equal(p.grid.x, 4);
+  assert_int_equal(p.has_block, 0);
+  assert_string_equal(p.from, "host k.cu:9 <<<4, 2048>>>; block searched; 1 "
+                              "other launch not checked");
+  aucs_launchplan_free(&p);
+  launches[1].block_known = 5; /* y unknown: the second is chosen */
+  aucs_launchplan_of(&o, "m", &p);
+  assert_ptr_equal(p.host, &launches[2]);
+  assert_int_equal(p.has_block, 1);
+  assert_int_equal(p.block.x, 32);
+  assert_int_equal(p.block.y, 4);
+  assert_string_equal(
+      p.from, "host k.cu:10 <<<4, (32,4,1)>>>; 1 other launch not checked");
+  aucs_launchplan_free(&p);
+  launches[1].block_known = 7;
+}
+
+static void test_launchplan_shared_bytes(void **state) {
+  (void)state;
+  aucs_detect_options o = {.host = &host};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "s", &p);
+  assert_int_equal(p.dynamic_shared, 1024);
+  assert_string_equal(p.from, "host k.cu:12 <<<1, 64, 1024>>>");
+  aucs_launchplan_free(&p);
+  o.user.has_dynamic_shared = 1; /* the user's bytes win */
+  o.user.dynamic_shared = 4096;
+  aucs_launchplan_of(&o, "s", &p);
+  assert_int_equal(p.dynamic_shared, 0);
+  aucs_launchplan_free(&p);
+}
+
+/* The user's launch wins: part of it over the host's, all of it alone. */
+static void test_launchplan_user_wins(void **state) {
+  (void)state;
+  aucs_detect_options o = {.host = &host, .has_block = 1,
+                           .block = {64, 2, 1}};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "k", &p);
+  assert_int_equal(p.has_block, 1);
+  assert_int_equal(p.block.x, 64);
+  assert_int_equal(p.block.y, 2);
+  assert_string_equal(
+      p.from, "host k.cu:7 <<<?, 256>>>; grid searched; block given");
+  aucs_launchplan_free(&p);
+  o.has_grid = 1;
+  o.grid = (aucs_dim3){3, 1, 1};
+  aucs_launchplan_of(&o, "k", &p);
+  assert_null(p.host);
+  assert_int_equal(p.grid.x, 3);
+  assert_string_equal(p.from, "given");
+  uint64_t v;
+  assert_int_equal(aucs_launchplan_arg(&p, 0, &v), 0);
+  aucs_launchplan_free(&p);
+}
+
+static void test_launchplan_without_host_launch(void **state) {
+  (void)state;
+  aucs_detect_options o = {.host = &host};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "other", &p);
+  assert_null(p.host);
+  assert_int_equal(p.has_grid, 0);
+  assert_int_equal(p.has_block, 0);
+  assert_string_equal(p.from, "searched; no launch in the host code");
+  aucs_launchplan_free(&p);
+  o.host = NULL; /* no host code looked at (a .bc) */
+  aucs_launchplan_of(&o, "k", &p);
+  assert_string_equal(p.from, "searched");
+  aucs_launchplan_free(&p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_launchplan_host_fixes_what_it_knows),
+      cmocka_unit_test(test_launchplan_picks_a_launch),
+      cmocka_unit_test(test_launchplan_shared_bytes),
+      cmocka_unit_test(test_launchplan_user_wins),
+      cmocka_unit_test(test_launchplan_without_host_launch),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
