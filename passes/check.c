@@ -3,11 +3,14 @@
  *
  * Steps:
  *   1. sources.h turns the paths into the list of files, in input order.
+ *      A first pass on the same pool compiles each .cu's host side and
+ *      gathers every launch it makes (hostlaunch.h), so that a kernel is
+ *      checked at its launch wherever in the project that launch is.
  *   2. The process pool (pool.h), at most `jobs` children: each file is
  *      checked in a forked child, which loads it with the command line's
- *      and its compile command's options, reads the launches of a .cu's
- *      host code (hostlaunch.h), runs the detector exactly as
- *      `aucs detect` does, and sends back one JSON object (text report,
+ *      and its compile command's options, runs the detector exactly as
+ *      `aucs detect` does (at the launches that the first pass, below,
+ *      found), and sends back one JSON object (text report,
  *      JSON report, SARIF results, counts, exit code). A child killed by a
  *      signal, one that sends no object, or one that could not be started
  *      is that file's error.
@@ -18,8 +21,9 @@
  *   4. The summary table, then the JSON document or SARIF log of the run.
  *
  * Limitation: a file's kernels are checked one after the other in its
- * child; one very slow file bounds the run's time whatever the jobs. A
- * kernel launched only from another file is searched as one with no launch.
+ * child; one very slow file bounds the run's time whatever the jobs.
+ * Launches are matched to kernels by mangled name across the files: two
+ * files defining different kernels of one name share their launches.
  */
 #include "aucs/check.h"
 #include "aucs/tempfiles.h"
@@ -55,6 +59,10 @@ typedef struct job {
 typedef struct check {
   const aucs_check_options *o;
   aucs_sources src;
+  /* Every launch the .cu files' host code makes (the first pass); host_seen:
+   * some host side compiled, so a kernel with none is "never launched". */
+  aucs_host_launches host;
+  int host_seen;
   job *jobs;
   size_t done, shown, findings;
   unsigned max_jobs;
@@ -136,13 +144,35 @@ static json_t *summarize(const aucs_report *r) {
   return res;
 }
 
+static int is_cu(const char *path) {
+  size_t n = strlen(path);
+  return n > 3 && !strcmp(path + n - 3, ".cu");
+}
+
+/* A .cu with no kernel (host code, or device helpers only): nothing to
+ * check, and nothing wrong, in a project. */
+static json_t *no_kernel(const aucs_source *s) {
+  aucs_report r = {.input = s->path, .version = AUCS_VERSION};
+  json_t *res = summarize(&r);
+  char *text = aucs_xasprintf("aucs: %s: no kernel (host code only)\n",
+                              s->path);
+  json_object_set_new(res, "text", json_string(text));
+  json_object_set_new(res, "exit", json_integer(AUCS_EXIT_OK));
+  free(text);
+  return res;
+}
+
 static json_t *detect_module(const check *c, const aucs_source *s,
                              LLVMModuleRef m,
                              const aucs_host_launches *host) {
   char *err = NULL;
   LLVMValueRef *ks = NULL;
   size_t n = 0;
-  if (!aucs_module_check_nvptx(m, &err) && !(n = aucs_kernel_list(m, &ks)))
+  if (aucs_module_check_nvptx(m, &err))
+    return file_error(err);
+  if (!(n = aucs_kernel_list(m, &ks)) && is_cu(s->path))
+    return no_kernel(s);
+  if (!n)
     err = aucs_xasprintf("%s: no kernel in module (no ptx_kernel function "
                          "and no nvvm.annotations kernel entry)",
                          s->path);
@@ -164,40 +194,143 @@ static json_t *detect_module(const check *c, const aucs_source *s,
   return res;
 }
 
-static int is_cu(const char *path) {
-  size_t n = strlen(path);
-  return n > 3 && !strcmp(path + n - 3, ".cu");
-}
-
-/* Load file s, the launches its host code makes (a .cu's), and detect. */
-static json_t *check_file(const check *c, const aucs_source *s) {
+/* The load options of file s: the command line's and its compile
+ * command's; *args (free it) holds the clang arguments lo points into. */
+static aucs_load_options file_options(const check *c, const aucs_source *s,
+                                      const char ***args) {
   aucs_load_options lo = *c->o->load;
-  const char **args =
-      aucs_xcalloc((size_t)lo.n_extra_args + s->nargs + 1, sizeof(*args));
+  *args = aucs_xcalloc((size_t)lo.n_extra_args + s->nargs + 1, sizeof(**args));
   for (int i = 0; i < lo.n_extra_args; i++)
-    args[i] = lo.extra_args[i];
+    (*args)[i] = lo.extra_args[i];
   for (size_t i = 0; i < s->nargs; i++)
-    args[lo.n_extra_args + (int)i] = s->args[i];
-  lo.extra_args = args;
+    (*args)[lo.n_extra_args + (int)i] = s->args[i];
+  lo.extra_args = *args;
   lo.n_extra_args += (int)s->nargs;
   if (s->gpu_arch)
     lo.gpu_arch = s->gpu_arch;
+  return lo;
+}
+
+/* Load file s and detect, at the launches of every file's host code. */
+static json_t *check_file(const check *c, const aucs_source *s) {
+  const char **args;
+  aucs_load_options lo = file_options(c, s, &args);
   aucs_module *m = NULL;
   char *err = NULL;
-  json_t *res = NULL;
-  if (aucs_module_load(s->path, &lo, &m, &err))
-    res = file_error(err);
-  else {
-    aucs_host_launches host = {0};
-    int seen = is_cu(s->path) && !aucs_hostlaunch_load(s->path, &lo, &host,
-                                                       &err);
-    res = detect_module(c, s, aucs_module_llvm(m), seen ? &host : NULL);
-    aucs_hostlaunch_free(&host);
-  }
+  json_t *res = aucs_module_load(s->path, &lo, &m, &err)
+                    ? file_error(err)
+                    : detect_module(c, s, aucs_module_llvm(m),
+                                    c->host_seen ? &c->host : NULL);
   aucs_module_free(m);
   free(err);
   free(args);
   return res;
+}
+
+/* ---- the first pass: the launches of every file's host code -------------*/
+
+static json_t *dims_json(const uint32_t *d) {
+  return json_pack("[I,I,I]", (json_int_t)d[0], (json_int_t)d[1],
+                   (json_int_t)d[2]);
+}
+
+static void dims_of(const json_t *a, uint32_t *d) {
+  for (size_t i = 0; i < 3; i++)
+    d[i] = (uint32_t)json_integer_value(json_array_get(a, i));
+}
+
+static json_t *launch_json(const aucs_host_launch *h) {
+  json_t *args = json_array();
+  for (size_t i = 0; i < h->nargs; i++)
+    json_array_append_new(
+        args, json_pack("[b,I]", h->args[i].known, (json_int_t)h->args[i].bits));
+  json_t *j = json_pack("{s:s,s:o,s:I,s:o,s:I,s:b,s:I,s:b,s:o}", "kernel",
+                        h->kernel, "grid", dims_json(h->grid), "grid_known",
+                        (json_int_t)h->grid_known, "block",
+                        dims_json(h->block), "block_known",
+                        (json_int_t)h->block_known, "shared_known",
+                        h->shared_known, "shared", (json_int_t)h->shared,
+                        "cooperative", h->cooperative, "args", args);
+  AUCS_ASSERT(j);
+  if (h->where)
+    json_object_set_new(j, "where", json_string(h->where));
+  return j;
+}
+
+static void launch_add(aucs_host_launches *l, const json_t *j) {
+  l->v = aucs_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+  aucs_host_launch *h = &l->v[l->n++];
+  const char *where = json_string_value(json_object_get(j, "where"));
+  const json_t *args = json_object_get(j, "args");
+  *h = (aucs_host_launch){
+      .kernel =
+          aucs_xstrdup(json_string_value(json_object_get(j, "kernel")) ?: ""),
+      .where = where ? aucs_xstrdup(where) : NULL,
+      .grid_known = (unsigned)json_integer_value(json_object_get(j, "grid_known")),
+      .block_known =
+          (unsigned)json_integer_value(json_object_get(j, "block_known")),
+      .shared_known = json_is_true(json_object_get(j, "shared_known")),
+      .shared = (uint64_t)json_integer_value(json_object_get(j, "shared")),
+      .cooperative = json_is_true(json_object_get(j, "cooperative")),
+      .nargs = json_array_size(args)};
+  dims_of(json_object_get(j, "grid"), h->grid);
+  dims_of(json_object_get(j, "block"), h->block);
+  h->args = aucs_xcalloc(h->nargs + 1, sizeof(*h->args));
+  for (size_t i = 0; i < h->nargs; i++) {
+    const json_t *a = json_array_get(args, i);
+    h->args[i].known = json_is_true(json_array_get(a, 0));
+    h->args[i].bits = (uint64_t)json_integer_value(json_array_get(a, 1));
+  }
+}
+
+/* The pool's work in the first pass: file i's launches as a JSON array, or
+ * nothing when it has no host side that compiles. */
+static int host_child(void *ctx, size_t i, unsigned char **data,
+                      size_t *len) {
+  const check *c = ctx;
+  const aucs_source *s = &c->src.v[i];
+  const char **args;
+  aucs_load_options lo = file_options(c, s, &args);
+  lo.budget = NULL;
+  aucs_host_launches l = {0};
+  char *err = NULL;
+  if (is_cu(s->path) && !aucs_hostlaunch_load(s->path, &lo, &l, &err)) {
+    json_t *a = json_array();
+    for (size_t k = 0; k < l.n; k++)
+      json_array_append_new(a, launch_json(&l.v[k]));
+    char *text = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    *data = (unsigned char *)text, *len = text ? strlen(text) : 0;
+  }
+  aucs_hostlaunch_free(&l);
+  free(err);
+  free(args);
+  return AUCS_EXIT_OK;
+}
+
+static void host_done(void *ctx, size_t i, const aucs_pool_end *e) {
+  check *c = ctx;
+  (void)i;
+  json_t *a = e->started && e->len
+                  ? json_loadb((const char *)e->data, e->len, 0, NULL)
+                  : NULL;
+  size_t k;
+  json_t *j;
+  c->host_seen |= json_is_array(a);
+  json_array_foreach(a, k, j) launch_add(&c->host, j);
+  json_decref(a);
+}
+
+/* Before any file is checked: the launches of every .cu's host code, so a
+ * kernel launched from another file of the project is checked at that
+ * launch too. */
+static void host_pass(check *c) {
+  aucs_pool p = {.jobs = c->max_jobs,
+                 .tick_ms = -1,
+                 .ctx = c,
+                 .work = host_child,
+                 .done = host_done};
+  aucs_pool_run(&p, c->src.n);
 }
 
 /* The pool's work: file i's object, compact, is the child's bytes. */
@@ -513,6 +646,7 @@ int aucs_check_run(const aucs_check_options *o) {
     return rc;
   }
   c.jobs = aucs_xcalloc(c.src.n, sizeof(*c.jobs));
+  host_pass(&c);
   pool(&c);
   int code = exit_code(&c);
   table(&c);
@@ -522,5 +656,6 @@ int aucs_check_run(const aucs_check_options *o) {
     json_decref(c.jobs[f].res);
   free(c.jobs);
   aucs_sources_free(&c.src);
+  aucs_hostlaunch_free(&c.host);
   return rc ? rc : code;
 }
