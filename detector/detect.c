@@ -462,9 +462,9 @@ static int run_stop(void *ctx, const aucs_finding *f) {
   return t->stop(t->stop_ctx, s->k->name, f);
 }
 
-/* One interpreter run of c. */
-static aucs_run_status run(kstate *s, const aucs_candidate *c,
-                           aucs_run_result *res) {
+/* One interpreter run of c as it is. */
+static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
+                                 aucs_run_result *res) {
   uint64_t *pargs = aucs_xcalloc(s->np + 1, sizeof *pargs);
   for (size_t j = 0; j < s->nl; j++)
     if (!s->in->v[j].field && s->in->v[j].param < s->np)
@@ -503,15 +503,77 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
   return st;
 }
 
+/* c with what the host code ties to its arguments applied (launchplan.h):
+ * the tied arguments and the grid. 0 with *d (free d->args), or -1 when the
+ * host's launch for these arguments is not one CUDA can make. */
+static int derive(const kstate *s, const aucs_candidate *c,
+                  aucs_candidate *d) {
+  *d = *c;
+  d->args = aucs_xcalloc(s->nl + 1, sizeof *d->args);
+  memcpy(d->args, c->args, s->nl * sizeof *d->args);
+  uint64_t *pargs = aucs_xcalloc(s->np + 1, sizeof *pargs);
+  for (size_t j = 0; j < s->nl; j++)
+    if (!s->in->v[j].field && s->in->v[j].param < s->np)
+      pargs[s->in->v[j].param] = c->args[j];
+  int rc = aucs_launchplan_derive(&s->lp, pargs, s->np, &d->launch.grid);
+  for (size_t j = 0; j < s->nl; j++)
+    if (!s->in->v[j].field && s->in->v[j].param < s->np)
+      d->args[j] = pargs[s->in->v[j].param];
+  free(pargs);
+  if (rc)
+    free(d->args), d->args = NULL;
+  return rc;
+}
+
+static int tied(const kstate *s) { return s->lp.grid_tied || s->lp.args_tied; }
+
+/* One interpreter run of c (with what the host ties to c's arguments). */
+static aucs_run_status run(kstate *s, const aucs_candidate *c,
+                           aucs_run_result *res) {
+  aucs_candidate d;
+  if (tied(s)) {
+    if (derive(s, c, &d))
+      return AUCS_RUN_ASSUME;
+    aucs_run_status st = run_as_is(s, &d, res);
+    free(d.args);
+    return st;
+  }
+  return run_as_is(s, c, res);
+}
+
+static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
+                                      aucs_fitness *fit);
+
+/* Arguments whose host launch CUDA cannot make: no run, the worst fitness. */
+static aucs_search_verdict no_launch(aucs_fitness *fit) {
+  memset(fit, 0, sizeof *fit);
+  fit->score = 1.0;
+  return AUCS_SEARCH_NEXT;
+}
+
 /* The search's evaluation: one interpreter run, merged into the report. */
 static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
                                 aucs_fitness *fit) {
   kstate *s = ctx;
+  aucs_candidate d;
+  if (tied(s)) {
+    if (derive(s, c, &d))
+      return no_launch(fit);
+    aucs_search_verdict v = eval_as_is(s, &d, fit);
+    free(d.args);
+    return v;
+  }
+  return eval_as_is(s, c, fit);
+}
+
+/* eval on c as it is. */
+static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
+                                      aucs_fitness *fit) {
   aucs_report_kernel *k = s->k;
   if (aucs_budget_check(&s->pg.kernel))
     return AUCS_SEARCH_STOP;
   aucs_run_result res = {0};
-  aucs_run_status st = run(s, c, &res);
+  aucs_run_status st = run_as_is(s, c, &res);
   if (st == AUCS_RUN_ASSUME)
     return discard(s, &res);
   char *args = format_args(s, c->args);

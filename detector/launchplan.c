@@ -11,7 +11,13 @@
  *      three dimensions are known and within CUDA's limits; its constant
  *      scalar arguments are fixed unless the user set them; its dynamic
  *      shared bytes are used unless the user gave them.
- *   3. What neither fixes is the search's, as without host code.
+ *   3. What the host computes from values it also passes the kernel (a
+ *      grid `(n + 255) / 256`, `k(w, h, w)`) is tied: the search chooses
+ *      the grid (and the other arguments); aucs_launchplan_derive then
+ *      takes the smallest value of the argument each dimension grows with
+ *      that gives the search's dimension (n = 257 for a grid of 2), and
+ *      the arguments tied to others.
+ *   4. What none of these fixes is searched as without host code.
  * The plan says which in one line ("host k.cu:37 <<<?, 256>>>; grid
  * searched", "given", "searched"), shown with every finding.
  *
@@ -87,10 +93,13 @@ static char *host_text(const aucs_host_launch *h, const aucs_launchplan *p,
     aucs_buf_printf(&b, ", %llu", (unsigned long long)h->shared);
   aucs_buf_puts(&b, ">>>");
   for (int i = 0; i < 2; i++) {
-    int user = i ? user_block : user_grid, fixed = i ? p->has_block : p->has_grid;
+    int user = i ? user_block : user_grid,
+        fixed = i ? p->has_block : p->has_grid, tied = !i && p->grid_tied;
     if (user || !fixed)
       aucs_buf_printf(&b, "; %s %s", i ? "block" : "grid",
-                      user ? "given" : "searched");
+                      user   ? "given"
+                      : tied ? "from the arguments"
+                             : "searched");
   }
   if (count > 1)
     aucs_buf_printf(&b, "; %zu other launch%s not checked", count - 1,
@@ -117,6 +126,10 @@ void aucs_launchplan_of(const aucs_detect_options *o, const char *kernel,
     if (!p->has_block)
       p->has_block = whole(h->block, h->block_known, block_lim, 1024,
                            &p->block);
+    for (int d = 0; d < 3; d++)
+      p->grid_tied |= !p->has_grid && h->grid_expr[d].n != 0;
+    for (size_t a = 0; a < h->nargs; a++)
+      p->args_tied |= h->args[a].same_as != 0;
     if (!o->user.has_dynamic_shared && h->shared_known && h->shared &&
         h->shared <= (1u << 30))
       p->dynamic_shared = h->shared;
@@ -133,6 +146,86 @@ int aucs_launchplan_arg(const aucs_launchplan *p, size_t i, uint64_t *bits) {
     return 0;
   *bits = p->host->args[i].bits;
   return 1;
+}
+
+/* Dimension i of the host's grid for args: its constant, its computation,
+ * or else the search's (keep). */
+static int grid_dim(const aucs_host_launch *h, const uint64_t *args, size_t n,
+                    int i, uint32_t keep, uint32_t *out) {
+  uint64_t v;
+  if (h->grid_known >> i & 1)
+    return *out = h->grid[i], 0;
+  if (!h->grid_expr[i].n)
+    return *out = keep, 0;
+  if (aucs_hostlaunch_eval(&h->grid_expr[i], args, n, &v))
+    return -1;
+  *out = (uint32_t)v;
+  return 0;
+}
+
+/* The smallest value of argument a (a positive int of its width) for
+ * which dimension i of the host's grid is want, when the dimension grows
+ * with a (the host's `(n + B - 1) / B`, `n >> 7`); 0 with args[a] set, -1
+ * when no such value is found. */
+static int solve(const aucs_host_launch *h, uint64_t *args, size_t n, int i,
+                 unsigned a, unsigned width, uint32_t want) {
+  uint64_t lo = 1, hi = width >= 32 ? 0x7fffffffu : (1ull << (width - 1)) - 1,
+           keep = args[a];
+  uint32_t got;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    args[a] = mid;
+    if (!grid_dim(h, args, n, i, want, &got) && got >= want)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  args[a] = lo;
+  if (!grid_dim(h, args, n, i, want, &got) && got == want)
+    return 0;
+  args[a] = keep;
+  return -1;
+}
+
+/* Dimension i of the grid computed from an argument no earlier dimension
+ * set: that argument is chosen so that the dimension is the search's
+ * (want); *solved marks it. */
+static void solve_dim(const aucs_host_launch *h, uint64_t *args, size_t n,
+                      int i, uint32_t want, unsigned char *solved) {
+  const aucs_host_expr *e = &h->grid_expr[i];
+  for (size_t k = 0; k < e->n; k++) {
+    const aucs_host_op *o = &e->ops[k];
+    if (o->op != AUCS_HX_ARG || o->arg >= n || solved[o->arg])
+      continue;
+    if (!solve(h, args, n, i, o->arg, o->width, want)) {
+      solved[o->arg] = 1;
+      return;
+    }
+  }
+}
+
+int aucs_launchplan_derive(const aucs_launchplan *p, uint64_t *args,
+                           size_t n, aucs_dim3 *grid) {
+  static const uint32_t lim[3] = {2147483647u, 65535, 65535};
+  const aucs_host_launch *h = p->host;
+  if (p->grid_tied) {
+    const uint32_t want[3] = {grid->x, grid->y, grid->z};
+    unsigned char *solved = aucs_xcalloc(n + 1, 1);
+    for (int i = 0; i < 3; i++)
+      solve_dim(h, args, n, i, want[i], solved);
+    free(solved);
+  }
+  for (size_t i = 0; p->args_tied && i < n && i < h->nargs; i++)
+    if (h->args[i].same_as && h->args[i].same_as - 1 < n)
+      args[i] = args[h->args[i].same_as - 1];
+  if (!p->grid_tied)
+    return 0;
+  uint32_t d[3], keep[3] = {grid->x, grid->y, grid->z};
+  for (int i = 0; i < 3; i++)
+    if (grid_dim(h, args, n, i, keep[i], &d[i]) || !d[i] || d[i] > lim[i])
+      return -1;
+  *grid = (aucs_dim3){d[0], d[1], d[2]};
+  return 0;
 }
 
 void aucs_launchplan_free(aucs_launchplan *p) {

@@ -1,7 +1,8 @@
 /*
  * test_launchplan: the launch a kernel is checked at (detector/launchplan.c)
  * from the user's options and its host code's launches, built by hand here
- * (test_hostlaunch reads real host code).
+ * (test_hostlaunch reads real host code), and the host's computations that
+ * tie the grid and arguments to the arguments the search chooses.
  */
 #include "support.h"
 
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static aucs_host_arg args2[2] = {{1, 4096}, {0, 0}};
+static aucs_host_arg args2[2] = {{1, 4096, 0}, {0, 0, 0}};
 
 /* k: <<<?, 256>>> at k.cu:7 with n=4096; m: (2048 threads) then (32,4);
  * s: 1 block of 64 with 1024 dynamic shared bytes. */
@@ -128,6 +129,83 @@ static void test_launchplan_without_host_launch(void **state) {
   aucs_launchplan_free(&p);
 }
 
+/* (n + 255) / 256 over argument 1, and argument 2 the same value as 1:
+ * `k<<<(n + 255) / 256, 256>>>(p, n, n)`. */
+static aucs_host_op ceil_div[] = {
+    {AUCS_HX_ARG, 32, 1, 0},   {AUCS_HX_CONST, 32, 0, 255},
+    {AUCS_HX_ADD, 32, 0, 0},   {AUCS_HX_CONST, 32, 0, 256},
+    {AUCS_HX_SDIV, 32, 0, 0},  {AUCS_HX_TRUNC, 32, 0, 0}};
+
+static void test_launchplan_eval(void **state) {
+  (void)state;
+  aucs_host_expr e = {ceil_div, 6};
+  uint64_t args[2] = {0, 257}, v = 0;
+  assert_int_equal(aucs_hostlaunch_eval(&e, args, 2, &v), 0);
+  assert_int_equal(v, 2);
+  args[1] = (uint32_t)-300; /* (-300 + 255) / 256 rounds toward 0 */
+  assert_int_equal(aucs_hostlaunch_eval(&e, args, 2, &v), 0);
+  assert_int_equal(v, 0);
+  assert_int_equal(aucs_hostlaunch_eval(&e, args, 1, &v), -1); /* no arg 1 */
+  aucs_host_op div0[] = {{AUCS_HX_CONST, 32, 0, 7}, {AUCS_HX_ARG, 32, 0, 0},
+                         {AUCS_HX_UREM, 32, 0, 0}};
+  e = (aucs_host_expr){div0, 3};
+  args[0] = 0;
+  assert_int_equal(aucs_hostlaunch_eval(&e, args, 1, &v), -1);
+  aucs_host_op wide[] = {{AUCS_HX_CONST, 32, 0, 1}, {AUCS_HX_ARG, 32, 0, 0},
+                         {AUCS_HX_SHL, 32, 0, 0}};
+  e = (aucs_host_expr){wide, 3};
+  args[0] = 32; /* shifting an i32 by 32 is not a value */
+  assert_int_equal(aucs_hostlaunch_eval(&e, args, 1, &v), -1);
+  aucs_host_op ext[] = {{AUCS_HX_ARG, 8, 0, 0}, {AUCS_HX_SEXT, 32, 0, 8},
+                        {AUCS_HX_CONST, 32, 0, 1}, {AUCS_HX_ASHR, 32, 0, 0}};
+  e = (aucs_host_expr){ext, 4};
+  args[0] = 0xfe; /* -2 as i8: -1 after >> 1 */
+  assert_int_equal(aucs_hostlaunch_eval(&e, args, 1, &v), 0);
+  assert_int_equal(v, 0xffffffffu);
+}
+
+/* The search's grid picks n (the smallest that gives it); the tied
+ * argument follows n; a grid CUDA cannot launch is refused. */
+static void test_launchplan_derive_ties(void **state) {
+  (void)state;
+  aucs_host_arg a3[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 2}};
+  aucs_host_launch t = {.kernel = "t", .where = "t.cu:3",
+                        .grid = {0, 1, 1}, .grid_known = 6,
+                        .block = {256, 1, 1}, .block_known = 7,
+                        .args = a3, .nargs = 3,
+                        .grid_expr = {{ceil_div, 6}, {NULL, 0}, {NULL, 0}}};
+  aucs_host_launches one = {&t, 1};
+  aucs_detect_options o = {.host = &one};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "t", &p);
+  assert_int_equal(p.grid_tied, 1);
+  assert_int_equal(p.args_tied, 1);
+  assert_int_equal(p.has_grid, 0);
+  assert_string_equal(p.from, "host t.cu:3 <<<?, 256>>>; grid from the "
+                              "arguments");
+  uint64_t args[3] = {0, 5, 9};
+  aucs_dim3 grid = {3, 1, 1};
+  assert_int_equal(aucs_launchplan_derive(&p, args, 3, &grid), 0);
+  assert_int_equal(args[1], 513);
+  assert_int_equal(args[2], 513);
+  assert_int_equal(grid.x, 3);
+  grid = (aucs_dim3){3, 2, 1}; /* y is the host's constant */
+  assert_int_equal(aucs_launchplan_derive(&p, args, 3, &grid), 0);
+  assert_int_equal(grid.y, 1);
+  t.grid_known = 4; /* y open, not computed: the search's stays */
+  grid = (aucs_dim3){1, 7, 1};
+  assert_int_equal(aucs_launchplan_derive(&p, args, 3, &grid), 0);
+  assert_int_equal(args[1], 1);
+  assert_int_equal(grid.y, 7);
+  t.grid_known = 6;
+  aucs_host_op zero[] = {{AUCS_HX_ARG, 32, 1, 0}, {AUCS_HX_CONST, 32, 0, 0},
+                         {AUCS_HX_MUL, 32, 0, 0}};
+  t.grid_expr[0] = (aucs_host_expr){zero, 3}; /* always 0 blocks */
+  grid = (aucs_dim3){2, 1, 1};
+  assert_int_equal(aucs_launchplan_derive(&p, args, 3, &grid), -1);
+  aucs_launchplan_free(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_launchplan_host_fixes_what_it_knows),
@@ -135,6 +213,8 @@ int main(void) {
       cmocka_unit_test(test_launchplan_shared_bytes),
       cmocka_unit_test(test_launchplan_user_wins),
       cmocka_unit_test(test_launchplan_without_host_launch),
+      cmocka_unit_test(test_launchplan_eval),
+      cmocka_unit_test(test_launchplan_derive_ties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,9 +14,16 @@
  * call on a kernel. What is a constant after folding is known; the rest is
  * left open (a grid computed from a size read at run time).
  *
+ * A grid the host computes from values it also passes to the kernel is
+ * tied to them: `k<<<(n + 255) / 256, 256>>>(p, n)` gives the grid as an
+ * expression over argument 1 (aucs_host_expr), so whoever chooses n can
+ * compute the launch; an argument that is the same host value as an
+ * earlier one (`k(w, h, w)`) is tied to it.
+ *
  * Limitation: a dimension is known only when its value (or its 32-bit half
- * of the packed x/y) is a constant (a grid `(n + 255) / 256` over a runtime
- * n is open, with no tie to n); struct and pointer arguments are never
+ * of the packed x/y) is a constant, or tied through integer arithmetic
+ * (+ - * / % shifts, and, or, xor, extensions) to scalar arguments; a
+ * value the host computes otherwise is open; struct and pointer arguments are never
  * known; launches through cudaLaunchKernelEx, CUDA graphs or a function
  * pointer are not seen, nor are launches in a header the .cu includes; a
  * launching helper with external linkage that -O2 inlines shows twice (in
@@ -38,7 +45,32 @@
 typedef struct aucs_host_arg {
   int known;
   uint64_t bits;
+  /* Not known, but the host passes the same value as argument same_as - 1
+   * (an earlier one, not itself tied); 0: none. */
+  unsigned same_as;
 } aucs_host_arg;
+
+/* A value the host computes from the kernel's arguments, as a postfix
+ * program: each op pushes a value of `width` bits (zero-extended), ARG the
+ * argument `arg`'s bits, CONST k, the others pop their operands (two for
+ * the binary ones, one for the casts; SEXT: from k bits). */
+typedef enum aucs_host_opcode {
+  AUCS_HX_CONST, AUCS_HX_ARG,  AUCS_HX_ADD,  AUCS_HX_SUB,  AUCS_HX_MUL,
+  AUCS_HX_UDIV,  AUCS_HX_SDIV, AUCS_HX_UREM, AUCS_HX_SREM, AUCS_HX_SHL,
+  AUCS_HX_LSHR,  AUCS_HX_ASHR, AUCS_HX_AND,  AUCS_HX_OR,   AUCS_HX_XOR,
+  AUCS_HX_ZEXT,  AUCS_HX_SEXT, AUCS_HX_TRUNC
+} aucs_host_opcode;
+
+typedef struct aucs_host_op {
+  unsigned char op, width;
+  unsigned arg;
+  uint64_t k;
+} aucs_host_op;
+
+typedef struct aucs_host_expr {
+  aucs_host_op *ops; /* n == 0: none */
+  size_t n;
+} aucs_host_expr;
 
 typedef struct aucs_host_launch {
   char *kernel; /* the device kernel's mangled name ("_Z5scalePfPKffi") */
@@ -52,6 +84,9 @@ typedef struct aucs_host_launch {
   int shared_known; /* dynamic shared bytes (the third <<<>>> operand) */
   uint64_t shared;
   int cooperative; /* cudaLaunchCooperativeKernel */
+  /* Each grid dimension that is not known, as computed from the arguments
+   * (n == 0 when it is not computable). */
+  aucs_host_expr grid_expr[3];
   /* Per kernel parameter, in order: the slots of the argument array the
    * device stub hands cudaLaunchKernel (a struct passed by value is one
    * parameter, however many registers the host ABI splits it into). */
@@ -84,6 +119,12 @@ int aucs_hostlaunch_load(const char *path, const aucs_load_options *o,
 
 /* Frees what l holds and leaves it empty (n = 0). */
 void aucs_hostlaunch_free(aucs_host_launches *l);
+
+/* The value of e for the arguments args[0..nargs) (bits as aucs_host_arg
+ * holds them): 0 with *out, -1 when e divides by zero, shifts by its width
+ * or more, or reads an argument past nargs. */
+int aucs_hostlaunch_eval(const aucs_host_expr *e, const uint64_t *args,
+                         size_t nargs, uint64_t *out);
 
 /* The launches of kernel (mangled name) in l: the index of the first at or
  * after from, or l->n when none. */

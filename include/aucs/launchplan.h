@@ -20,6 +20,10 @@ typedef struct aucs_launchplan {
   aucs_dim3 grid, block;
   /* The host launch used, or NULL; borrowed from the options' launches. */
   const aucs_host_launch *host;
+  /* The grid is the host's computation over the arguments the search
+   * chooses (hostlaunch.h's grid_xy, grid_z); the host ties arguments to
+   * others (same_as). aucs_launchplan_derive applies both. */
+  int grid_tied, args_tied;
   /* Its dynamic shared bytes when the user gave none and the host passes
    * more than 0, else 0 (the user's or the default). */
   uint64_t dynamic_shared;
@@ -35,6 +39,15 @@ void aucs_launchplan_of(const struct aucs_detect_options *o,
 /* Whether the plan fixes parameter i to *bits (a constant argument of the
  * host launch; the caller keeps the user's own --arg first). */
 int aucs_launchplan_arg(const aucs_launchplan *p, size_t i, uint64_t *bits);
+/* For the per-parameter values args[0..n) and the grid *grid a run would
+ * use: when the grid is tied, set the argument each dimension grows with
+ * to its smallest value giving that dimension (where there is one), then
+ * each tied argument from the one it is tied to, and compute *grid from
+ * the arguments. 0, or -1 when the host's computation is undefined for
+ * them or its grid is one CUDA cannot launch (a dimension 0 or past its
+ * limit). */
+int aucs_launchplan_derive(const aucs_launchplan *p, uint64_t *args,
+                           size_t n, aucs_dim3 *grid);
 void aucs_launchplan_free(aucs_launchplan *p);
 
 #endif

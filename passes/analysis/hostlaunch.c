@@ -35,9 +35,12 @@
  *      pointer last stored into slot i before the launch, and the constant
  *      last stored to it (both in the launch's block).
  *   5. The kernel is named by the stub (aucs_hostlaunch_kernel_of_stub).
+ *   6. Ties: an argument whose host value is an earlier free argument's is
+ *      tied to it; a grid that is not constant is kept as a program over
+ *      the free arguments (integer arithmetic, extensions) when it is one.
  *
- * Limitation: what is not a constant in the IR is open, with no tie to the
- * values it comes from; an argument is known only when stored in the
+ * Limitation: what is neither a constant nor computed from the arguments is
+ * open; an argument is known only when stored in the
  * launch's own block; a non-static helper that launches and is inlined
  * into its caller shows twice (the folded copy, and its own body's, open).
  */
@@ -377,21 +380,195 @@ static void const_bits(LLVMValueRef v, aucs_host_arg *a) {
   }
 }
 
-/* Step 4 at call, a stub call or a launcher call. */
+/* Step 4 at call, a stub call or a launcher call: the host value of each
+ * scalar argument into vals[i] (NULL: none), its bits when a constant. */
 static void read_args(const finder *f, aucs_host_launch *l, const int *param,
-                      LLVMValueRef call) {
+                      LLVMValueRef call, LLVMValueRef *vals) {
   if (!launcher(called_fn(call))) {
     for (size_t i = 0; i < l->nargs; i++)
       if (param[i] >= 0 && (unsigned)param[i] < LLVMGetNumArgOperands(call))
-        const_bits(LLVMGetOperand(call, (unsigned)param[i]), &l->args[i]);
+        vals[i] = LLVMGetOperand(call, (unsigned)param[i]);
+  } else {
+    LLVMValueRef *slots;
+    size_t n = array_slots(f, call, &slots);
+    for (size_t i = 0; i < l->nargs && i < n; i++)
+      if (param[i] >= 0)
+        vals[i] = scalar_stored(slots[i], call);
+    free(slots);
+  }
+  for (size_t i = 0; i < l->nargs; i++)
+    const_bits(vals[i], &l->args[i]);
+}
+
+/* ---- ties (step 6) ---- */
+
+/* The argument below `below` that is the host value v, free (not a
+ * constant, not tied itself); -1 when none. */
+static int arg_of(const aucs_host_launch *l, LLVMValueRef const *vals,
+                  LLVMValueRef v, size_t below) {
+  for (size_t i = 0; i < below && i < l->nargs; i++)
+    if (vals[i] == v && !l->args[i].known && !l->args[i].same_as)
+      return (int)i;
+  return -1;
+}
+
+static void push_op(aucs_host_expr *e, aucs_host_op o) {
+  e->ops = aucs_xrealloc(e->ops, (e->n + 1) * sizeof *e->ops);
+  e->ops[e->n++] = o;
+}
+
+static const struct {
+  LLVMOpcode llvm;
+  aucs_host_opcode op;
+} binops[] = {
+    {LLVMAdd, AUCS_HX_ADD},   {LLVMSub, AUCS_HX_SUB},   {LLVMMul, AUCS_HX_MUL},
+    {LLVMUDiv, AUCS_HX_UDIV}, {LLVMSDiv, AUCS_HX_SDIV}, {LLVMURem, AUCS_HX_UREM},
+    {LLVMSRem, AUCS_HX_SREM}, {LLVMShl, AUCS_HX_SHL},   {LLVMLShr, AUCS_HX_LSHR},
+    {LLVMAShr, AUCS_HX_ASHR}, {LLVMAnd, AUCS_HX_AND},   {LLVMOr, AUCS_HX_OR},
+    {LLVMXor, AUCS_HX_XOR},   {LLVMZExt, AUCS_HX_ZEXT}, {LLVMSExt, AUCS_HX_SEXT},
+    {LLVMTrunc, AUCS_HX_TRUNC}};
+
+/* v as a program over the free arguments below `below`, appended to e;
+ * -1 when it is not one (a value the host reads or computes otherwise). */
+static int expr_of(const aucs_host_launch *l, LLVMValueRef const *vals,
+                   LLVMValueRef v, size_t below, aucs_host_expr *e,
+                   int depth) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (depth > 24 || e->n > 64 || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(t) > 64)
+    return -1;
+  unsigned char w = (unsigned char)LLVMGetIntTypeWidth(t);
+  int a = arg_of(l, vals, v, below);
+  if (LLVMIsAConstantInt(v))
+    return push_op(e, (aucs_host_op){AUCS_HX_CONST, w, 0,
+                                     LLVMConstIntGetZExtValue(v)}),
+           0;
+  if (a >= 0)
+    return push_op(e, (aucs_host_op){AUCS_HX_ARG, w, (unsigned)a, 0}), 0;
+  if (!LLVMIsAInstruction(v))
+    return -1;
+  LLVMOpcode opc = LLVMGetInstructionOpcode(v);
+  for (size_t i = 0; i < sizeof binops / sizeof *binops; i++) {
+    if (binops[i].llvm != opc)
+      continue;
+    int cast = binops[i].op >= AUCS_HX_ZEXT;
+    LLVMValueRef x = LLVMGetOperand(v, 0);
+    if (expr_of(l, vals, x, below, e, depth + 1) ||
+        (!cast &&
+         expr_of(l, vals, LLVMGetOperand(v, 1), below, e, depth + 1)))
+      return -1;
+    uint64_t from = LLVMGetIntTypeWidth(LLVMTypeOf(x));
+    push_op(e, (aucs_host_op){binops[i].op, w, 0, cast ? from : 0});
+    return 0;
+  }
+  return -1;
+}
+
+/* Grid dimension i (x: the low half of v, y: its high half, z: v) as a
+ * program over the free arguments into *e, when it is not known and is
+ * one. */
+static void dim_expr(const aucs_host_launch *l, LLVMValueRef const *vals,
+                     LLVMValueRef v, int i, aucs_host_expr *e) {
+  if (l->grid_known >> i & 1 || expr_of(l, vals, v, l->nargs, e, 0)) {
+    free(e->ops);
+    *e = (aucs_host_expr){0};
     return;
   }
-  LLVMValueRef *slots;
-  size_t n = array_slots(f, call, &slots);
-  for (size_t i = 0; i < l->nargs && i < n; i++)
-    if (param[i] >= 0)
-      const_bits(scalar_stored(slots[i], call), &l->args[i]);
-  free(slots);
+  if (i == 1 && LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64) {
+    push_op(e, (aucs_host_op){AUCS_HX_CONST, 64, 0, 32});
+    push_op(e, (aucs_host_op){AUCS_HX_LSHR, 64, 0, 0});
+  }
+  push_op(e, (aucs_host_op){AUCS_HX_TRUNC, 32, 0, 0});
+}
+
+/* Step 6: an argument passing the same host value as an earlier free one
+ * is tied to it; a grid the host computes from free arguments is kept as
+ * that computation. */
+static void read_ties(aucs_host_launch *l, LLVMValueRef const *vals,
+                      LLVMValueRef config, unsigned first) {
+  for (size_t i = 0; i < l->nargs; i++) {
+    int j = vals[i] && !l->args[i].known ? arg_of(l, vals, vals[i], i) : -1;
+    l->args[i].same_as = j >= 0 ? (unsigned)j + 1 : 0;
+  }
+  LLVMValueRef xy = LLVMGetOperand(config, first), hi = xy, lo = xy;
+  if (LLVMIsAInstruction(xy) && LLVMGetInstructionOpcode(xy) == LLVMOr) {
+    LLVMValueRef a = LLVMGetOperand(xy, 0), b = LLVMGetOperand(xy, 1);
+    unsigned za = zero_halves(a), zb = zero_halves(b);
+    if (za & 1 && zb & 2)
+      hi = a, lo = b;
+    else if (za & 2 && zb & 1)
+      hi = b, lo = a;
+  }
+  dim_expr(l, vals, lo, 0, &l->grid_expr[0]);
+  dim_expr(l, vals, hi, 1, &l->grid_expr[1]);
+  dim_expr(l, vals, LLVMGetOperand(config, first + 1), 2, &l->grid_expr[2]);
+}
+
+static uint64_t mask(uint64_t v, unsigned w) {
+  return w >= 64 ? v : v & ((1ull << w) - 1);
+}
+
+static int64_t sext(uint64_t v, unsigned w) {
+  return w >= 64 ? (int64_t)v
+                 : (int64_t)(v << (64 - w)) >> (64 - w);
+}
+
+/* One binary op on x, y of width w; -1 when undefined. */
+static int binary(unsigned char op, unsigned w, uint64_t x, uint64_t y,
+                  uint64_t *r) {
+  int64_t sx = sext(x, w), sy = sext(y, w);
+  if ((op == AUCS_HX_UDIV || op == AUCS_HX_SDIV || op == AUCS_HX_UREM ||
+       op == AUCS_HX_SREM) && !y)
+    return -1;
+  if ((op == AUCS_HX_SHL || op == AUCS_HX_LSHR || op == AUCS_HX_ASHR) &&
+      y >= w)
+    return -1;
+  if ((op == AUCS_HX_SDIV || op == AUCS_HX_SREM) && sy == -1)
+    sy = 1, sx = op == AUCS_HX_SDIV ? -sx : 0; /* no INT_MIN / -1 trap */
+  switch (op) {
+  case AUCS_HX_ADD: *r = x + y; break;
+  case AUCS_HX_SUB: *r = x - y; break;
+  case AUCS_HX_MUL: *r = x * y; break;
+  case AUCS_HX_UDIV: *r = x / y; break;
+  case AUCS_HX_SDIV: *r = (uint64_t)(sx / sy); break;
+  case AUCS_HX_UREM: *r = x % y; break;
+  case AUCS_HX_SREM: *r = (uint64_t)(sx % sy); break;
+  case AUCS_HX_SHL: *r = x << y; break;
+  case AUCS_HX_LSHR: *r = x >> y; break;
+  case AUCS_HX_ASHR: *r = (uint64_t)(sx >> y); break;
+  case AUCS_HX_AND: *r = x & y; break;
+  case AUCS_HX_OR: *r = x | y; break;
+  default: *r = x ^ y; break;
+  }
+  *r = mask(*r, w);
+  return 0;
+}
+
+int aucs_hostlaunch_eval(const aucs_host_expr *e, const uint64_t *args,
+                         size_t nargs, uint64_t *out) {
+  uint64_t st[80];
+  size_t sp = 0;
+  for (size_t i = 0; i < e->n; i++) {
+    const aucs_host_op *o = &e->ops[i];
+    int unary = o->op >= AUCS_HX_ZEXT, leaf = o->op <= AUCS_HX_ARG;
+    if (sp >= 80 || (leaf && o->op == AUCS_HX_ARG && o->arg >= nargs) ||
+        (!leaf && sp < (unary ? 1u : 2u)))
+      return -1;
+    if (o->op == AUCS_HX_CONST || o->op == AUCS_HX_ARG)
+      st[sp++] = mask(o->op == AUCS_HX_CONST ? o->k : args[o->arg], o->width);
+    else if (o->op == AUCS_HX_SEXT)
+      st[sp - 1] = mask((uint64_t)sext(st[sp - 1], (unsigned)o->k), o->width);
+    else if (unary)
+      st[sp - 1] = mask(st[sp - 1], o->width);
+    else if (binary(o->op, o->width, st[sp - 2], st[sp - 1], &st[sp - 2]))
+      return -1;
+    else
+      sp--;
+  }
+  if (sp != 1)
+    return -1;
+  *out = st[0];
+  return 0;
 }
 
 /* ---- launches ---- */
@@ -418,7 +595,10 @@ static void add_launch(finder *f, LLVMValueRef stub, LLVMValueRef call,
   read_config(l, config, first, shared);
   int *param = stub_params(f, stub, &l->nargs);
   l->args = aucs_xcalloc(l->nargs + 1, sizeof *l->args);
-  read_args(f, l, param, call);
+  LLVMValueRef *vals = aucs_xcalloc(l->nargs + 1, sizeof *vals);
+  read_args(f, l, param, call, vals);
+  read_ties(l, vals, config, first);
+  free(vals);
   free(param);
 }
 
@@ -515,6 +695,8 @@ void aucs_hostlaunch_free(aucs_host_launches *l) {
     free(l->v[i].kernel);
     free(l->v[i].where);
     free(l->v[i].args);
+    for (int d = 0; d < 3; d++)
+      free(l->v[i].grid_expr[d].ops);
   }
   free(l->v);
   *l = (aucs_host_launches){0};
