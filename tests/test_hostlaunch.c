@@ -482,6 +482,30 @@ static void test_hostlaunch_scale_input(void **state) {
   aucs_hostlaunch_free(&l);
 }
 
+/* Host code with C++ exceptions: the push and the launch are invokes; the
+ * grid (n + 127) / 128 is tied to argument 1. */
+static void test_hostlaunch_invoke_and_tied_grid(void **state) {
+  (void)state;
+  if (!have_sdk())
+    skip();
+  aucs_host_launches l =
+      load_ok(AUCS_TEST_KERNELS "/inputs/hostlaunch_invoke.cu");
+  assert_int_equal(l.n, 1);
+  assert_string_equal(l.v[0].kernel, "_Z5halvePfi");
+  expect_dim(l.v[0].block, l.v[0].block_known, 128, 1, 1);
+  expect_dim(l.v[0].grid, l.v[0].grid_known, -1, 1, 1);
+  expect_arg(&l.v[0], 1, 0, 0);
+  assert_true(l.v[0].grid_expr[0].n > 0);
+  assert_int_equal(l.v[0].grid_expr[1].n, 0); /* known: not computed */
+  uint64_t args[2] = {0, 129}, x = 0;
+  assert_int_equal(aucs_hostlaunch_eval(&l.v[0].grid_expr[0], args, 2, &x), 0);
+  assert_int_equal(x, 2);
+  args[1] = 128;
+  assert_int_equal(aucs_hostlaunch_eval(&l.v[0].grid_expr[0], args, 2, &x), 0);
+  assert_int_equal(x, 1);
+  aucs_hostlaunch_free(&l);
+}
+
 /* Limitation: a non-static helper shows twice, folded and open. */
 static void test_hostlaunch_exported_helper_shows_twice(void **state) {
   (void)state;
@@ -561,6 +585,7 @@ int main(void) {
       cmocka_unit_test(test_hostlaunch_helper_folded_into_caller),
       cmocka_unit_test(test_hostlaunch_direct_launches),
       cmocka_unit_test(test_hostlaunch_kernels_exist_on_device),
+      cmocka_unit_test(test_hostlaunch_invoke_and_tied_grid),
       cmocka_unit_test(test_hostlaunch_scale_input),
       cmocka_unit_test(test_hostlaunch_exported_helper_shows_twice),
       cmocka_unit_test(test_hostlaunch_no_launch_is_not_compiled),

@@ -33,15 +33,16 @@
  *      a scalar parameter j of the stub, or to something else (a struct).
  *   4. Argument values: for a stub call, operand j; for an array, the
  *      pointer last stored into slot i before the launch, and the constant
- *      last stored to it (both in the launch's block).
+ *      last stored to it (both on the path to the launch: its block and
+ *      the single predecessors before it).
  *   5. The kernel is named by the stub (aucs_hostlaunch_kernel_of_stub).
  *   6. Ties: an argument whose host value is an earlier free argument's is
  *      tied to it; a grid that is not constant is kept as a program over
  *      the free arguments (integer arithmetic, extensions) when it is one.
  *
  * Limitation: what is neither a constant nor computed from the arguments is
- * open; an argument is known only when stored in the
- * launch's own block; a non-static helper that launches and is inlined
+ * open; an argument is known only when stored on the straight path to the
+ * launch (its block and up to 8 single predecessors); a non-static helper that launches and is inlined
  * into its caller shows twice (the folded copy, and its own body's, open).
  */
 #include "aucs/hostlaunch.h"
@@ -133,8 +134,21 @@ typedef struct finder {
   size_t cap;
 } finder;
 
+/* A call, or an invoke (host code built with C++ exceptions). */
+static int is_call(LLVMValueRef I) {
+  return LLVMIsACallInst(I) || LLVMIsAInvokeInst(I);
+}
+
+/* The instruction after I on its normal path: an invoke goes on at its
+ * normal destination. */
+static LLVMValueRef next_of(LLVMValueRef I) {
+  return LLVMIsAInvokeInst(I)
+             ? LLVMGetFirstInstruction(LLVMGetNormalDest(I))
+             : LLVMGetNextInstruction(I);
+}
+
 static LLVMValueRef called_fn(LLVMValueRef I) {
-  return LLVMIsACallInst(I) ? LLVMIsAFunction(LLVMGetCalledValue(I)) : NULL;
+  return is_call(I) ? LLVMIsAFunction(LLVMGetCalledValue(I)) : NULL;
 }
 
 static int named(LLVMValueRef fn, const char *name) {
@@ -188,13 +202,18 @@ static LLVMBasicBlockRef ok_target(LLVMValueRef br, LLVMValueRef push) {
 
 /* Step 1: the stub call or launcher call push configures, or NULL. */
 static LLVMValueRef paired_call(LLVMValueRef push) {
-  LLVMValueRef I = LLVMGetNextInstruction(push);
+  LLVMValueRef I = next_of(push);
   for (int hops = 0; I && hops <= 4;) {
     LLVMValueRef fn = called_fn(I);
     if (named(fn, push_name))
       return NULL;
     if (launched_stub(I) || is_stub(fn))
       return I;
+    if (LLVMIsAInvokeInst(I)) {
+      I = next_of(I);
+      hops++;
+      continue;
+    }
     if (!LLVMIsABranchInst(I)) {
       I = LLVMGetNextInstruction(I);
       continue;
@@ -261,15 +280,45 @@ static int scalar(LLVMTypeRef t) {
          (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) <= 64);
 }
 
-/* The value last stored to p before at, in at's block; NULL when there is
- * none or a call before it that is not an intrinsic may write p. */
+/* The terminator of the one block that branches to b (an invoke's normal
+ * destination, a fall-through), or NULL when none or several do. */
+static LLVMValueRef only_pred(LLVMBasicBlockRef b) {
+  LLVMValueRef found = NULL;
+  LLVMValueRef fn = LLVMGetBasicBlockParent(b);
+  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p;
+       p = LLVMGetNextBasicBlock(p)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
+    for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
+      if (LLVMGetSuccessor(t, i) == b) {
+        if (found && found != t)
+          return NULL;
+        found = t;
+      }
+  }
+  return found;
+}
+
+/* The instruction before I on the path to it: in I's block, else the
+ * terminator of its one predecessor (at most 8 blocks back: the calls
+ * host code with exceptions makes invokes end a block each). */
+static LLVMValueRef prev_on_path(LLVMValueRef I, int *hops) {
+  LLVMValueRef p = LLVMGetPreviousInstruction(I);
+  if (p || ++*hops > 8)
+    return p;
+  return only_pred(LLVMGetInstructionParent(I));
+}
+
+/* The value last stored to p before at, on the path to at (prev_on_path);
+ * NULL when there is none or a call before it that is not an intrinsic may
+ * write p. */
 static LLVMValueRef stored_before(LLVMValueRef p, LLVMValueRef at) {
-  for (LLVMValueRef I = LLVMGetPreviousInstruction(at); I;
-       I = LLVMGetPreviousInstruction(I)) {
+  int hops = 0;
+  for (LLVMValueRef I = prev_on_path(at, &hops); I;
+       I = prev_on_path(I, &hops)) {
     if (LLVMIsAStoreInst(I) && LLVMGetOperand(I, 1) == p)
       return LLVMGetOperand(I, 0);
     LLVMValueRef fn = called_fn(I);
-    if (!LLVMIsACallInst(I) || (fn && LLVMGetIntrinsicID(fn)))
+    if (!is_call(I) || (fn && LLVMGetIntrinsicID(fn)))
       continue;
     for (unsigned i = 0; i < LLVMGetNumArgOperands(I); i++)
       if (LLVMGetOperand(I, i) == p)
@@ -311,8 +360,9 @@ static size_t array_slots(const finder *f, LLVMValueRef at,
                           LLVMValueRef **out) {
   LLVMValueRef array = LLVMGetOperand(at, 5), *v = NULL;
   size_t n = 0, slot;
-  for (LLVMValueRef I = LLVMGetPreviousInstruction(at); I;
-       I = LLVMGetPreviousInstruction(I)) {
+  int hops = 0;
+  for (LLVMValueRef I = prev_on_path(at, &hops); I;
+       I = prev_on_path(I, &hops)) {
     if (!slot_of(f, I, array, &slot))
       continue;
     if (slot >= n) {
@@ -631,7 +681,7 @@ static void walk(finder *f, LLVMModuleRef m,
          b = LLVMGetNextBasicBlock(b))
       for (LLVMValueRef I = LLVMGetFirstInstruction(b); I;
            I = LLVMGetNextInstruction(I))
-        if (LLVMIsACallInst(I))
+        if (is_call(I))
           visit(f, I);
   }
 }
