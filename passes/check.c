@@ -239,11 +239,38 @@ static void dims_of(const json_t *a, uint32_t *d) {
     d[i] = (uint32_t)json_integer_value(json_array_get(a, i));
 }
 
+/* A tie's program as [[op, width, arg, k], ...]. */
+static json_t *expr_json(const aucs_host_expr *e) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < e->n; i++)
+    json_array_append_new(a, json_pack("[i,i,I,I]", e->ops[i].op,
+                                       e->ops[i].width,
+                                       (json_int_t)e->ops[i].arg,
+                                       (json_int_t)e->ops[i].k));
+  return a;
+}
+
+static void expr_of(const json_t *a, aucs_host_expr *e) {
+  e->n = json_array_size(a);
+  e->ops = e->n ? aucs_xcalloc(e->n, sizeof *e->ops) : NULL;
+  for (size_t i = 0; i < e->n; i++) {
+    const json_t *o = json_array_get(a, i);
+    e->ops[i] = (aucs_host_op){
+        (unsigned char)json_integer_value(json_array_get(o, 0)),
+        (unsigned char)json_integer_value(json_array_get(o, 1)),
+        (unsigned)json_integer_value(json_array_get(o, 2)),
+        (uint64_t)json_integer_value(json_array_get(o, 3))};
+  }
+}
+
 static json_t *launch_json(const aucs_host_launch *h) {
-  json_t *args = json_array();
+  json_t *args = json_array(), *ties = json_array();
   for (size_t i = 0; i < h->nargs; i++)
-    json_array_append_new(
-        args, json_pack("[b,I]", h->args[i].known, (json_int_t)h->args[i].bits));
+    json_array_append_new(args, json_pack("[b,I,I]", h->args[i].known,
+                                          (json_int_t)h->args[i].bits,
+                                          (json_int_t)h->args[i].same_as));
+  for (int d = 0; d < 3; d++)
+    json_array_append_new(ties, expr_json(&h->grid_expr[d]));
   json_t *j = json_pack("{s:s,s:o,s:I,s:o,s:I,s:b,s:I,s:b,s:o}", "kernel",
                         h->kernel, "grid", dims_json(h->grid), "grid_known",
                         (json_int_t)h->grid_known, "block",
@@ -252,6 +279,7 @@ static json_t *launch_json(const aucs_host_launch *h) {
                         h->shared_known, "shared", (json_int_t)h->shared,
                         "cooperative", h->cooperative, "args", args);
   AUCS_ASSERT(j);
+  json_object_set_new(j, "grid_expr", ties);
   if (h->where)
     json_object_set_new(j, "where", json_string(h->where));
   return j;
@@ -280,7 +308,11 @@ static void launch_add(aucs_host_launches *l, const json_t *j) {
     const json_t *a = json_array_get(args, i);
     h->args[i].known = json_is_true(json_array_get(a, 0));
     h->args[i].bits = (uint64_t)json_integer_value(json_array_get(a, 1));
+    h->args[i].same_as = (unsigned)json_integer_value(json_array_get(a, 2));
   }
+  for (int d = 0; d < 3; d++)
+    expr_of(json_array_get(json_object_get(j, "grid_expr"), (size_t)d),
+            &h->grid_expr[d]);
 }
 
 /* The pool's work in the first pass: file i's launches as a JSON array, or
