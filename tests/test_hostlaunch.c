@@ -506,6 +506,25 @@ static void test_hostlaunch_invoke_and_tied_grid(void **state) {
   aucs_hostlaunch_free(&l);
 }
 
+/* A launch written in a header the .cu includes with quotes is read: the
+ * .cu's own text has none. */
+static void test_hostlaunch_launch_in_a_header(void **state) {
+  (void)state;
+  if (!have_sdk())
+    skip();
+  aucs_host_launches l =
+      load_ok(AUCS_TEST_KERNELS "/inputs/hostlaunch_header.cu");
+  assert_int_equal(l.n, 1);
+  assert_string_equal(l.v[0].kernel, "_Z4fillPii");
+  /* the helper is not inlined: n is its parameter, the grid tied to it */
+  expect_dim(l.v[0].grid, l.v[0].grid_known, -1, 1, 1);
+  expect_dim(l.v[0].block, l.v[0].block_known, 128, 1, 1);
+  expect_arg(&l.v[0], 1, 0, 0);
+  assert_true(l.v[0].grid_expr[0].n > 0);
+  assert_non_null(strstr(l.v[0].where, "hostlaunch_header.cuh:3"));
+  aucs_hostlaunch_free(&l);
+}
+
 /* Limitation: a non-static helper shows twice, folded and open. */
 static void test_hostlaunch_exported_helper_shows_twice(void **state) {
   (void)state;
@@ -586,6 +605,7 @@ int main(void) {
       cmocka_unit_test(test_hostlaunch_direct_launches),
       cmocka_unit_test(test_hostlaunch_kernels_exist_on_device),
       cmocka_unit_test(test_hostlaunch_invoke_and_tied_grid),
+      cmocka_unit_test(test_hostlaunch_launch_in_a_header),
       cmocka_unit_test(test_hostlaunch_scale_input),
       cmocka_unit_test(test_hostlaunch_exported_helper_shows_twice),
       cmocka_unit_test(test_hostlaunch_no_launch_is_not_compiled),

@@ -25,7 +25,7 @@
  * (+ - * / % shifts, and, or, xor, extensions) to scalar arguments; a
  * value the host computes otherwise is open; struct and pointer arguments are never
  * known; launches through cudaLaunchKernelEx, CUDA graphs or a function
- * pointer are not seen, nor are launches in a header the .cu includes; a
+ * pointer are not seen, nor are launches in a system header alone; a
  * launching helper with external linkage that -O2 inlines shows twice (in
  * its caller, folded, and in its own body, open).
  */
@@ -112,8 +112,9 @@ int aucs_hostlaunch_find(LLVMModuleRef host, aucs_host_launches *out);
  * host side does not compile: "PATH: host code needs a CUDA SDK (none
  * found)" without an SDK (none installed, or o->no_cuda_sdk), whose runtime
  * headers host code needs; "PATH: does not compile (host side): <clang's
- * first error>". A file with no launch in its text ("<<<", "cudaLaunch") is
- * not compiled: 0 with n = 0. */
+ * first error>". A file with no launch in its text ("<<<", "cudaLaunch"),
+ * nor in a header it includes with quotes, is not compiled: 0 with
+ * n = 0. */
 int aucs_hostlaunch_load(const char *path, const aucs_load_options *o,
                          aucs_host_launches *out, char **err);
 

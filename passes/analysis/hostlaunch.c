@@ -714,6 +714,43 @@ static char *one_line(char *err) {
   return s;
 }
 
+/* Whether text (of the file at path) or a header it includes with quotes,
+ * resolved against its folder, writes a launch ("<<<", "cudaLaunch"): a
+ * launch in the project's own header counts; SDK headers are not read.
+ * At most *budget files are read. */
+static int mentions_launch(const char *path, const char *text, int *budget) {
+  if (strstr(text, "<<<") || strstr(text, "cudaLaunch"))
+    return 1;
+  const char *slash = strrchr(path, '/');
+  for (const char *l = text; l && *l && *budget > 0; l = strchr(l, '\n')) {
+    l += *l == '\n';
+    const char *w = l + strspn(l, " \t");
+    if (*w++ != '#')
+      continue;
+    w += strspn(w, " \t");
+    if (strncmp(w, "include", 7))
+      continue;
+    w += 7 + strspn(w + 7, " \t");
+    const char *end = *w == '"' ? strchr(w + 1, '"') : NULL;
+    const char *eol = strchr(w, '\n');
+    if (!end || (eol && end > eol))
+      continue;
+    char *inc = aucs_xasprintf("%.*s%.*s", slash ? (int)(slash - path + 1) : 0,
+                               path, (int)(end - w - 1), w + 1);
+    char *t = NULL, *e = NULL;
+    size_t n;
+    --*budget;
+    int found = !aucs_read_regular(inc, 1 << 24, "a header", "", &t, &n, &e) &&
+                mentions_launch(inc, t, budget);
+    free(t);
+    free(e);
+    free(inc);
+    if (found)
+      return 1;
+  }
+  return 0;
+}
+
 int aucs_hostlaunch_load(const char *path, const aucs_load_options *o,
                          aucs_host_launches *out, char **err) {
   static const aucs_load_options defaults = {0};
@@ -726,7 +763,7 @@ int aucs_hostlaunch_load(const char *path, const aucs_load_options *o,
   if (aucs_read_regular(path, max, "a CUDA file", "--max-input-size", &text,
                         &len, err))
     return 1;
-  int launches = strstr(text, "<<<") || strstr(text, "cudaLaunch");
+  int budget = 64, launches = mentions_launch(path, text, &budget);
   free(text);
   if (!launches)
     return 0;
