@@ -4,7 +4,8 @@
  *
  * Steps, for the kernels of a module:
  *   1. Select them (--kernel: mangled name, demangled signature, or the
- *      demangled name without its parameters).
+ *      demangled name without its parameters, or without its template
+ *      arguments too: every instantiation).
  *   2. Lower each once; a kernel that does not lower is "unsupported", with
  *      the location of the instruction that stopped it.
  *   3. Bind the user's --arg values to parameters by name and kind; an
@@ -35,6 +36,7 @@
  */
 #include "aucs/detect.h"
 
+#include "aucs/demangle.h"
 #include "aucs/nvvm.h"
 
 #include "aucs/adaptive.h"
@@ -110,15 +112,43 @@ static const char *fn_name(LLVMValueRef fn) {
   return LLVMGetValueName2(fn, &len);
 }
 
+/* The length of a demangled function's name before its parameter list
+ * (the first '(' outside template arguments), and before its template
+ * arguments (the '<' that opens the last of them at the name's end). */
+static size_t name_len(const char *dem) {
+  int depth = 0;
+  size_t i = 0;
+  for (; dem[i] && (depth || dem[i] != '('); i++)
+    depth += (dem[i] == '<') - (dem[i] == '>');
+  return i;
+}
+
+static size_t base_len(const char *dem, size_t len) {
+  int depth = 0;
+  for (size_t i = len; i-- > 0 && len && dem[len - 1] == '>';) {
+    depth += (dem[i] == '>') - (dem[i] == '<');
+    if (!depth)
+      return i;
+  }
+  return len;
+}
+
+static int prefix_is(const char *dem, size_t len, const char *want) {
+  return len && strlen(want) == len && !strncmp(dem, want, len);
+}
+
+/* --kernel: the mangled name, the demangled signature, the name without
+ * its parameters ("block_sum<128>"), or without its template arguments too
+ * ("block_sum": every instantiation). */
 static int kernel_matches(LLVMValueRef fn, const char *want) {
   if (!strcmp(fn_name(fn), want))
     return 1;
-  char *dem = aucs_report_demangle(fn_name(fn));
+  char *dem = aucs_demangle(fn_name(fn));
   int hit = 0;
   if (dem) {
-    size_t base = strcspn(dem, "(");
-    hit = !strcmp(dem, want) ||
-          (strlen(want) == base && !strncmp(dem, want, base));
+    size_t name = name_len(dem);
+    hit = !strcmp(dem, want) || prefix_is(dem, name, want) ||
+          prefix_is(dem, base_len(dem, name), want);
   }
   free(dem);
   return hit;
@@ -128,7 +158,7 @@ static char *no_such_kernel(LLVMValueRef *ks, size_t n, const char *want) {
   aucs_buf b = {0};
   aucs_buf_printf(&b, "--kernel: no kernel named '%s' (kernels:", want);
   for (size_t i = 0; i < n; i++) {
-    char *dem = aucs_report_demangle(fn_name(ks[i]));
+    char *dem = aucs_demangle(fn_name(ks[i]));
     aucs_buf_printf(&b, "%s %s", i ? "," : "", dem ? dem : fn_name(ks[i]));
     free(dem);
   }
@@ -151,7 +181,7 @@ static void lower(kstate *s, LLVMValueRef fn) {
   aucs_report_kernel *k = s->k;
   k->fn = fn;
   k->name = aucs_xstrdup(fn_name(fn));
-  k->demangled = aucs_report_demangle(k->name);
+  k->demangled = aucs_demangle(k->name);
   if (!k->demangled)
     k->demangled = aucs_xstrdup(k->name);
   s->in = aucs_inputs_describe(fn);

@@ -50,6 +50,7 @@
  * (an edit changes every query whose interval it touches: no cache hit).
  */
 #include "aucs/atomic_rmw.h"
+#include "aucs/demangle.h"
 #include "aucs/syncfix.h"
 #include "repair_impl.h"
 
@@ -1297,7 +1298,7 @@ void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
 }
 
 static void print_item(const aucs_repair_item *it, aucs_buf *out) {
-  char *d = aucs_report_demangle(it->kernel);
+  char *d = aucs_demangle(it->kernel);
   const char *loc = it->location ? it->location : "aucs";
   const char *k = d ? d : it->kernel;
   static const char *const label[] = {"note: fixed", "error: unfixable",

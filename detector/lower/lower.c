@@ -30,6 +30,7 @@
  */
 #include "lower_impl.h"
 
+#include "aucs/demangle.h"
 #include "aucs/gep.h"
 #include "aucs/sync.h"
 
@@ -221,6 +222,17 @@ static const char *value_name(lowerer *L, LLVMValueRef v, const char *dflt) {
   return aucs_arena_strdup(L->arena, n ? s : dflt);
 }
 
+/* A function's name as messages show it: demangled (demangle.h). */
+const char *lw_shown_name(lowerer *L, LLVMValueRef fn) {
+  const char *name = value_name(L, fn, "function");
+  char *d = aucs_demangle(name);
+  if (d) {
+    name = aucs_arena_strdup(L->arena, d);
+    free(d);
+  }
+  return name;
+}
+
 static int global_object(lowerer *L, LLVMValueRef g, uint32_t *id) {
   intptr_t got;
   if (aucs_ptrmap_get(&L->objidx, g, &got)) {
@@ -261,7 +273,7 @@ static int function_object(lowerer *L, LLVMValueRef fn, uint32_t *id) {
     return lw_fail(L,
                    "a pointer to '%s', a function only declared in the module, "
                    "is not supported",
-                   name);
+                   lw_shown_name(L, fn));
   bc_object o = {.name = name, .space = AUCS_MEM_GLOBAL};
   o.func = lw_func_index(L, fn) + 1;
   *id = lw_add_object(L, o);
@@ -1308,7 +1320,7 @@ static void lower_params(lowerer *L, LLVMValueRef fn, aucs_prog *p) {
 
 static aucs_prog *finish(lowerer *L, LLVMValueRef kernel, aucs_prog *p) {
   p->kernel = kernel;
-  p->kernel_name = value_name(L, kernel, "kernel");
+  p->kernel_name = lw_shown_name(L, kernel);
   ARENA_COPY(L, p->code, L->code);
   ARENA_COPY(L, p->instr, L->instr);
   p->ncode = L->code.n;

@@ -74,6 +74,8 @@ enum { LANE_D = 1, LANE_A = 2, LANE_B = 4, LANE_C = 8 };
 
 int lw_fail(lowerer *L, const char *fmt, const char *arg);
 unsigned lw_leaves(LLVMTypeRef t);
+/* fn's name as messages show it (demangled); in the lowerer's arena. */
+const char *lw_shown_name(lowerer *L, LLVMValueRef fn);
 int lw_is_scalar(LLVMTypeRef t);
 int lw_is_vector(LLVMTypeRef t);
 unsigned lw_lanes(LLVMTypeRef t);

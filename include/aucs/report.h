@@ -1,7 +1,7 @@
 /*
  * report: the detector's results as clang-style text (stderr) and as JSON
- * (stdout, `--format=json`), and the small Itanium demangler the reports
- * use for kernel names.
+ * (stdout, `--format=json`); kernel and object names demangled
+ * (demangle.h).
  *
  * Text, one block per finding:
  *   k.cu:12:5: error: data race on 's_tile[3]' (shared)
@@ -11,10 +11,6 @@
  *   note: launch: grid (1,1,1) block (64,1,1) n=100
  *   note: reproduce with: aucs detect k.cu --kernel ... --seed 7
  * JSON: the schema in docs/detect.md ("JSON report").
- *
- * Limitation: the demangler knows plain and namespaced function names with
- * builtin, pointer, reference, const/volatile and named parameter types;
- * anything else (templates, function pointers, ...) is printed mangled.
  */
 #ifndef AUCS_REPORT_H
 #define AUCS_REPORT_H
@@ -74,7 +70,7 @@ typedef struct aucs_report_static {
 typedef struct aucs_report_kernel {
   LLVMValueRef fn;
   char *name;      /* the function's (mangled) name */
-  char *demangled; /* aucs_report_demangle, else a copy of name */
+  char *demangled; /* aucs_demangle, else a copy of name */
   aucs_kernel_status status;
   char *reason;       /* why status is not CHECKED, or for a CHECKED kernel
                          which runs failed: one line, or NULL */
@@ -143,11 +139,6 @@ char *aucs_report_headline(const aucs_finding *f);
 /* The object of f as shown ("s_tile[3]", "in[2]", "buf+6"), indexed in
  * elements when its element type is known. Free with free(). */
 char *aucs_report_object(const aucs_finding *f);
-
-/* "foo(float const*, int)" for "_Z3fooPKfi"; the local name ("smem") for a
- * function-local static "_ZZ...E4smem"; NULL when mangled is not a name the
- * demangler knows. Free with free(). */
-char *aucs_report_demangle(const char *mangled);
 
 void aucs_report_kernel_free(aucs_report_kernel *k);
 /* Leave out of r the findings that do not count (aucs_finding_counts with
