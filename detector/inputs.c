@@ -49,6 +49,7 @@ typedef struct walker {
   aucs_input *v;
   size_t n, cap;
   unsigned param;
+  const char **declared; /* per parameter: aucs_inputs.declared_only */
 } walker;
 
 static unsigned md_nops(LLVMContextRef ctx, LLVMMetadataRef md) {
@@ -211,9 +212,26 @@ static void leaf(walker *W, const char *name, aucs_param_kind k, unsigned bits,
 static void flatten(walker *W, LLVMTypeRef t, LLVMMetadataRef di,
                     const char *name, int field, uint64_t off);
 
+/* A struct type the debug info only declares (DIFlagFwdDecl: no members,
+ * clang's default for a type whose constructor this module never emits):
+ * the first of a parameter is remembered, for the hint of inputs.h. */
+static void note_declared(walker *W, LLVMMetadataRef di) {
+  if (!di || LLVMGetMetadataKind(di) != LLVMDICompositeTypeMetadataKind ||
+      !(LLVMDITypeGetFlags(di) & LLVMDIFlagFwdDecl) ||
+      W->declared[W->param])
+    return;
+  size_t len = 0;
+  const char *s = md_string(W->ctx, di, DI_NAME, &len);
+  char *name = aucs_arena_alloc(W->arena, len + 1);
+  if (len)
+    memcpy(name, s, len);
+  W->declared[W->param] = name;
+}
+
 static void flatten_struct(walker *W, LLVMTypeRef t, LLVMMetadataRef di,
                            const char *name, uint64_t off) {
   unsigned n = LLVMCountStructElementTypes(t);
+  note_declared(W, di);
   for (unsigned e = 0; e < n; e++) {
     uint64_t at = LLVMOffsetOfElement(W->td, t, e);
     LLVMMetadataRef m = di_member_at(W->ctx, di, at);
@@ -285,6 +303,8 @@ aucs_inputs *aucs_inputs_describe(LLVMValueRef fn) {
   in->arena = W.arena;
   in->nparams = np;
   in->param_names = aucs_arena_alloc(W.arena, (np + 1) * sizeof(char *));
+  in->declared_only = aucs_arena_alloc(W.arena, (np + 1) * sizeof(char *));
+  W.declared = in->declared_only;
   LLVMMetadataRef *vars = arg_vars(W.ctx, fn, np);
   for (unsigned i = 0; i < np; i++) {
     LLVMValueRef a = LLVMGetParam(fn, i);
@@ -761,6 +781,14 @@ static void list_leaves(aucs_buf *b, const aucs_inputs *in, long p) {
     }
   if (first)
     aucs_buf_puts(b, "no parameters");
+  for (size_t i = 0; i < in->nparams; i++)
+    if ((p < 0 || i == (size_t)p) && in->declared_only[i]) {
+      aucs_buf_printf(b, " (the debug info only declares '%s', so the "
+                         "fields of '%s' are named by position; compile "
+                         "with -fstandalone-debug for their names)",
+                      in->declared_only[i], in->param_names[i]);
+      break;
+    }
 }
 
 /* The parameter that name's first component ("t" of "t.dims[0]") names. */

@@ -44,6 +44,10 @@ typedef struct aucs_input {
 typedef struct aucs_inputs {
   size_t nparams;
   const char **param_names; /* per kernel parameter */
+  /* Per kernel parameter: the struct type whose debug info is only a
+   * declaration (so its fields are named by position: "arg.f1[0]"), or
+   * NULL. */
+  const char **declared_only;
   size_t n;
   aucs_input *v; /* the leaves, in parameter and field order */
   void *arena;   /* owns the names */
