@@ -1312,9 +1312,7 @@ static void print_item(const aucs_repair_item *it, aucs_buf *out) {
   free(d);
 }
 
-void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
-  if (r->warnings)
-    aucs_buf_puts(out, r->warnings);
+static void print_items(const aucs_repair_result *r, aucs_buf *out) {
   aucs_editlog_print(&r->log, out);
   size_t listed =
       r->max_listed && r->nitems > r->max_listed ? r->max_listed : r->nitems;
@@ -1325,6 +1323,9 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
                     "aucs: note: fix: %zu more finding%s not listed; "
                     "--max-findings to list them\n",
                     r->nitems - listed, r->nitems - listed == 1 ? "" : "s");
+}
+
+static void print_end(const aucs_repair_result *r, aucs_buf *out) {
   if (r->budget)
     aucs_buf_printf(out,
                     "aucs: note: fix: %s: the repair stopped; %zu finding%s "
@@ -1338,4 +1339,17 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
                   r->nitems, r->nitems == 1 ? "" : "s", r->fixed, r->unfixable,
                   r->remaining, r->log.n, r->log.n == 1 ? "" : "s", r->rounds,
                   r->rounds == 1 ? "" : "s");
+}
+
+void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
+  if (r->warnings)
+    aucs_buf_puts(out, r->warnings);
+  print_items(r, out);
+  print_end(r, out);
+}
+
+void aucs_repair_print_brief(const aucs_repair_result *r, aucs_buf *out) {
+  if (r->warnings)
+    aucs_buf_puts(out, r->warnings);
+  print_end(r, out);
 }
