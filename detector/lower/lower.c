@@ -1251,6 +1251,8 @@ static int lower_function(lowerer *L, LLVMValueRef fn, bc_func *f) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
     aucs_ptrmap_put(&L->blockpc, bb, L->code.n);
+    L->cur = LLVMGetFirstInstruction(bb);
+    lw_marks_emit(L, fn == L->funcs.v[0] ? L->marks : NULL, bb);
     for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
          I = LLVMGetNextInstruction(I)) {
       L->cur = I;
@@ -1351,6 +1353,7 @@ static void lowerer_free(lowerer *L) {
   free(L->image.v);
   free(L->fix.v);
   free(L->why);
+  lw_marks_free(L->marks);
   aucs_ptrmap_free(&L->fnidx);
   aucs_ptrmap_free(&L->objidx);
   aucs_ptrmap_free(&L->slots);
@@ -1391,6 +1394,7 @@ int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
   L.cur = kernel;
   lower_params(&L, kernel, p);
   L.inputs = p->inputs;
+  L.marks = lw_marks_build(kernel);
   lw_func_index(&L, kernel);
   int bad = 0;
   for (uint32_t i = 0; i < L.funcs.n && !bad; i++) {
