@@ -403,6 +403,8 @@ int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                                       "--dynamic-shared", "--texture",
                                       "--inputs"};
   const char *arg = argv[*i];
+  if (!strcmp(arg, "--replay"))
+    return u->replay = 1;
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
     size_t n = strlen(flags[f]);
     if (strncmp(arg, flags[f], n) || (arg[n] && arg[n] != '='))
@@ -691,6 +693,7 @@ void aucs_inputs_values_init(aucs_inputs_values *v, const aucs_inputs *in) {
   size_t n = in ? in->n : 0;
   v->vals = aucs_xcalloc(n + 1, sizeof *v->vals);
   v->fixed = aucs_xcalloc(n + 1, 1);
+  v->given = aucs_xcalloc(n + 1, 1);
   v->bytes = aucs_xcalloc(n + 1, sizeof *v->bytes);
   v->buffer_as = aucs_xcalloc(n + 1, sizeof *v->buffer_as);
   v->data = aucs_xcalloc(n + 1, sizeof *v->data);
@@ -702,6 +705,7 @@ void aucs_inputs_values_init(aucs_inputs_values *v, const aucs_inputs *in) {
 void aucs_inputs_values_free(aucs_inputs_values *v) {
   free(v->vals);
   free(v->fixed);
+  free(v->given);
   free(v->bytes);
   for (size_t i = 0; v->buffer_as && i < v->n; i++)
     free((char *)v->buffer_as[i]);
@@ -723,12 +727,17 @@ int aucs_inputs_settable(const aucs_inputs *in, const aucs_inputs_values *v,
          (x->p.kind == AUCS_PARAM_FLOAT && (!x->field || v->fixed[i]));
 }
 
+int aucs_inputs_listed(const aucs_inputs *in, const aucs_inputs_values *v,
+                       const unsigned char *read, size_t i) {
+  return aucs_inputs_settable(in, v, i) && (!read || read[i] || v->given[i]);
+}
+
 char *aucs_inputs_format(const aucs_inputs *in, const aucs_inputs_values *v,
-                         const uint64_t *vals) {
+                         const uint64_t *vals, const unsigned char *read) {
   aucs_buf b = {0};
   aucs_buf_puts(&b, "");
   for (size_t i = 0; in && i < in->n; i++) {
-    if (!aucs_inputs_settable(in, v, i))
+    if (!aucs_inputs_listed(in, v, read, i))
       continue;
     char *t = aucs_inputs_value_text(&in->v[i].p, vals[i]);
     aucs_buf_printf(&b, "%s%s=%s", b.len ? " " : "", in->v[i].p.name, t);
@@ -738,16 +747,22 @@ char *aucs_inputs_format(const aucs_inputs *in, const aucs_inputs_values *v,
 }
 
 char *aucs_inputs_command(const aucs_inputs *in, const aucs_inputs_values *v,
-                          const uint64_t *vals, const aucs_inputs_user *u) {
+                          const uint64_t *vals, const unsigned char *read,
+                          const aucs_inputs_user *u) {
   aucs_buf b = {0};
   aucs_buf_puts(&b, "");
+  int left_out = u && u->replay;
   for (size_t i = 0; in && i < in->n; i++) {
-    if (!aucs_inputs_settable(in, v, i))
+    if (!aucs_inputs_listed(in, v, read, i)) {
+      left_out |= aucs_inputs_settable(in, v, i);
       continue;
+    }
     char *t = aucs_inputs_value_text(&in->v[i].p, vals[i]);
     aucs_buf_printf(&b, " --arg %s=%s", in->v[i].p.name, t);
     free(t);
   }
+  if (left_out)
+    aucs_buf_puts(&b, " --replay");
   for (size_t i = 0; in && i < in->n; i++)
     if (v->buffer_as[i])
       aucs_buf_printf(&b, " --buffer %s=%s", in->v[i].p.name, v->buffer_as[i]);
@@ -846,7 +861,7 @@ static int bind_value(const aucs_inputs *in, const char *kname,
             : "");
     return -1;
   }
-  v->fixed[i] = 1;
+  v->fixed[i] = v->given[i] = 1;
   return 1;
 }
 

@@ -163,7 +163,7 @@ static void test_inputs_bind_fields_and_buffers(void **state) {
   assert_int_equal(v.bytes[0], 40); /* 10 floats */
   assert_int_equal(v.bytes[5], 12);
   v.vals[1] = 4;
-  char *cmd = aucs_inputs_command(in, &v, v.vals, NULL);
+  char *cmd = aucs_inputs_command(in, &v, v.vals, NULL, NULL);
   assert_string_equal(cmd, " --arg t.dims[0]=4 --arg t.dims[1]=-3 --arg "
                            "t.scale=0.5 --arg t.in.n=0 --arg n=7 --buffer "
                            "t.ptr=10 --buffer t.in.q=3");

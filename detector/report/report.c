@@ -320,7 +320,7 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
   else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
            f->kind != AUCS_FINDING_UNSUPPORTED)
     access_notes(out, f);
-  launch_note(out, f->launch, f->args, from);
+  launch_note(out, f->launch, f->shown_args ? f->shown_args : f->args, from);
   if (reproduce)
     aucs_buf_printf(out, "note: reproduce with: %s\n", reproduce);
 }
@@ -330,10 +330,11 @@ static void witness_note(aucs_buf *out, const char *what,
   char *t0 = dim3(w->thread[0]), *t1 = dim3(w->thread[1]);
   char *b0 = dim3(w->block[0]), *b1 = dim3(w->block[1]);
   char *g = dim3(w->launch.grid), *b = dim3(w->launch.block);
+  const char *args = w->shown_args ? w->shown_args : w->args;
   aucs_buf_printf(out,
                   "note: static: %s: threads %s block %s and %s block %s; "
                   "grid %s block %s%s%s\n",
-                  what, t0, b0, t1, b1, g, b, *w->args ? " " : "", w->args);
+                  what, t0, b0, t1, b1, g, b, *args ? " " : "", args);
   free(g);
   free(b);
   free(t0);
@@ -825,10 +826,13 @@ static void static_free(aucs_report_kernel *k) {
   for (size_t i = 0; st->witness && i < k->findings.n; i++)
     if (st->witness[i]) {
       free(st->witness[i]->args);
+      free(st->witness[i]->shown_args);
       free(st->witness[i]);
     }
-  for (size_t i = 0; i < st->possible.n; i++)
+  for (size_t i = 0; i < st->possible.n; i++) {
     free(st->possible_witness[i].args);
+    free(st->possible_witness[i].shown_args);
+  }
   free(st->witness);
   free(st->proven);
   free(st->possible_witness);
@@ -847,6 +851,7 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
   aucs_finding *f = &k->findings.v[i];
   free(f->object);
   free(f->args);
+  free(f->shown_args);
   free(f->message);
   free(f->searched);
   free(f->natural);
@@ -856,6 +861,7 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
     free(k->reproduce[i]);
   if (st->witness && st->witness[i]) {
     free(st->witness[i]->args);
+    free(st->witness[i]->shown_args);
     free(st->witness[i]);
   }
 }

@@ -8,8 +8,10 @@
  *   k.cu:12:5: note: write by thread (3,0,0) block (0,0,0)
  *   k.cu:14:9: note: conflicts with read by thread (4,0,0) block (0,0,0) in
  *              the same barrier interval (epoch 2)
- *   note: launch: grid (1,1,1) block (64,1,1) n=100
+ *   note: launch (searched): grid (1,1,1) block (64,1,1) n=100
  *   note: reproduce with: aucs detect k.cu --kernel ... --seed 7
+ * The launch note and the reproduce line list the inputs the user gave
+ * and those the run read (aucs_finding.shown_args); JSON all of them.
  * JSON: the schema in docs/detect.md ("JSON report").
  */
 #ifndef AUCS_REPORT_H
@@ -31,7 +33,9 @@ typedef enum aucs_kernel_status {
 typedef struct aucs_report_witness {
   aucs_launch launch;
   aucs_dim3 thread[2], block[2]; /* of access a, of access b */
-  char *args;                    /* "n=3" */
+  char *args;                    /* "n=3", every input */
+  char *shown_args; /* what the text shows: the inputs the user gave and
+                       the scalar arguments (the solver's), or NULL */
 } aucs_report_witness;
 
 /* A precondition the static checker assumed (an llvm.assume). */
