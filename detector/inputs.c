@@ -217,8 +217,7 @@ static void flatten(walker *W, LLVMTypeRef t, LLVMMetadataRef di,
  * the first of a parameter is remembered, for the hint of inputs.h. */
 static void note_declared(walker *W, LLVMMetadataRef di) {
   if (!di || LLVMGetMetadataKind(di) != LLVMDICompositeTypeMetadataKind ||
-      !(LLVMDITypeGetFlags(di) & LLVMDIFlagFwdDecl) ||
-      W->declared[W->param])
+      !(LLVMDITypeGetFlags(di) & LLVMDIFlagFwdDecl) || W->declared[W->param])
     return;
   size_t len = 0;
   const char *s = md_string(W->ctx, di, DI_NAME, &len);
@@ -798,9 +797,10 @@ static void list_leaves(aucs_buf *b, const aucs_inputs *in, long p) {
     aucs_buf_puts(b, "no parameters");
   for (size_t i = 0; i < in->nparams; i++)
     if ((p < 0 || i == (size_t)p) && in->declared_only[i]) {
-      aucs_buf_printf(b, " (the debug info only declares '%s', so the "
-                         "fields of '%s' are named by position; compile "
-                         "with -fstandalone-debug for their names)",
+      aucs_buf_printf(b,
+                      " (the debug info only declares '%s', so the "
+                      "fields of '%s' are named by position; compile "
+                      "with -fstandalone-debug for their names)",
                       in->declared_only[i], in->param_names[i]);
       break;
     }

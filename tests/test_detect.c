@@ -356,8 +356,7 @@ static void test_detect_reproduce_lists_inputs_read(void **state) {
   g.n = aucs_kernel_list(g.m, &g.ks);
   aucs_report r, again;
   char *err = NULL;
-  assert_int_equal(detect(&g, "--grid 1 --block 64 --no-static", &r, &err),
-                   0);
+  assert_int_equal(detect(&g, "--grid 1 --block 64 --no-static", &r, &err), 0);
   const aucs_report_kernel *k = only(&r);
   assert_true(k->findings.n >= 1);
   const aucs_finding *f = &k->findings.v[0];

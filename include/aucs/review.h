@@ -32,8 +32,7 @@ void aucs_review_print(aucs_review *rv, LLVMModuleRef m,
  * and the IR hunk; said (NULL, or the patch's report) follows the diff as
  * comments, before the line per finding. */
 void aucs_review_print_source(aucs_review *rv, LLVMModuleRef m,
-                              const aucs_repair_result *r,
-                              const aucs_patch *sp, const char *said,
-                              aucs_buf *out);
+                              const aucs_repair_result *r, const aucs_patch *sp,
+                              const char *said, aucs_buf *out);
 
 #endif

@@ -335,9 +335,8 @@ void aucs_review_print(aucs_review *rv, LLVMModuleRef m,
 }
 
 void aucs_review_print_source(aucs_review *rv, LLVMModuleRef m,
-                              const aucs_repair_result *r,
-                              const aucs_patch *sp, const char *said,
-                              aucs_buf *out) {
+                              const aucs_repair_result *r, const aucs_patch *sp,
+                              const char *said, aucs_buf *out) {
   git_libgit2_init();
   for (size_t i = 0; i < rv->n; i++) {
     LLVMValueRef fn = LLVMGetNamedFunction(m, rv->fns[i].name);
