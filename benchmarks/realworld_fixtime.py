@@ -4,8 +4,9 @@
 usage: realworld_fixtime.py AUCS [--realworld DIR] [--only SUBSTR]
                             [--timeout S] [--repeat N]
 
-For every entry of DIR/manifest.json (default /work/shared/realworld) whose
-id contains SUBSTR: `AUCS compile` of its kernel.cu, then `AUCS detect` with
+For every entry of DIR/manifest.json (default $AUCS_REALWORLD, else
+../shared/realworld beside the project) whose id contains SUBSTR: `AUCS
+compile` of its kernel.cu, then `AUCS detect` with
 the launch options the real-world runner uses (DIR/run: --kernel, --grid,
 --block, --arg, struct fields as --arg p.f=v); when detect reports a race,
 inter-block race or barrier divergence (the kernels that need an edit, as
@@ -102,7 +103,9 @@ def one(aucs, rw, root, e, tmp, timeout, repeat):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("aucs")
-    ap.add_argument("--realworld", default="/work/shared/realworld")
+    ap.add_argument("--realworld", default=os.environ.get(
+        "AUCS_REALWORLD", os.path.join(os.path.dirname(os.path.abspath(
+            __file__)), "..", "..", "shared", "realworld")))
     ap.add_argument("--only", default="")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--repeat", type=int, default=3)

@@ -345,7 +345,9 @@ def main():
     ap.add_argument("--bench")
     ap.add_argument("--prev-bench")
     ap.add_argument("--old-aucs")
-    ap.add_argument("--realworld", default="/work/shared/realworld")
+    ap.add_argument("--realworld", default=os.environ.get(
+        "AUCS_REALWORLD", os.path.join(os.path.dirname(os.path.abspath(
+            __file__)), "..", "..", "shared", "realworld")))
     ap.add_argument("--only")
     ap.add_argument("--sections", default="files,shipped,plugin,throughput")
     ap.add_argument("--plugin-files", default="corpus")

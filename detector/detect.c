@@ -4,7 +4,8 @@
  *
  * Steps, for the kernels of a module:
  *   1. Select them (--kernel: mangled name, demangled signature, or the
- *      demangled name without its parameters).
+ *      demangled name without its parameters, or without its template
+ *      arguments too: every instantiation).
  *   2. Lower each once; a kernel that does not lower is "unsupported", with
  *      the location of the instruction that stopped it.
  *   3. Bind the user's --arg values to parameters by name and kind; an
@@ -27,14 +28,19 @@
  * the proven ones. With the launch and every scalar argument fixed, no
  * witness is replayed: the search runs that very launch.
  * Every finding carries the command that replays its run: every launch
- * dimension, every scalar argument, the run's seed and its fill, so the
- * replay is a search with nothing to choose, i.e. exactly that run.
+ * dimension, the inputs the user gave and those the run read
+ * (aucs_run_result.leaf_read), the run's seed and its fill, and --replay
+ * when it leaves an input out (an input not given is then 0, not
+ * searched), so the replay is a search with nothing to choose, i.e.
+ * exactly that run: an input the run never read could hold anything. The
+ * launch note shows the same inputs; JSON keeps them all.
  *
  * Limitation: the interpreter reports no address range, so fitness ties go
  * to the run with more accesses rather than to the denser range.
  */
 #include "aucs/detect.h"
 
+#include "aucs/demangle.h"
 #include "aucs/nvvm.h"
 
 #include "aucs/adaptive.h"
@@ -83,7 +89,8 @@ typedef struct kstate {
   unsigned char *bar_ordered;
   aucs_launch *bar_launch; /* the first run that passed it */
   char **bar_args;
-  char **bar_cmd; /* its reproduce command */
+  char **bar_shown; /* what its launch note shows of bar_args */
+  char **bar_cmd;   /* its reproduce command */
   aucs_static *st; /* the static checker's results, or NULL */
   unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
   aucs_candidate *found;     /* per finding of a run: that run (natural.h) */
@@ -110,15 +117,43 @@ static const char *fn_name(LLVMValueRef fn) {
   return LLVMGetValueName2(fn, &len);
 }
 
+/* The length of a demangled function's name before its parameter list
+ * (the first '(' outside template arguments), and before its template
+ * arguments (the '<' that opens the last of them at the name's end). */
+static size_t name_len(const char *dem) {
+  int depth = 0;
+  size_t i = 0;
+  for (; dem[i] && (depth || dem[i] != '('); i++)
+    depth += (dem[i] == '<') - (dem[i] == '>');
+  return i;
+}
+
+static size_t base_len(const char *dem, size_t len) {
+  int depth = 0;
+  for (size_t i = len; i-- > 0 && len && dem[len - 1] == '>';) {
+    depth += (dem[i] == '>') - (dem[i] == '<');
+    if (!depth)
+      return i;
+  }
+  return len;
+}
+
+static int prefix_is(const char *dem, size_t len, const char *want) {
+  return len && strlen(want) == len && !strncmp(dem, want, len);
+}
+
+/* --kernel: the mangled name, the demangled signature, the name without
+ * its parameters ("block_sum<128>"), or without its template arguments too
+ * ("block_sum": every instantiation). */
 static int kernel_matches(LLVMValueRef fn, const char *want) {
   if (!strcmp(fn_name(fn), want))
     return 1;
-  char *dem = aucs_report_demangle(fn_name(fn));
+  char *dem = aucs_demangle(fn_name(fn));
   int hit = 0;
   if (dem) {
-    size_t base = strcspn(dem, "(");
-    hit = !strcmp(dem, want) ||
-          (strlen(want) == base && !strncmp(dem, want, base));
+    size_t name = name_len(dem);
+    hit = !strcmp(dem, want) || prefix_is(dem, name, want) ||
+          prefix_is(dem, base_len(dem, name), want);
   }
   free(dem);
   return hit;
@@ -128,7 +163,7 @@ static char *no_such_kernel(LLVMValueRef *ks, size_t n, const char *want) {
   aucs_buf b = {0};
   aucs_buf_printf(&b, "--kernel: no kernel named '%s' (kernels:", want);
   for (size_t i = 0; i < n; i++) {
-    char *dem = aucs_report_demangle(fn_name(ks[i]));
+    char *dem = aucs_demangle(fn_name(ks[i]));
     aucs_buf_printf(&b, "%s %s", i ? "," : "", dem ? dem : fn_name(ks[i]));
     free(dem);
   }
@@ -151,7 +186,7 @@ static void lower(kstate *s, LLVMValueRef fn) {
   aucs_report_kernel *k = s->k;
   k->fn = fn;
   k->name = aucs_xstrdup(fn_name(fn));
-  k->demangled = aucs_report_demangle(k->name);
+  k->demangled = aucs_demangle(k->name);
   if (!k->demangled)
     k->demangled = aucs_xstrdup(k->name);
   s->in = aucs_inputs_describe(fn);
@@ -176,12 +211,14 @@ static void kstate_free(kstate *s) {
   aucs_launchplan_free(&s->lp);
   for (size_t i = 0; i < s->nbar; i++) {
     free(s->bar_args[i]);
+    free(s->bar_shown[i]);
     free(s->bar_cmd[i]);
   }
   free(s->bar_runs);
   free(s->bar_ordered);
   free(s->bar_launch);
   free(s->bar_args);
+  free(s->bar_shown);
   free(s->bar_cmd);
   free(s->failure);
   aucs_ptrmap_free(&s->fmap);
@@ -211,9 +248,12 @@ static int scalar(const aucs_param *p) {
   return p->kind == AUCS_PARAM_INT || p->kind == AUCS_PARAM_FLOAT;
 }
 
-/* "n=100 t.dims[0]=4": the inputs a run used (per leaf values). */
-static char *format_args(const kstate *s, const uint64_t *vals) {
-  return aucs_inputs_format(s->in, &s->iv, vals);
+/* "n=100 t.dims[0]=4": the inputs a run used (per leaf values); with
+ * read (aucs_run_result.leaf_read), only those the user gave or the run
+ * read. */
+static char *format_args(const kstate *s, const uint64_t *vals,
+                         const unsigned char *read) {
+  return aucs_inputs_format(s->in, &s->iv, vals, read);
 }
 
 /* After binding: what the search and the static checker see. A float field
@@ -248,6 +288,16 @@ static void host_args(kstate *s) {
   }
 }
 
+/* --replay: every input still free is 0, not searched (a float field
+ * left to the fill stays so: it is not settable). */
+static void replay_defaults(kstate *s) {
+  for (size_t j = 0; j < s->nl; j++)
+    if (!s->iv.fixed[j] && aucs_inputs_settable(s->in, &s->iv, j)) {
+      s->iv.vals[j] = 0;
+      s->iv.fixed[j] = 1;
+    }
+}
+
 /* Bind the user's --arg and --buffer settings to every selected kernel's
  * leaves (a kernel that did not lower included: its parameters are known
  * from its signature). */
@@ -264,6 +314,8 @@ static int bind_args(kstate *ks, size_t n, const aucs_detect_options *o,
   int rc = aucs_inputs_bind(ins, names, vals, n, &o->user, err);
   for (size_t i = 0; i < n; i++) {
     host_args(&ks[i]);
+    if (o->user.replay)
+      replay_defaults(&ks[i]);
     leaves_of(&ks[i]);
   }
   free(ins);
@@ -293,14 +345,17 @@ static char *dim_arg(aucs_dim3 d) {
   return aucs_xasprintf("%u,%u,%u", d.x, d.y, d.z);
 }
 
-static char *reproduce(const kstate *s, const aucs_candidate *c) {
+/* The command that replays run c: its launch, the inputs it lists (read:
+ * as format_args), its seed and fill. */
+static char *reproduce(const kstate *s, const aucs_candidate *c,
+                       const unsigned char *read) {
   aucs_buf b = {0};
   char *g = dim_arg(c->launch.grid), *bl = dim_arg(c->launch.block);
   aucs_buf_printf(&b, "%s --kernel %s --grid %s --block %s", s->prefix,
                   s->k->name, g, bl);
   free(g);
   free(bl);
-  char *in = aucs_inputs_command(s->in, &s->iv, c->args, &s->o->user);
+  char *in = aucs_inputs_command(s->in, &s->iv, c->args, read, &s->o->user);
   aucs_buf_puts(&b, in);
   free(in);
   if (s->lp.dynamic_shared)
@@ -343,9 +398,10 @@ static void index_finding(kstate *s, size_t n) {
   aucs_ptrmap_put(&s->fmap, key, (intptr_t)n);
 }
 
-/* 1 when f is new. */
+/* 1 when f, found by run c (its result res), is new. */
 static int add_finding(kstate *s, const aucs_finding *f,
-                       const aucs_candidate *c, const char *args) {
+                       const aucs_candidate *c, const char *args,
+                       const aucs_run_result *res) {
   aucs_report_kernel *k = s->k;
   if (known_finding(s, f))
     return 0;
@@ -353,13 +409,14 @@ static int add_finding(kstate *s, const aucs_finding *f,
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   g.message = f->message ? aucs_xstrdup(f->message) : NULL;
   g.args = aucs_xstrdup(args);
+  g.shown_args = format_args(s, c->args, res->leaf_read);
   g.data_dependent = g.data_loads = NULL; /* set by datadep() only */
   g.launch = c->launch;
   aucs_findings_push(&k->findings, &g);
   index_finding(s, k->findings.n);
   k->reproduce =
       aucs_xrealloc(k->reproduce, k->findings.n * sizeof(*k->reproduce));
-  k->reproduce[k->findings.n - 1] = reproduce(s, c);
+  k->reproduce[k->findings.n - 1] = reproduce(s, c, res->leaf_read);
   s->found = aucs_xrealloc(s->found, k->findings.n * sizeof *s->found);
   s->found[s->nfound] = *c;
   s->found[s->nfound].args = aucs_xcalloc(s->nl + 1, sizeof *c->args);
@@ -382,7 +439,8 @@ static unsigned merge_barriers(kstate *s, const aucs_run_result *res,
       news++;
       s->bar_launch[i] = c->launch;
       s->bar_args[i] = aucs_xstrdup(args);
-      s->bar_cmd[i] = reproduce(s, c);
+      s->bar_shown[i] = format_args(s, c->args, res->leaf_read);
+      s->bar_cmd[i] = reproduce(s, c, res->leaf_read);
     }
   }
   return news;
@@ -404,18 +462,20 @@ static const char *status_text(aucs_run_status st) {
 }
 
 static void run_failed(kstate *s, const aucs_run_result *res,
-                       const aucs_candidate *c, const char *args) {
+                       const aucs_candidate *c) {
   if (s->failed++)
     return;
   char *g = dim_arg(c->launch.grid), *b = dim_arg(c->launch.block);
-  char *cmd = reproduce(s, c);
+  char *cmd = reproduce(s, c, res->leaf_read);
+  char *shown = format_args(s, c->args, res->leaf_read);
   s->failure =
       aucs_xasprintf("%s (run: grid (%s) block (%s)%s%s; reproduce with: %s)",
                      res->error ? res->error : status_text(res->status), g, b,
-                     *args ? " " : "", args, cmd);
+                     *shown ? " " : "", shown, cmd);
   free(g);
   free(b);
   free(cmd);
+  free(shown);
 }
 
 /* After the search: no run finished makes the kernel "error"; failed runs
@@ -576,7 +636,7 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
   aucs_run_status st = run_as_is(s, c, &res);
   if (st == AUCS_RUN_ASSUME)
     return discard(s, &res);
-  char *args = format_args(s, c->args);
+  char *args = format_args(s, c->args, NULL);
   if (k->runs++ == 0) {
     k->launch = c->launch;
     k->args = aucs_xstrdup(args);
@@ -584,7 +644,7 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
   k->thread_instructions += res.thread_instructions;
   fit->news = 0;
   for (size_t i = 0; i < res.findings.n; i++)
-    fit->news += (unsigned)add_finding(s, &res.findings.v[i], c, args);
+    fit->news += (unsigned)add_finding(s, &res.findings.v[i], c, args, &res);
   fit->news += merge_barriers(s, &res, c, args);
   memcpy(fit->coverage, res.coverage, sizeof fit->coverage);
   fit->score = res.accesses
@@ -594,7 +654,7 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
   s->pg.run_cut |= st == AUCS_RUN_BUDGET;
   s->stopped |= st == AUCS_RUN_STOPPED;
   if (st != AUCS_RUN_OK && st != AUCS_RUN_BUDGET && st != AUCS_RUN_STOPPED)
-    run_failed(s, &res, c, args);
+    run_failed(s, &res, c);
   free(args);
   aucs_run_result_free(&res);
   if (st == AUCS_RUN_BUDGET || st == AUCS_RUN_STOPPED)
@@ -731,6 +791,7 @@ static void redundant(kstate *s, size_t i) {
       .a = {.instr = bar},
       .launch = s->bar_launch[i],
       .args = aucs_xstrdup(s->bar_args[i]),
+      .shown_args = aucs_xstrdup(s->bar_shown[i]),
   };
   f.message = aucs_xasprintf(
       "it never ordered a conflicting pair of accesses in the %llu run%s "
@@ -938,9 +999,14 @@ static aucs_report_witness *witness_of(const kstate *s,
                              .thread = {w->thread[0], w->thread[1]},
                              .block = {w->block[0], w->block[1]}};
   uint64_t *vals = aucs_xcalloc(s->nl + 1, sizeof *vals);
+  unsigned char *chosen = aucs_xcalloc(s->nl + 1, 1);
   witness_args(s, w, vals);
-  r->args = format_args(s, vals);
+  for (size_t j = 0; j < s->nl; j++) /* the solver chooses no field */
+    chosen[j] = !s->in->v[j].field;
+  r->args = format_args(s, vals, NULL);
+  r->shown_args = format_args(s, vals, chosen);
   free(vals);
+  free(chosen);
   return r;
 }
 
@@ -1197,6 +1263,7 @@ static void check_kernel(kstate *s) {
   s->bar_ordered = aucs_xcalloc(s->nbar + 1, 1);
   s->bar_launch = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_launch));
   s->bar_args = aucs_xcalloc(s->nbar + 1, sizeof(char *));
+  s->bar_shown = aucs_xcalloc(s->nbar + 1, sizeof(char *));
   s->bar_cmd = aucs_xcalloc(s->nbar + 1, sizeof(char *));
   aucs_search_space sp;
   space_of(s, &sp);

@@ -72,6 +72,7 @@ void aucs_findings_free(aucs_findings *l) {
   for (size_t i = 0; i < l->n; i++) {
     free(l->v[i].object);
     free(l->v[i].args);
+    free(l->v[i].shown_args);
     free(l->v[i].message);
     free(l->v[i].searched);
     free(l->v[i].natural);

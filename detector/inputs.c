@@ -49,6 +49,7 @@ typedef struct walker {
   aucs_input *v;
   size_t n, cap;
   unsigned param;
+  const char **declared; /* per parameter: aucs_inputs.declared_only */
 } walker;
 
 static unsigned md_nops(LLVMContextRef ctx, LLVMMetadataRef md) {
@@ -211,9 +212,25 @@ static void leaf(walker *W, const char *name, aucs_param_kind k, unsigned bits,
 static void flatten(walker *W, LLVMTypeRef t, LLVMMetadataRef di,
                     const char *name, int field, uint64_t off);
 
+/* A struct type the debug info only declares (DIFlagFwdDecl: no members,
+ * clang's default for a type whose constructor this module never emits):
+ * the first of a parameter is remembered, for the hint of inputs.h. */
+static void note_declared(walker *W, LLVMMetadataRef di) {
+  if (!di || LLVMGetMetadataKind(di) != LLVMDICompositeTypeMetadataKind ||
+      !(LLVMDITypeGetFlags(di) & LLVMDIFlagFwdDecl) || W->declared[W->param])
+    return;
+  size_t len = 0;
+  const char *s = md_string(W->ctx, di, DI_NAME, &len);
+  char *name = aucs_arena_alloc(W->arena, len + 1);
+  if (len)
+    memcpy(name, s, len);
+  W->declared[W->param] = name;
+}
+
 static void flatten_struct(walker *W, LLVMTypeRef t, LLVMMetadataRef di,
                            const char *name, uint64_t off) {
   unsigned n = LLVMCountStructElementTypes(t);
+  note_declared(W, di);
   for (unsigned e = 0; e < n; e++) {
     uint64_t at = LLVMOffsetOfElement(W->td, t, e);
     LLVMMetadataRef m = di_member_at(W->ctx, di, at);
@@ -285,6 +302,8 @@ aucs_inputs *aucs_inputs_describe(LLVMValueRef fn) {
   in->arena = W.arena;
   in->nparams = np;
   in->param_names = aucs_arena_alloc(W.arena, (np + 1) * sizeof(char *));
+  in->declared_only = aucs_arena_alloc(W.arena, (np + 1) * sizeof(char *));
+  W.declared = in->declared_only;
   LLVMMetadataRef *vars = arg_vars(W.ctx, fn, np);
   for (unsigned i = 0; i < np; i++) {
     LLVMValueRef a = LLVMGetParam(fn, i);
@@ -383,6 +402,8 @@ int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
                                       "--dynamic-shared", "--texture",
                                       "--inputs"};
   const char *arg = argv[*i];
+  if (!strcmp(arg, "--replay"))
+    return u->replay = 1;
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
     size_t n = strlen(flags[f]);
     if (strncmp(arg, flags[f], n) || (arg[n] && arg[n] != '='))
@@ -671,6 +692,7 @@ void aucs_inputs_values_init(aucs_inputs_values *v, const aucs_inputs *in) {
   size_t n = in ? in->n : 0;
   v->vals = aucs_xcalloc(n + 1, sizeof *v->vals);
   v->fixed = aucs_xcalloc(n + 1, 1);
+  v->given = aucs_xcalloc(n + 1, 1);
   v->bytes = aucs_xcalloc(n + 1, sizeof *v->bytes);
   v->buffer_as = aucs_xcalloc(n + 1, sizeof *v->buffer_as);
   v->data = aucs_xcalloc(n + 1, sizeof *v->data);
@@ -682,6 +704,7 @@ void aucs_inputs_values_init(aucs_inputs_values *v, const aucs_inputs *in) {
 void aucs_inputs_values_free(aucs_inputs_values *v) {
   free(v->vals);
   free(v->fixed);
+  free(v->given);
   free(v->bytes);
   for (size_t i = 0; v->buffer_as && i < v->n; i++)
     free((char *)v->buffer_as[i]);
@@ -703,12 +726,17 @@ int aucs_inputs_settable(const aucs_inputs *in, const aucs_inputs_values *v,
          (x->p.kind == AUCS_PARAM_FLOAT && (!x->field || v->fixed[i]));
 }
 
+int aucs_inputs_listed(const aucs_inputs *in, const aucs_inputs_values *v,
+                       const unsigned char *read, size_t i) {
+  return aucs_inputs_settable(in, v, i) && (!read || read[i] || v->given[i]);
+}
+
 char *aucs_inputs_format(const aucs_inputs *in, const aucs_inputs_values *v,
-                         const uint64_t *vals) {
+                         const uint64_t *vals, const unsigned char *read) {
   aucs_buf b = {0};
   aucs_buf_puts(&b, "");
   for (size_t i = 0; in && i < in->n; i++) {
-    if (!aucs_inputs_settable(in, v, i))
+    if (!aucs_inputs_listed(in, v, read, i))
       continue;
     char *t = aucs_inputs_value_text(&in->v[i].p, vals[i]);
     aucs_buf_printf(&b, "%s%s=%s", b.len ? " " : "", in->v[i].p.name, t);
@@ -718,16 +746,22 @@ char *aucs_inputs_format(const aucs_inputs *in, const aucs_inputs_values *v,
 }
 
 char *aucs_inputs_command(const aucs_inputs *in, const aucs_inputs_values *v,
-                          const uint64_t *vals, const aucs_inputs_user *u) {
+                          const uint64_t *vals, const unsigned char *read,
+                          const aucs_inputs_user *u) {
   aucs_buf b = {0};
   aucs_buf_puts(&b, "");
+  int left_out = u && u->replay;
   for (size_t i = 0; in && i < in->n; i++) {
-    if (!aucs_inputs_settable(in, v, i))
+    if (!aucs_inputs_listed(in, v, read, i)) {
+      left_out |= aucs_inputs_settable(in, v, i);
       continue;
+    }
     char *t = aucs_inputs_value_text(&in->v[i].p, vals[i]);
     aucs_buf_printf(&b, " --arg %s=%s", in->v[i].p.name, t);
     free(t);
   }
+  if (left_out)
+    aucs_buf_puts(&b, " --replay");
   for (size_t i = 0; in && i < in->n; i++)
     if (v->buffer_as[i])
       aucs_buf_printf(&b, " --buffer %s=%s", in->v[i].p.name, v->buffer_as[i]);
@@ -761,6 +795,15 @@ static void list_leaves(aucs_buf *b, const aucs_inputs *in, long p) {
     }
   if (first)
     aucs_buf_puts(b, "no parameters");
+  for (size_t i = 0; i < in->nparams; i++)
+    if ((p < 0 || i == (size_t)p) && in->declared_only[i]) {
+      aucs_buf_printf(b,
+                      " (the debug info only declares '%s', so the "
+                      "fields of '%s' are named by position; compile "
+                      "with -fstandalone-debug for their names)",
+                      in->declared_only[i], in->param_names[i]);
+      break;
+    }
 }
 
 /* The parameter that name's first component ("t" of "t.dims[0]") names. */
@@ -818,7 +861,7 @@ static int bind_value(const aucs_inputs *in, const char *kname,
             : "");
     return -1;
   }
-  v->fixed[i] = 1;
+  v->fixed[i] = v->given[i] = 1;
   return 1;
 }
 

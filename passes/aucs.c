@@ -414,6 +414,7 @@ static int run(args *a, LLVMModuleRef m) {
     rc = write_module(m, a->output);
   if (out.len)
     fputs(out.data, stdout);
+  fflush(stdout); /* before diag: one order in a pipe (2>&1) too */
   if (diag.len)
     fputs(diag.data, stderr);
   aucs_buf_free(&out);

@@ -5,7 +5,8 @@
  *           (conditions: with each block's entry condition)
  *   detect: check the module -> detect each kernel -> text or JSON report
  *   fix:    check the module -> ids -> (review: remember the IR) -> repair
- *           -> (review: diff) -> strip ids -> verify -> report
+ *           -> (review: diff, source patch and findings on out; the summary
+ *           alone on diag) -> strip ids -> verify -> report
  */
 #include "aucs/pipeline.h"
 
@@ -171,7 +172,8 @@ static void source_patch(LLVMModuleRef m, const aucs_fix_options *o,
   aucs_patch_options po = {.cu = o->detect.input,
                            .load = o->load,
                            .detect = &o->detect,
-                           .module = m};
+                           .module = m,
+                           .by_edit = o->review};
   aucs_patch_make(r, &po, sp, said);
 }
 
@@ -247,12 +249,14 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
       source_patch(m, o, &r, &sp, &said);
     if (version)
       aucs_patch_sarif(&sp, &r, o->detect.input, sarif.results);
-    if (rv)
-      aucs_review_print_source(rv, m, &r, sp.per_edit, out);
-    aucs_repair_print(&r, diag);
+    if (rv) { /* one stream: the review says it all, in order */
+      aucs_review_print_source(rv, m, &r, &sp, said.data, out);
+      aucs_repair_print_brief(&r, diag);
+    } else
+      aucs_repair_print(&r, diag);
     if (o->detect.stats)
       aucs_repair_stats_print(&r.stats, diag);
-    if (said.len)
+    if (said.len && !rv)
       aucs_buf_puts(diag, said.data);
     code = fix_code(o, &r);
     if (o->patch && aucs_patch_write(&sp, o->patch, out, diag))

@@ -50,6 +50,7 @@
  * (an edit changes every query whose interval it touches: no cache hit).
  */
 #include "aucs/atomic_rmw.h"
+#include "aucs/demangle.h"
 #include "aucs/syncfix.h"
 #include "repair_impl.h"
 
@@ -1297,7 +1298,7 @@ void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
 }
 
 static void print_item(const aucs_repair_item *it, aucs_buf *out) {
-  char *d = aucs_report_demangle(it->kernel);
+  char *d = aucs_demangle(it->kernel);
   const char *loc = it->location ? it->location : "aucs";
   const char *k = d ? d : it->kernel;
   static const char *const label[] = {"note: fixed", "error: unfixable",
@@ -1311,9 +1312,7 @@ static void print_item(const aucs_repair_item *it, aucs_buf *out) {
   free(d);
 }
 
-void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
-  if (r->warnings)
-    aucs_buf_puts(out, r->warnings);
+static void print_items(const aucs_repair_result *r, aucs_buf *out) {
   aucs_editlog_print(&r->log, out);
   size_t listed =
       r->max_listed && r->nitems > r->max_listed ? r->max_listed : r->nitems;
@@ -1324,6 +1323,9 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
                     "aucs: note: fix: %zu more finding%s not listed; "
                     "--max-findings to list them\n",
                     r->nitems - listed, r->nitems - listed == 1 ? "" : "s");
+}
+
+static void print_end(const aucs_repair_result *r, aucs_buf *out) {
   if (r->budget)
     aucs_buf_printf(out,
                     "aucs: note: fix: %s: the repair stopped; %zu finding%s "
@@ -1337,4 +1339,17 @@ void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
                   r->nitems, r->nitems == 1 ? "" : "s", r->fixed, r->unfixable,
                   r->remaining, r->log.n, r->log.n == 1 ? "" : "s", r->rounds,
                   r->rounds == 1 ? "" : "s");
+}
+
+void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
+  if (r->warnings)
+    aucs_buf_puts(out, r->warnings);
+  print_items(r, out);
+  print_end(r, out);
+}
+
+void aucs_repair_print_brief(const aucs_repair_result *r, aucs_buf *out) {
+  if (r->warnings)
+    aucs_buf_puts(out, r->warnings);
+  print_end(r, out);
 }

@@ -226,7 +226,8 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   aucs_options_free(&o);
 
   /* searched, the trial replays the recorded run first: its finding keeps
-   * that run, and at most three fresh runs follow */
+   * that run, and at most three fresh runs follow; racy never reads n, so
+   * the reproduce line leaves it out (and says --replay) */
   const char *name = "racy";
   size_t nargs = rec.nargs;
   aucs_detect_trial tr = {
@@ -239,7 +240,7 @@ static void test_detect_trial_replays_recorded_runs(void **state) {
   const aucs_report_kernel *k = only(&r);
   assert_true(k->runs >= 1 && k->runs <= 4);
   assert_true(k->findings.n >= 1);
-  assert_non_null(strstr(k->reproduce[0], "--block 64,1,1 --arg n=7 --seed 5 "
+  assert_non_null(strstr(k->reproduce[0], "--block 64,1,1 --replay --seed 5 "
                                           "--fill zero"));
   aucs_detect_report_free(&r);
   aucs_options_free(&t);
@@ -321,6 +322,87 @@ static int stop_race(void *ctx, const char *kernel, const aucs_finding *f) {
 /* A trial's stop ends the replayed run at the finding, not at the run's
  * end: far fewer thread instructions than the full run, the race kept, and
  * no redundant barrier claimed from the partial run. */
+/* Two structs by value of which the kernel reads one field each, and a
+ * scalar it reads only past 100000 threads: the reproduce line and the
+ * launch note list the two fields alone (and --replay, so the rest is not
+ * searched), the JSON's args every input; the line replays that very run. */
+static const char *two_structs =
+    "%struct.P = type { i32, [4 x i32], i32 }\n"
+    "@s2 = internal addrspace(3) global [32 x i32] undef\n"
+    "define ptx_kernel void @two(ptr byval(%struct.P) align 4 %a, "
+    "ptr byval(%struct.P) align 4 %b, i32 %m, ptr %out) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %n = load i32, ptr %a\n"
+    "  %pk = getelementptr %struct.P, ptr %b, i32 0, i32 1, i32 1\n"
+    "  %k = load i32, ptr %pk\n"
+    "  %v = add i32 %n, %k\n"
+    "  %i = urem i32 %t, 32\n"
+    "  %p = getelementptr [32 x i32], ptr addrspace(3) @s2, i32 0, i32 %i\n"
+    "  store i32 %v, ptr addrspace(3) %p\n"
+    "  %big = icmp uge i32 %t, 100000\n"
+    "  br i1 %big, label %then, label %done\n"
+    "then:\n"
+    "  store i32 %m, ptr %out\n"
+    "  br label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
+
+static void test_detect_reproduce_lists_inputs_read(void **state) {
+  (void)state;
+  fx g = {.m = support_parse(two_structs)};
+  g.n = aucs_kernel_list(g.m, &g.ks);
+  aucs_report r, again;
+  char *err = NULL;
+  assert_int_equal(detect(&g, "--grid 1 --block 64 --no-static", &r, &err), 0);
+  const aucs_report_kernel *k = only(&r);
+  assert_true(k->findings.n >= 1);
+  const aucs_finding *f = &k->findings.v[0];
+  const char *cmd = k->reproduce[0];
+  assert_non_null(strstr(cmd, " --arg a.f0="));
+  assert_non_null(strstr(cmd, " --arg b.f1[1]="));
+  assert_non_null(strstr(cmd, " --replay --seed "));
+  assert_null(strstr(cmd, "a.f1"));
+  assert_null(strstr(cmd, "a.f2"));
+  assert_null(strstr(cmd, "b.f0"));
+  assert_null(strstr(cmd, " --arg m="));
+  assert_non_null(strstr(f->args, "m=")); /* JSON: every input */
+  assert_non_null(strstr(f->args, "a.f1[3]="));
+  assert_non_null(f->shown_args);
+  assert_null(strstr(f->shown_args, "m="));
+  assert_null(strstr(f->shown_args, "a.f2"));
+  /* the line replays the run: one run, the same finding, the same line */
+  const char *opts = strstr(cmd, " --kernel");
+  assert_non_null(opts);
+  assert_int_equal(detect(&g, opts, &again, &err), 0);
+  assert_int_equal(only(&again)->runs, 1);
+  assert_true(only(&again)->findings.n >= 1);
+  assert_int_equal(only(&again)->findings.v[0].kind, f->kind);
+  assert_ptr_equal(only(&again)->findings.v[0].a.instr, f->a.instr);
+  assert_string_equal(only(&again)->reproduce[0], cmd);
+  aucs_detect_report_free(&again);
+  aucs_detect_report_free(&r);
+  free(g.ks);
+  support_free(g.m);
+}
+
+/* --replay: an input not given is 0, not searched (one run). */
+static void test_detect_replay_searches_no_input(void **state) {
+  fx *f = *state;
+  aucs_report r;
+  char *err = NULL;
+  assert_int_equal(detect(f,
+                          "--kernel racy --grid 1 --block 64 --fill zero "
+                          "--replay --no-static",
+                          &r, &err),
+                   0);
+  assert_int_equal(only(&r)->runs, 1);
+  assert_string_equal(only(&r)->args, "n=0");
+  aucs_detect_report_free(&r);
+}
+
 static void test_detect_trial_stop_ends_the_run(void **state) {
   (void)state;
   LLVMModuleRef m = support_parse(late_ir);
@@ -831,6 +913,8 @@ int main(void) {
       cmocka_unit_test(test_detect_divergent_barrier_keeps_searching),
       cmocka_unit_test(test_detect_trial_search_skips_replayed_run),
       cmocka_unit_test(test_detect_trial_stop_ends_the_run),
+      cmocka_unit_test(test_detect_reproduce_lists_inputs_read),
+      cmocka_unit_test(test_detect_replay_searches_no_input),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

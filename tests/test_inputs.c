@@ -163,7 +163,7 @@ static void test_inputs_bind_fields_and_buffers(void **state) {
   assert_int_equal(v.bytes[0], 40); /* 10 floats */
   assert_int_equal(v.bytes[5], 12);
   v.vals[1] = 4;
-  char *cmd = aucs_inputs_command(in, &v, v.vals, NULL);
+  char *cmd = aucs_inputs_command(in, &v, v.vals, NULL, NULL);
   assert_string_equal(cmd, " --arg t.dims[0]=4 --arg t.dims[1]=-3 --arg "
                            "t.scale=0.5 --arg t.in.n=0 --arg n=7 --buffer "
                            "t.ptr=10 --buffer t.in.q=3");
@@ -195,6 +195,56 @@ static void test_inputs_bad_names_list_fields(void **state) {
   assert_int_equal(bind(in, &v, "--arg x=1", &err), -1);
   assert_non_null(strstr(err, "no parameter named 'x'"));
   free(err);
+  aucs_inputs_values_free(&v);
+  aucs_inputs_free(in);
+  support_free(m);
+}
+
+/* clang's default -g for a struct whose constructor the module never emits
+ * (a class template with a host constructor): only a declaration. Its
+ * fields are positional, and the list of the parameter's inputs says how to
+ * get names. */
+static const char *const declared_ir =
+    "define ptx_kernel void @k(ptr byval(%struct.T) align 8 %0, i32 %1) "
+    "!dbg !8 {\n"
+    "    #dbg_declare(ptr %0, !28, !DIExpression(), !29)\n"
+    "  ret void, !dbg !29\n"
+    "}\n"
+    "!llvm.dbg.cu = !{!0}\n"
+    "!llvm.module.flags = !{!3}\n"
+    "!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: "
+    "!1, emissionKind: FullDebug)\n"
+    "!1 = !DIFile(filename: \"u.cu\", directory: \"/tmp\")\n"
+    "!3 = !{i32 2, !\"Debug Info Version\", i32 3}\n"
+    "!8 = distinct !DISubprogram(name: \"k\", scope: !1, file: !1, line: 3, "
+    "type: !9, spFlags: DISPFlagDefinition, unit: !0)\n"
+    "!9 = !DISubroutineType(types: !10)\n"
+    "!10 = !{null, !11}\n"
+    "!11 = !DICompositeType(tag: DW_TAG_structure_type, name: "
+    "\"CParam<float>\", file: !1, line: 2, flags: DIFlagFwdDecl)\n"
+    "!28 = !DILocalVariable(name: \"in\", arg: 1, scope: !8, file: !1, "
+    "line: 3, type: !11)\n"
+    "!29 = !DILocation(line: 3, column: 21, scope: !8)\n";
+
+static void test_inputs_declared_struct_hints(void **state) {
+  (void)state;
+  LLVMModuleRef m;
+  aucs_inputs *in = describe(declared_ir, &m);
+  assert_string_equal(in->param_names[0], "in");
+  assert_string_equal(in->declared_only[0], "CParam<float>");
+  assert_null(in->declared_only[1]);
+  leaf_is(in, 1, "in.f1[0]", AUCS_PARAM_INT, 1, 8, 0);
+  aucs_inputs_values v;
+  char *err = NULL;
+  assert_int_equal(bind(in, &v, "--arg in.dims[0]=1", &err), -1);
+  assert_non_null(strstr(err, "parameter 'in' has: in.f0 (a pointer field)"));
+  assert_non_null(strstr(err, "(the debug info only declares "
+                              "'CParam<float>', so the fields of 'in' are "
+                              "named by position; compile with "
+                              "-fstandalone-debug for their names)"));
+  free(err);
+  aucs_inputs_values_free(&v);
+  assert_int_equal(bind(in, &v, "--arg in.f1[0]=1", &err), 0);
   aucs_inputs_values_free(&v);
   aucs_inputs_free(in);
   support_free(m);
@@ -271,6 +321,7 @@ int main(void) {
       cmocka_unit_test(test_inputs_positional_names),
       cmocka_unit_test(test_inputs_bind_fields_and_buffers),
       cmocka_unit_test(test_inputs_bad_names_list_fields),
+      cmocka_unit_test(test_inputs_declared_struct_hints),
       cmocka_unit_test(test_inputs_json_file),
       cmocka_unit_test(test_inputs_run_pointer_field),
   };

@@ -6,6 +6,8 @@
  */
 #include "interp_fx.h"
 
+#include "aucs/inputs.h"
+
 /* ---- instruction semantics ---- */
 
 static const char *ints_ir =
@@ -861,6 +863,55 @@ static void test_interp_warp_lockstep_excuses_only_intra_warp(void **state) {
   free_fx(&f);
 }
 
+/* Which inputs a run read (aucs_run_result.leaf_read): a byval struct's
+ * field by its bytes loaded, a scalar by an executed use (a loop's bound
+ * in its header, a phi's incoming value on the edge taken); not a field
+ * never loaded, nor a scalar used only on a path no thread takes. */
+static const char *reads_ir =
+    "%struct.P = type { i32, i32 }\n"
+    "define ptx_kernel void @k(ptr %out, ptr byval(%struct.P) align 4 %s, "
+    "i32 %n, i32 %m, i32 %q) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %p1 = getelementptr %struct.P, ptr %s, i32 0, i32 1\n"
+    "  %b = load i32, ptr %p1\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %i = phi i32 [ 0, %entry ], [ %i2, %loop ]\n"
+    "  %i2 = add i32 %i, 1\n"
+    "  %c = icmp ult i32 %i2, %n\n"
+    "  br i1 %c, label %loop, label %after\n"
+    "after:\n"
+    "  %big = icmp uge i32 %t, 100000\n"
+    "  br i1 %big, label %never, label %done\n"
+    "never:\n"
+    "  store i32 %m, ptr %out\n"
+    "  br label %done\n"
+    "done:\n"
+    "  %v = phi i32 [ %q, %after ], [ %b, %never ]\n"
+    "  %o = getelementptr i32, ptr %out, i32 %t\n"
+    "  store i32 %v, ptr %o\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
+
+static void test_interp_leaf_read(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, reads_ir, "k");
+  uint64_t args[5] = {0, 0, 3, 7, 9};
+  aucs_run_config c = config(1, 32);
+  c.args = args;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  const unsigned char *rd = f.res.leaf_read;
+  assert_non_null(rd);
+  assert_int_equal(aucs_prog_inputs(f.p)->n, 6);
+  static const unsigned char want[6] = {0, 0, 1, 1, 0, 1};
+  for (size_t i = 0; i < 6; i++)
+    assert_int_equal(rd[i], want[i]); /* out s.f0 s.f1 n m q */
+  free_fx(&f);
+}
+
 static void test_interp_large_grid_is_sampled(void **state) {
   (void)state;
   fx f;
@@ -900,6 +951,7 @@ int main(void) {
       cmocka_unit_test(test_interp_overlapping_widths_race),
       cmocka_unit_test(test_interp_warp_lockstep_excuses_only_intra_warp),
       cmocka_unit_test(test_interp_large_grid_is_sampled),
+      cmocka_unit_test(test_interp_leaf_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

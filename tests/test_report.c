@@ -1,5 +1,5 @@
 /*
- * test_report: the demangler, object names, and the text and JSON reports
+ * test_report: object names, and the text and JSON reports
  * on findings built by hand (no interpreter involved).
  */
 #include "support.h"
@@ -71,45 +71,6 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* ---- demangler ----------------------------------------------------------*/
-
-static void expect_demangle(const char *mangled, const char *want) {
-  char *got = aucs_report_demangle(mangled);
-  if (!want) {
-    assert_null(got);
-    return;
-  }
-  assert_non_null(got);
-  assert_string_equal(got, want);
-  free(got);
-}
-
-static void test_report_demangle_functions(void **state) {
-  (void)state;
-  expect_demangle("_Z9block_sumPKfPfi", "block_sum(float const*, float*, int)");
-  expect_demangle("_Z3addPiS_S_", "add(int*, int*, int*)");
-  expect_demangle("_Z4testv", "test()");
-  expect_demangle("_ZN2ns6kernelEPfj", "ns::kernel(float*, unsigned int)");
-  expect_demangle("_Z3fooPKfS0_", "foo(float const*, float const*)");
-  expect_demangle("_Z3barRKiPVdb", "bar(int const&, double volatile*, bool)");
-  expect_demangle("_ZN1a1b1cEPNS_1XES2_", "a::b::c(a::X*, a::X*)");
-}
-
-static void test_report_demangle_local_static(void **state) {
-  (void)state;
-  expect_demangle("_ZZ9block_sumPKfPfiE4smem", "smem");
-  expect_demangle("_ZZ9block_sumPKfPfiE4smem_0", "smem");
-}
-
-static void test_report_demangle_unknown_is_null(void **state) {
-  (void)state;
-  expect_demangle("_Z1fIiEvT_", NULL); /* templates: not handled */
-  expect_demangle("main", NULL);
-  expect_demangle("_Z", NULL);
-  expect_demangle("_Z99x", NULL);
-  expect_demangle("_Z3fooS5_", NULL);
-}
-
 /* ---- objects and headlines ----------------------------------------------*/
 
 static aucs_finding race(fx *f, const char *object, uint64_t offset) {
@@ -147,6 +108,10 @@ static void test_report_object_elements(void **state) {
   expect_object(&r, "in+6");
   r = race(f, "_ZZ9block_sumPKfPfiE4smem", 0);
   expect_object(&r, "smem[0]"); /* typed by the access */
+  r = race(f, "_ZZ9block_sumILi128EEvPfPKfE4smem_0", 0);
+  expect_object(&r, "smem[0]"); /* a template's local static */
+  r = race(f, "_ZN4cuda5tableE", 0);
+  expect_object(&r, "cuda::table[0]");
   r.object = NULL;
   expect_object(&r, "memory[0]");
 }
@@ -494,9 +459,6 @@ static void test_report_warnings_exit(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_report_demangle_functions),
-      cmocka_unit_test(test_report_demangle_local_static),
-      cmocka_unit_test(test_report_demangle_unknown_is_null),
       cmocka_unit_test(test_report_object_elements),
       cmocka_unit_test(test_report_headlines),
       cmocka_unit_test(test_report_text_race),

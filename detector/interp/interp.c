@@ -877,6 +877,10 @@ static int run_thread(run *R, thread *T) {
     case OP_BR:
       pc = I->d - 1;
       break;
+    case OP_MARK:
+      R->pread[I->a] = 1;
+      left++; /* not a step: budgets count the kernel's own */
+      break;
     case OP_CBR:
       cover(R, COVER_KEY(COVER_BRANCH, pc, A & 1));
       pc = ((A & 1) ? I->d : I->b) - 1;
@@ -1017,6 +1021,7 @@ static void run_free(run *R) {
   ip_taint_free(R);
   for (uint32_t id = 1; id < R->p->nobjs && R->objs; id++) {
     free(R->objs[id].data);
+    free(R->objs[id].rd);
     free(R->objs[id].sh);
     free(R->objs[id].g);
   }
@@ -1038,6 +1043,7 @@ static void run_free(run *R) {
   free(R->objs);
   free(R->th);
   free(R->args);
+  free(R->pread);
 }
 
 /* Fences, atomics and volatile flags need the clocks of sync.h; strong
@@ -1089,12 +1095,14 @@ aucs_run_status aucs_interp_run(const aucs_prog *p, const aucs_run_config *cfg,
   R.nthreads = R.block.x * R.block.y * R.block.z;
   R.th = aucs_xcalloc(R.nthreads, sizeof(thread));
   R.args = format_args(p, cfg->args);
+  R.pread = aucs_xcalloc(p->nparams + 1, 1);
   sync_setup(&R);
   ip_tex_watch(&R);
   if (!ip_init_objects(&R))
     ip_run_grid(&R);
   ip_taint_findings(&R, &res->findings);
   ip_tex_finish(&R);
+  ip_leaves_read(&R);
   run_free(&R);
   return res->status;
 }

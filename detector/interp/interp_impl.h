@@ -44,6 +44,7 @@ typedef struct page {
 
 typedef struct robj {
   unsigned char *data;      /* flat contents, or NULL (sparse) */
+  unsigned char *rd;        /* an aggregate parameter's: bytes read */
   aucs_shadow_cell *sh;     /* per byte, NULL when untracked */
   aucs_shadow_grid_cell *g; /* per byte for global memory */
   uint64_t size;
@@ -128,6 +129,7 @@ typedef struct run {
   pagemap pages;
   u64set seen;
   char *args;
+  unsigned char *pread; /* per kernel parameter: an OP_MARK ran */
   aucs_sync *sy;   /* the kernel fences or uses atomics, or NULL */
   uint64_t first;  /* blocks simulated before the last one */
   uint64_t writes; /* memory writes so far: progress for spinners */
@@ -219,6 +221,8 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
 void ip_pagemap_free(pagemap *m);
 void ip_reset_shared(run *R);
 int ip_init_objects(run *R);
+/* res->leaf_read from the marks and the aggregates' bytes read. */
+void ip_leaves_read(run *R);
 void ip_fill(run *R, uint32_t id, uint64_t off, unsigned char *p, uint64_t n);
 
 /* interp_tex.c */

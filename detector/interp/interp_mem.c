@@ -444,6 +444,8 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
     if (o->sh && tracked)
       track(R, T, pc, o, o->sh + off, o->g ? o->g + off : NULL, off, n, write,
             atomic);
+    if (o->rd && (mode == M_READ || mode == M_RMW))
+      memset(o->rd + off, 1, n);
     if (R->taint)
       ip_taint_flat(R, T, id, off, n, mode == M_WRITE || mode == M_RAW_WRITE);
     copy_bytes(o->data + off, buf, n, mode);
@@ -492,7 +494,7 @@ void ip_reset_shared(run *R) {
 
 /* The leaves of aggregate parameters (inputs.h): pointer fields point to
  * their buffers, fields the run sets get their values; buffers get their
- * sizes. */
+ * sizes. An aggregate keeps which of its bytes the run reads. */
 static void bind_leaves(run *R) {
   const aucs_inputs *in = R->p->inputs;
   const aucs_run_config *c = R->cfg;
@@ -504,6 +506,8 @@ static void bind_leaves(run *R) {
     if (!x->field || !agg || !R->objs[agg].data)
       continue;
     robj *o = &R->objs[agg];
+    if (!o->rd)
+      o->rd = aucs_xcalloc(o->size + 1, 1);
     unsigned n = x->p.bits / 8;
     uint64_t v = leaf ? AUCS_PTR(leaf, 0) : c->fields ? c->fields[i] : 0;
     int set = leaf || (c->fields && c->fields_set && c->fields_set[i] &&
@@ -548,10 +552,28 @@ int ip_init_objects(run *R) {
   return 0;
 }
 
+void ip_leaves_read(run *R) {
+  const aucs_inputs *in = R->p->inputs;
+  size_t n = in ? in->n : 0;
+  R->res->leaf_read = aucs_xcalloc(n + 1, 1);
+  for (size_t i = 0; i < n; i++) {
+    const aucs_input *x = &in->v[i];
+    uint32_t agg = x->param < R->p->nparams ? R->p->param_obj[x->param] : 0;
+    const robj *o = agg && R->objs ? &R->objs[agg] : NULL;
+    uint64_t size = x->p.bits / 8;
+    if (!x->field)
+      R->res->leaf_read[i] = R->pread && R->pread[x->param];
+    else if (o && o->rd)
+      for (uint64_t b = 0; b < size && x->offset + b < o->size; b++)
+        R->res->leaf_read[i] |= o->rd[x->offset + b];
+  }
+}
+
 void aucs_run_result_free(aucs_run_result *res) {
   free(res->error);
   free(res->barrier_passes);
   free(res->barrier_ordered);
+  free(res->leaf_read);
   aucs_findings_free(&res->findings);
   if (res->memory)
     ip_pagemap_free(&res->memory->pages);

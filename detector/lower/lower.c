@@ -30,6 +30,7 @@
  */
 #include "lower_impl.h"
 
+#include "aucs/demangle.h"
 #include "aucs/gep.h"
 #include "aucs/sync.h"
 
@@ -221,6 +222,17 @@ static const char *value_name(lowerer *L, LLVMValueRef v, const char *dflt) {
   return aucs_arena_strdup(L->arena, n ? s : dflt);
 }
 
+/* A function's name as messages show it: demangled (demangle.h). */
+const char *lw_shown_name(lowerer *L, LLVMValueRef fn) {
+  const char *name = value_name(L, fn, "function");
+  char *d = aucs_demangle(name);
+  if (d) {
+    name = aucs_arena_strdup(L->arena, d);
+    free(d);
+  }
+  return name;
+}
+
 static int global_object(lowerer *L, LLVMValueRef g, uint32_t *id) {
   intptr_t got;
   if (aucs_ptrmap_get(&L->objidx, g, &got)) {
@@ -261,7 +273,7 @@ static int function_object(lowerer *L, LLVMValueRef fn, uint32_t *id) {
     return lw_fail(L,
                    "a pointer to '%s', a function only declared in the module, "
                    "is not supported",
-                   name);
+                   lw_shown_name(L, fn));
   bc_object o = {.name = name, .space = AUCS_MEM_GLOBAL};
   o.func = lw_func_index(L, fn) + 1;
   *id = lw_add_object(L, o);
@@ -1239,6 +1251,8 @@ static int lower_function(lowerer *L, LLVMValueRef fn, bc_func *f) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
     aucs_ptrmap_put(&L->blockpc, bb, L->code.n);
+    L->cur = LLVMGetFirstInstruction(bb);
+    lw_marks_emit(L, fn == L->funcs.v[0] ? L->marks : NULL, bb);
     for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
          I = LLVMGetNextInstruction(I)) {
       L->cur = I;
@@ -1308,7 +1322,7 @@ static void lower_params(lowerer *L, LLVMValueRef fn, aucs_prog *p) {
 
 static aucs_prog *finish(lowerer *L, LLVMValueRef kernel, aucs_prog *p) {
   p->kernel = kernel;
-  p->kernel_name = value_name(L, kernel, "kernel");
+  p->kernel_name = lw_shown_name(L, kernel);
   ARENA_COPY(L, p->code, L->code);
   ARENA_COPY(L, p->instr, L->instr);
   p->ncode = L->code.n;
@@ -1339,6 +1353,7 @@ static void lowerer_free(lowerer *L) {
   free(L->image.v);
   free(L->fix.v);
   free(L->why);
+  lw_marks_free(L->marks);
   aucs_ptrmap_free(&L->fnidx);
   aucs_ptrmap_free(&L->objidx);
   aucs_ptrmap_free(&L->slots);
@@ -1379,6 +1394,7 @@ int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
   L.cur = kernel;
   lower_params(&L, kernel, p);
   L.inputs = p->inputs;
+  L.marks = lw_marks_build(kernel);
   lw_func_index(&L, kernel);
   int bad = 0;
   for (uint32_t i = 0; i < L.funcs.n && !bad; i++) {

@@ -462,7 +462,8 @@ int lw_lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
   if (lc && (LLVMIsDeclaration(callee) || aucs_libcalls_overrides_body(name)))
     return lower_libcall(L, I, d, lc);
   if (LLVMIsDeclaration(callee))
-    return lw_fail(L, "calls to '%s' are not supported", name);
+    return lw_fail(L, "calls to '%s' are not supported",
+                   lw_shown_name(L, callee));
   int bad = 0;
   unsigned nargs = (unsigned)LLVMGetNumArgOperands(I), nslots = 0;
   uint32_t at = L->pool.n;

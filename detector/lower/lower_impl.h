@@ -60,6 +60,7 @@ typedef struct lowerer {
   uint32_t grid_ws;   /* the grid workspace object, or 0 */
   uint32_t surf0;     /* the surfaces' first object, or 0 (lower_tex.c) */
   const aucs_inputs *inputs; /* the kernel's */
+  struct lw_marks *marks;    /* the kernel's OP_MARKs (lower_reads.c) */
   aucs_arena *arena;  /* the program's */
   /* per function */
   LLVMValueRef cur;  /* instruction being lowered */
@@ -73,6 +74,8 @@ typedef struct lowerer {
 enum { LANE_D = 1, LANE_A = 2, LANE_B = 4, LANE_C = 8 };
 
 int lw_fail(lowerer *L, const char *fmt, const char *arg);
+/* fn's name as messages show it (demangled); in the lowerer's arena. */
+const char *lw_shown_name(lowerer *L, LLVMValueRef fn);
 unsigned lw_leaves(LLVMTypeRef t);
 int lw_is_scalar(LLVMTypeRef t);
 int lw_is_vector(LLVMTypeRef t);
@@ -91,6 +94,13 @@ void lw_emit_mov(lowerer *L, uint32_t d, uint32_t a, unsigned n);
 void lw_emit_lanes(lowerer *L, bc_insn in, unsigned n, unsigned which);
 int lw_lane_wise(LLVMTypeRef t);
 uint32_t lw_func_index(lowerer *L, LLVMValueRef fn);
+/* lower_reads.c: the OP_MARKs of the kernel's scalar parameters. */
+typedef struct lw_marks lw_marks;
+lw_marks *lw_marks_build(LLVMValueRef kernel);
+/* The marks that open block bb of the kernel (none when m is NULL). */
+void lw_marks_emit(lowerer *L, const lw_marks *m, LLVMBasicBlockRef bb);
+void lw_marks_free(lw_marks *m);
+
 int lw_lower_call(lowerer *L, LLVMValueRef I, uint32_t d);
 /* lower_tex.c: a texture or surface operation named name (a callee, or the
  * text of inline asm): 0 or 1 (unsupported) as lw_fail; -1: not one. */

@@ -1,6 +1,5 @@
 /*
- * report: clang-style text and JSON reports of the detector's results, and
- * a small Itanium demangler for kernel names.
+ * report: clang-style text and JSON reports of the detector's results.
  *
  * Text: a headline at the first access's location (error, or warning for a
  * redundant barrier), then notes: each access (op, thread, block), the
@@ -9,241 +8,18 @@
  * the report: the findings that count (aucs_finding_counts, as the exit
  * code), then the warnings of searched inputs or filled data apart. JSON:
  * one object built with jansson (schema in docs/detect.md); per kernel the
- * same split into `findings` and `warnings`.
- *
- * Demangler, steps: `_Z` <name> <parameter types>; a name is a source name
- * (<length><identifier>), a nested name N...E or a local name Z...E (the
- * local entity's own name is the result); types are builtins, P/R/O/K/V
- * wrappers, named types and substitutions S_/S<n>_ (candidates recorded in
- * the order the grammar defines). Anything else fails and the caller prints
- * the mangled name.
+ * same split into `findings` and `warnings`. Names are demangled by
+ * demangle.h.
  */
 #include "aucs/report.h"
 
+#include "aucs/demangle.h"
 #include "aucs/srcloc.h"
 #include <jansson.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- demangler ----------------------------------------------------------*/
-
-typedef struct demangler {
-  const char *p;
-  char *subs[64];
-  int nsubs, failed;
-} demangler;
-
-static void add_sub(demangler *d, const char *s) {
-  if (d->nsubs < 64)
-    d->subs[d->nsubs++] = aucs_xstrdup(s);
-}
-
-static char *fail(demangler *d) {
-  d->failed = 1;
-  return NULL;
-}
-
-static char *source_name(demangler *d) {
-  size_t n = 0;
-  if (*d->p < '0' || *d->p > '9')
-    return fail(d);
-  while (*d->p >= '0' && *d->p <= '9')
-    n = n * 10 + (size_t)(*d->p++ - '0');
-  if (n == 0 || strnlen(d->p, n) < n)
-    return fail(d);
-  char *s = aucs_xasprintf("%.*s", (int)n, d->p);
-  d->p += n;
-  return s;
-}
-
-static const char *builtin(char c) {
-  static const char *const names[26] = {
-      ['v' - 'a'] = "void",        ['w' - 'a'] = "wchar_t",
-      ['b' - 'a'] = "bool",        ['c' - 'a'] = "char",
-      ['a' - 'a'] = "signed char", ['h' - 'a'] = "unsigned char",
-      ['s' - 'a'] = "short",       ['t' - 'a'] = "unsigned short",
-      ['i' - 'a'] = "int",         ['j' - 'a'] = "unsigned int",
-      ['l' - 'a'] = "long",        ['m' - 'a'] = "unsigned long",
-      ['x' - 'a'] = "long long",   ['y' - 'a'] = "unsigned long long",
-      ['n' - 'a'] = "__int128",    ['o' - 'a'] = "unsigned __int128",
-      ['f' - 'a'] = "float",       ['d' - 'a'] = "double",
-      ['e' - 'a'] = "long double", ['g' - 'a'] = "__float128",
-      ['z' - 'a'] = "...",
-  };
-  return c >= 'a' && c <= 'z' ? names[c - 'a'] : NULL;
-}
-
-static const char *builtin_d(char c) {
-  switch (c) {
-  case 'h':
-    return "half";
-  case 's':
-    return "char16_t";
-  case 'i':
-    return "char32_t";
-  case 'u':
-    return "char8_t";
-  case 'n':
-    return "decltype(nullptr)";
-  default:
-    return NULL;
-  }
-}
-
-static char *substitution(demangler *d) {
-  size_t i = 0;
-  if (*d->p == '_')
-    d->p++;
-  else {
-    size_t n = 0;
-    while ((*d->p >= '0' && *d->p <= '9') || (*d->p >= 'A' && *d->p <= 'Z'))
-      n = n * 36 + (size_t)(*d->p <= '9' ? *d->p - '0' : *d->p - 'A' + 10),
-      d->p++;
-    if (*d->p++ != '_')
-      return fail(d);
-    i = n + 1;
-  }
-  return i < (size_t)d->nsubs ? aucs_xstrdup(d->subs[i]) : fail(d);
-}
-
-/* N <source-name>+ E: every prefix is a candidate; the whole name too when
- * it names a type (is_type). */
-static char *nested(demangler *d, int is_type) {
-  aucs_buf b = {0};
-  int sub_prefix = 0;
-  d->p++;
-  while (*d->p == 'K' || *d->p == 'V' || *d->p == 'r')
-    d->p++;
-  while (!d->failed && *d->p != 'E') {
-    int sub = *d->p == 'S' && !b.len; /* an earlier prefix: no candidate */
-    char *part = sub ? (d->p++, substitution(d)) : source_name(d);
-    if (!part)
-      break;
-    if (b.len) {
-      if (!sub_prefix)
-        add_sub(d, b.data);
-      aucs_buf_puts(&b, "::");
-    }
-    sub_prefix = sub;
-    aucs_buf_puts(&b, part);
-    free(part);
-  }
-  if (d->failed || !b.len) {
-    aucs_buf_free(&b);
-    return fail(d);
-  }
-  d->p++;
-  if (is_type)
-    add_sub(d, b.data);
-  return aucs_buf_take(&b);
-}
-
-static char *type(demangler *d);
-
-static char *wrapped(demangler *d, const char *suffix) {
-  d->p++;
-  char *inner = type(d);
-  if (!inner)
-    return NULL;
-  char *s = aucs_xasprintf("%s%s", inner, suffix);
-  free(inner);
-  add_sub(d, s);
-  return s;
-}
-
-static char *type(demangler *d) {
-  char c = *d->p;
-  const char *b;
-  if (c == 'D' && (b = builtin_d(d->p[1])))
-    return d->p += 2, aucs_xstrdup(b);
-  if ((b = builtin(c)))
-    return d->p++, aucs_xstrdup(b);
-  switch (c) {
-  case 'P':
-    return wrapped(d, "*");
-  case 'R':
-    return wrapped(d, "&");
-  case 'O':
-    return wrapped(d, "&&");
-  case 'K':
-    return wrapped(d, " const");
-  case 'V':
-    return wrapped(d, " volatile");
-  case 'r':
-    return wrapped(d, " restrict");
-  case 'S':
-    return d->p++, substitution(d);
-  case 'N':
-    return nested(d, 1);
-  default: {
-    char *s = source_name(d);
-    if (s)
-      add_sub(d, s);
-    return s;
-  }
-  }
-}
-
-static char *params(demangler *d) {
-  aucs_buf b = {0};
-  aucs_buf_puts(&b, "(");
-  if (d->p[0] == 'v' && (d->p[1] == '\0' || d->p[1] == 'E'))
-    d->p++;
-  else
-    for (int n = 0; !d->failed && *d->p && *d->p != 'E'; n++) {
-      char *t = type(d);
-      if (!t)
-        break;
-      aucs_buf_printf(&b, "%s%s", n ? ", " : "", t);
-      free(t);
-    }
-  aucs_buf_puts(&b, ")");
-  if (d->failed)
-    aucs_buf_free(&b);
-  return d->failed ? NULL : aucs_buf_take(&b);
-}
-
-static char *encoding(demangler *d);
-
-/* Z <encoding> E <source-name> [_ <discriminator>]: the entity's name. */
-static char *local(demangler *d) {
-  d->p++;
-  free(encoding(d));
-  if (d->failed || *d->p++ != 'E')
-    return fail(d);
-  return source_name(d);
-}
-
-static char *encoding(demangler *d) {
-  if (*d->p == 'Z')
-    return local(d);
-  char *name = *d->p == 'N' ? nested(d, 0) : source_name(d);
-  if (!name)
-    return NULL;
-  char *ps = params(d);
-  char *s = ps ? aucs_xasprintf("%s%s", name, ps) : NULL;
-  free(name);
-  free(ps);
-  return s;
-}
-
-char *aucs_report_demangle(const char *mangled) {
-  if (!mangled || strncmp(mangled, "_Z", 2) != 0)
-    return NULL;
-  demangler d = {.p = mangled + 2};
-  char *s = encoding(&d);
-  if (s && *d.p && *d.p != '_') /* a trailing discriminator is fine */
-    d.failed = 1;
-  for (int i = 0; i < d.nsubs; i++)
-    free(d.subs[i]);
-  if (d.failed) {
-    free(s);
-    return NULL;
-  }
-  return s;
-}
 
 /* ---- objects and headlines ----------------------------------------------*/
 
@@ -292,14 +68,32 @@ static void index_by_access(aucs_buf *b, LLVMTargetDataRef td, LLVMValueRef I,
     aucs_buf_printf(b, "+%llu", (unsigned long long)off);
 }
 
+/* Where the last "::" outside <...> and (...) of a demangled name ends. */
+static const char *last_component(const char *s) {
+  const char *last = s;
+  int depth = 0;
+  for (const char *p = s; *p; p++) {
+    depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
+    if (!depth && p[0] == ':' && p[1] == ':')
+      last = p + 2;
+  }
+  return last;
+}
+
+/* A module global by its source name: a function-local static
+ * ("_ZZ...E4smem") by its own name, a namespaced one whole ("cuda::table"). */
 static char *object_name(const char *object) {
   if (!object)
     return aucs_xstrdup("memory");
-  char *local = aucs_report_demangle(object);
-  if (local && !strchr(local, '('))
-    return local;
-  free(local);
-  return aucs_xstrdup(object);
+  char *name = aucs_demangle(object);
+  if (!name)
+    return aucs_xstrdup(object);
+  if (!strncmp(object, "_ZZ", 3)) {
+    char *own = aucs_xstrdup(last_component(name));
+    free(name);
+    return own;
+  }
+  return name;
 }
 
 /* An offset before the object's start: "[-1]" in accessed elements when
@@ -526,7 +320,7 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
   else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
            f->kind != AUCS_FINDING_UNSUPPORTED)
     access_notes(out, f);
-  launch_note(out, f->launch, f->args, from);
+  launch_note(out, f->launch, f->shown_args ? f->shown_args : f->args, from);
   if (reproduce)
     aucs_buf_printf(out, "note: reproduce with: %s\n", reproduce);
 }
@@ -536,10 +330,11 @@ static void witness_note(aucs_buf *out, const char *what,
   char *t0 = dim3(w->thread[0]), *t1 = dim3(w->thread[1]);
   char *b0 = dim3(w->block[0]), *b1 = dim3(w->block[1]);
   char *g = dim3(w->launch.grid), *b = dim3(w->launch.block);
+  const char *args = w->shown_args ? w->shown_args : w->args;
   aucs_buf_printf(out,
                   "note: static: %s: threads %s block %s and %s block %s; "
                   "grid %s block %s%s%s\n",
-                  what, t0, b0, t1, b1, g, b, *w->args ? " " : "", w->args);
+                  what, t0, b0, t1, b1, g, b, *args ? " " : "", args);
   free(g);
   free(b);
   free(t0);
@@ -1031,10 +826,13 @@ static void static_free(aucs_report_kernel *k) {
   for (size_t i = 0; st->witness && i < k->findings.n; i++)
     if (st->witness[i]) {
       free(st->witness[i]->args);
+      free(st->witness[i]->shown_args);
       free(st->witness[i]);
     }
-  for (size_t i = 0; i < st->possible.n; i++)
+  for (size_t i = 0; i < st->possible.n; i++) {
     free(st->possible_witness[i].args);
+    free(st->possible_witness[i].shown_args);
+  }
   free(st->witness);
   free(st->proven);
   free(st->possible_witness);
@@ -1053,6 +851,7 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
   aucs_finding *f = &k->findings.v[i];
   free(f->object);
   free(f->args);
+  free(f->shown_args);
   free(f->message);
   free(f->searched);
   free(f->natural);
@@ -1062,6 +861,7 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
     free(k->reproduce[i]);
   if (st->witness && st->witness[i]) {
     free(st->witness[i]->args);
+    free(st->witness[i]->shown_args);
     free(st->witness[i]);
   }
 }

@@ -46,6 +46,7 @@ static void put_findings(aucs_wire *w, const aucs_findings *l) {
     put(w, &l->v[i], sizeof l->v[i]);
     put_str(w, l->v[i].object);
     put_str(w, l->v[i].args);
+    put_str(w, l->v[i].shown_args);
     put_str(w, l->v[i].message);
     put_str(w, l->v[i].searched);
     put_str(w, l->v[i].natural);
@@ -57,6 +58,7 @@ static void put_findings(aucs_wire *w, const aucs_findings *l) {
 static void put_witness(aucs_wire *w, const aucs_report_witness *x) {
   put(w, x, sizeof *x);
   put_str(w, x->args);
+  put_str(w, x->shown_args);
 }
 
 static void put_static(aucs_wire *w, const aucs_report_kernel *k) {
@@ -150,6 +152,7 @@ static void get_findings(reader *r, aucs_findings *l) {
     get(r, &f, sizeof f);
     f.object = get_str(r);
     f.args = get_str(r);
+    f.shown_args = get_str(r);
     f.message = get_str(r);
     f.searched = get_str(r);
     f.natural = get_str(r);
@@ -162,6 +165,7 @@ static void get_findings(reader *r, aucs_findings *l) {
 static void get_witness(reader *r, aucs_report_witness *x) {
   get(r, x, sizeof *x);
   x->args = get_str(r);
+  x->shown_args = get_str(r);
 }
 
 static void get_static(reader *r, aucs_report_kernel *k) {

@@ -85,6 +85,8 @@
   X(GRID)                                                                      \
   /* memory fence of scope x (AUCS_SCOPE_*, sync.h) */                        \
   X(FENCE)                                                                     \
+  /* kernel parameter a read from here on (lower_reads.c); not a step */     \
+  X(MARK)                                                                      \
   /* textures and surfaces (lower_tex.c, interp_tex.c; TEX_* in imm): TEX   \
    * d.. = a fetch of handle a at pool b.. (c coords); SURF handle a, c & 255 \
    * coords at pool b.., then c >> 8 values (stores), x bytes each, d.. the  \

@@ -61,6 +61,9 @@ typedef struct aucs_finding {
   unsigned epoch;  /* barrier interval (number of barriers passed) */
   aucs_launch launch;
   char *args;      /* "n=100 m=3": argument values that reproduce it */
+  char *shown_args; /* what the text's launch note shows of them: the
+                       inputs the user gave and those the run read (NULL:
+                       args) */
   char *message;   /* one sentence, no location */
   aucs_severity severity;
   char *searched; /* a warning's inputs that matter, as the run had them

@@ -44,6 +44,10 @@ typedef struct aucs_input {
 typedef struct aucs_inputs {
   size_t nparams;
   const char **param_names; /* per kernel parameter */
+  /* Per kernel parameter: the struct type whose debug info is only a
+   * declaration (so its fields are named by position: "arg.f1[0]"), or
+   * NULL. */
+  const char **declared_only;
   size_t n;
   aucs_input *v; /* the leaves, in parameter and field order */
   void *arena;   /* owns the names */
@@ -75,13 +79,18 @@ typedef struct aucs_inputs_user {
   size_t ntextures;
   int has_dynamic_shared;
   uint64_t dynamic_shared; /* --dynamic-shared BYTES */
+  /* --replay: no input is searched; one the options do not set is 0 (or
+   * the host code's constant), as in the run of a reproduce line that
+   * left out the inputs that run never read */
+  int replay;
   /* From --inputs FILE.json: the launch (the command line's wins). */
   int has_grid, has_block;
   aucs_dim3 grid, block;
 } aucs_inputs_user;
 
 /* Parse the inputs option at argv[*i] (--arg, --buffer, --buffer-data,
- * --dynamic-shared, --texture, --inputs), moving *i past its value: 1 when it
+ * --dynamic-shared, --texture, --inputs, --replay), moving *i past its
+ * value: 1 when it
  * was one, 0 when it is another option, -1 with *err (free with free()) when
  * its value is bad. */
 int aucs_inputs_option(aucs_inputs_user *u, int argc, char **argv, int *i,
@@ -94,7 +103,9 @@ void aucs_inputs_user_free(aucs_inputs_user *u);
 typedef struct aucs_inputs_values {
   size_t n;             /* leaves */
   uint64_t *vals;       /* raw bits of integer and float leaves */
-  unsigned char *fixed; /* the user set it (--arg) */
+  unsigned char *fixed; /* not searched: the user's value, the host code's
+                           or --replay's default */
+  unsigned char *given; /* the user set it (--arg, --inputs) */
   uint64_t *bytes;      /* pointers: the buffer's size in bytes, 0: unbounded */
   const char **buffer_as; /* pointers: the --buffer value as given (owned),
                             or NULL */
@@ -119,14 +130,22 @@ int aucs_inputs_bind(const aucs_inputs *const *ins, const char *const *names,
  * (else their bytes come from the fill); never pointers. */
 int aucs_inputs_settable(const aucs_inputs *in, const aucs_inputs_values *v,
                          size_t i);
-/* "n=100 t.dims[0]=4": the values a run used (settable leaves). Free with
- * free(). */
+/* Whether a run's lines list leaf i: settable, and the user gave it or
+ * the run read it (read: per leaf, aucs_run_result.leaf_read; NULL: every
+ * settable leaf). A leaf the run never read could have held anything. */
+int aucs_inputs_listed(const aucs_inputs *in, const aucs_inputs_values *v,
+                       const unsigned char *read, size_t i);
+/* "n=100 t.dims[0]=4": the values a run used (the listed leaves). Free
+ * with free(). */
 char *aucs_inputs_format(const aucs_inputs *in, const aucs_inputs_values *v,
-                         const uint64_t *vals);
+                         const uint64_t *vals, const unsigned char *read);
 /* " --arg n=100 --arg t.dims[0]=4 --buffer a=64 --dynamic-shared 4096":
- * the options that replay those values. Free with free(). */
+ * the options that replay those values; " --replay" after the --arg
+ * options when a settable leaf is left out (its value did not matter, and
+ * it must not be searched). Free with free(). */
 char *aucs_inputs_command(const aucs_inputs *in, const aucs_inputs_values *v,
-                          const uint64_t *vals, const aucs_inputs_user *u);
+                          const uint64_t *vals, const unsigned char *read,
+                          const aucs_inputs_user *u);
 /* The text of leaf p's value v ("4", "-1", "0.5"). Free with free(). */
 char *aucs_inputs_value_text(const aucs_param *p, uint64_t v);
 

@@ -187,6 +187,10 @@ typedef struct aucs_run_result {
    * new (search.h, "coverage"). */
   uint64_t coverage[AUCS_COVERAGE_WORDS];
   LLVMValueRef assumption; /* AUCS_RUN_ASSUME: the violated llvm.assume */
+  /* Per leaf of aucs_prog_inputs (inputs.h): the run read its value (a
+   * scalar parameter used, a field's bytes loaded). A leaf not read could
+   * have held anything: the run would be the same. NULL: a bad launch. */
+  unsigned char *leaf_read;
   aucs_run_memory *memory; /* with cfg->keep_memory; see aucs_run_read */
 } aucs_run_result;
 

@@ -26,6 +26,8 @@ typedef struct aucs_patch_options {
   const aucs_detect_options *detect; /* the fix's runs */
   LLVMModuleRef module; /* the repaired module, to count the instances of
                            a template kernel; NULL: any template is IR only */
+  int by_edit; /* the review: what is said of one edit stays in per_edit and
+                  notes (printed with that edit), not in the report */
 } aucs_patch_options;
 
 /* One change of the patch: bytes [offset, offset + length) of the
@@ -43,6 +45,8 @@ typedef struct aucs_patch {
    * when the patch was checked, "IR only: <reason>", or NULL (an exact
    * edit of a patch that failed its check). */
   char **per_edit;
+  char **notes; /* per edit: a remark on an exact edit's source form, or
+                   NULL */
   size_t n;
   /* When diff is set: its changes to the original text, in order (for
    * SARIF `fixes`), and per repair item (nitems of them) whether an edit
@@ -54,8 +58,8 @@ typedef struct aucs_patch {
 } aucs_patch;
 
 /* Build and check the source patch of r into *p. One line per edit that
- * stays IR only, then the check's verdict, go to report. Returns 1 when
- * p->diff may be written. */
+ * stays IR only or has a note (unless o->by_edit), then the check's
+ * verdict, go to report. Returns 1 when p->diff may be written. */
 int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
                     aucs_patch *p, aucs_buf *report);
 void aucs_patch_free(aucs_patch *p);

@@ -131,5 +131,8 @@ void aucs_repair_result_free(aucs_repair_result *r);
 /* The text report: every edit, then one line per finding (fixed, how;
  * unfixable, why and a suggestion; remains, why), then a summary line. */
 void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out);
+/* What the review (review.h) does not say: the kernels not repaired, a
+ * budget that stopped the repair, and the summary line. */
+void aucs_repair_print_brief(const aucs_repair_result *r, aucs_buf *out);
 
 #endif

@@ -1,20 +1,18 @@
 /*
  * report: the detector's results as clang-style text (stderr) and as JSON
- * (stdout, `--format=json`), and the small Itanium demangler the reports
- * use for kernel names.
+ * (stdout, `--format=json`); kernel and object names demangled
+ * (demangle.h).
  *
  * Text, one block per finding:
  *   k.cu:12:5: error: data race on 's_tile[3]' (shared)
  *   k.cu:12:5: note: write by thread (3,0,0) block (0,0,0)
  *   k.cu:14:9: note: conflicts with read by thread (4,0,0) block (0,0,0) in
  *              the same barrier interval (epoch 2)
- *   note: launch: grid (1,1,1) block (64,1,1) n=100
+ *   note: launch (searched): grid (1,1,1) block (64,1,1) n=100
  *   note: reproduce with: aucs detect k.cu --kernel ... --seed 7
+ * The launch note and the reproduce line list the inputs the user gave
+ * and those the run read (aucs_finding.shown_args); JSON all of them.
  * JSON: the schema in docs/detect.md ("JSON report").
- *
- * Limitation: the demangler knows plain and namespaced function names with
- * builtin, pointer, reference, const/volatile and named parameter types;
- * anything else (templates, function pointers, ...) is printed mangled.
  */
 #ifndef AUCS_REPORT_H
 #define AUCS_REPORT_H
@@ -35,7 +33,9 @@ typedef enum aucs_kernel_status {
 typedef struct aucs_report_witness {
   aucs_launch launch;
   aucs_dim3 thread[2], block[2]; /* of access a, of access b */
-  char *args;                    /* "n=3" */
+  char *args;                    /* "n=3", every input */
+  char *shown_args; /* what the text shows: the inputs the user gave and
+                       the scalar arguments (the solver's), or NULL */
 } aucs_report_witness;
 
 /* A precondition the static checker assumed (an llvm.assume). */
@@ -74,7 +74,7 @@ typedef struct aucs_report_static {
 typedef struct aucs_report_kernel {
   LLVMValueRef fn;
   char *name;      /* the function's (mangled) name */
-  char *demangled; /* aucs_report_demangle, else a copy of name */
+  char *demangled; /* aucs_demangle, else a copy of name */
   aucs_kernel_status status;
   char *reason;       /* why status is not CHECKED, or for a CHECKED kernel
                          which runs failed: one line, or NULL */
@@ -143,11 +143,6 @@ char *aucs_report_headline(const aucs_finding *f);
 /* The object of f as shown ("s_tile[3]", "in[2]", "buf+6"), indexed in
  * elements when its element type is known. Free with free(). */
 char *aucs_report_object(const aucs_finding *f);
-
-/* "foo(float const*, int)" for "_Z3fooPKfi"; the local name ("smem") for a
- * function-local static "_ZZ...E4smem"; NULL when mangled is not a name the
- * demangler knows. Free with free(). */
-char *aucs_report_demangle(const char *mangled);
 
 void aucs_report_kernel_free(aucs_report_kernel *k);
 /* Leave out of r the findings that do not count (aucs_finding_counts with

@@ -11,6 +11,7 @@
 #ifndef AUCS_REVIEW_H
 #define AUCS_REVIEW_H
 
+#include "aucs/patch.h"
 #include "aucs/repair.h"
 #include "aucs/util.h"
 #include <llvm-c/Types.h>
@@ -25,12 +26,13 @@ void aucs_review_free(aucs_review *rv);
  * repair r, ids still attached) to out. */
 void aucs_review_print(aucs_review *rv, LLVMModuleRef m,
                        const aucs_repair_result *r, aucs_buf *out);
-/* The same, CUDA first: src[k] (NULL, or one per edit of r->log; see
- * aucs_patch.per_edit) is edit k's source hunk of the checked patch, or
- * why it is IR only, printed before the reason, the evidence and the IR
- * hunk. */
+/* The same, CUDA first: sp (NULL, or the source patch of r made with
+ * by_edit, patch.h) gives each edit's source hunk of the checked patch, or
+ * why it is IR only, and its note, printed before the reason, the evidence
+ * and the IR hunk; said (NULL, or the patch's report) follows the diff as
+ * comments, before the line per finding. */
 void aucs_review_print_source(aucs_review *rv, LLVMModuleRef m,
-                              const aucs_repair_result *r, char *const *src,
-                              aucs_buf *out);
+                              const aucs_repair_result *r, const aucs_patch *sp,
+                              const char *said, aucs_buf *out);
 
 #endif

@@ -2,6 +2,7 @@
  * facts: print CFG facts and block uniformity, one line per block.
  *
  *   kernel @k: 6 blocks, 1 loop, 0 irreducible cycles
+ *   (a C++ kernel with its demangled name: "kernel @_Z1kPi (k(int*)): ...")
  *     loop %for.cond depth 1: %for.cond %for.body; latches %for.body; exits
  *       %for.cond; exit divergent at %for.cond
  *     %entry #0: uniform; topo 0; depth 0; idom -; ipdom %for.end; lines k.cu:3-5
@@ -13,11 +14,13 @@
 
 #include "aucs/cfg.h"
 #include "aucs/cond.h"
+#include "aucs/demangle.h"
 #include "aucs/names.h"
 #include "aucs/srcloc.h"
 #include "aucs/uniform.h"
 
 #include <llvm-c/Core.h>
+#include <stdlib.h>
 
 typedef struct printer {
   aucs_buf *out;
@@ -147,12 +150,16 @@ void aucs_facts_print_with(aucs_buf *out, LLVMValueRef fn, unsigned flags) {
   if (flags & AUCS_FACTS_CONDITIONS)
     p.conds = aucs_cond_compute(cfg, 0);
   size_t len;
-  aucs_buf_printf(out, "kernel @%s: %d block%s, %d loop%s, %d irreducible "
-                       "cycle%s\n",
-                  LLVMGetValueName2(fn, &len), cfg->nblocks,
-                  cfg->nblocks == 1 ? "" : "s", cfg->nloops,
+  const char *name = LLVMGetValueName2(fn, &len);
+  char *dem = aucs_demangle(name);
+  aucs_buf_printf(out,
+                  "kernel @%s%s%s%s: %d block%s, %d loop%s, %d "
+                  "irreducible cycle%s\n",
+                  name, dem ? " (" : "", dem ? dem : "", dem ? ")" : "",
+                  cfg->nblocks, cfg->nblocks == 1 ? "" : "s", cfg->nloops,
                   cfg->nloops == 1 ? "" : "s", cfg->ncycles,
                   cfg->ncycles == 1 ? "" : "s");
+  free(dem);
   for (int i = 0; i < cfg->nloops; i++)
     print_loop(&p, &cfg->loops[i]);
   for (int i = 0; i < cfg->ncycles; i++)

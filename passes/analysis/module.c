@@ -30,8 +30,13 @@
  * compile as cudaLaunchKernel calls. CUDA 13 keeps its C++ libraries (CUB,
  * Thrust, libcu++: <cub/cub.cuh>, <cuda/std/...>) in include/cccl, which
  * nvcc searches and clang does not: that folder is added as a system
- * include folder when the SDK has it. With the SDK it also gets the precompiled prelude of aucs/pch.h, and
- * compiles once more without it when clang refuses the prelude.
+ * include folder when the SDK has it. With the SDK it also gets the
+ * precompiled prelude of aucs/pch.h, and compiles once more without it when
+ * clang refuses the prelude. The device compile asks for complete debug
+ * info (-fstandalone-debug): with clang's default, a struct whose
+ * constructor the device code never emits (a class template such as
+ * CParam<T> with a host constructor) is only declared, and its fields would
+ * be named by position (inputs.h).
  *
  * Writing replaces a regular file atomically (temp file beside it, rename);
  * a device or FIFO is written through and a symbolic link keeps being one,
@@ -413,6 +418,8 @@ static void clang_args(args *a, const char *clang, const char *src,
     add(a, "-nocudalib");
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
     add(a, fixed[i]);
+  if (!host) /* every struct's members, for the names of its fields */
+    add(a, "-fstandalone-debug");
   addf(a, "--cuda-gpu-arch=%s", o->gpu_arch ? o->gpu_arch : "sm_70");
   addf(a, "-O%d", level);
   if (level == 0) {

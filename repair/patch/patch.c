@@ -999,14 +999,15 @@ static void plan_make(const aucs_repair_result *r, const text *t,
   for (size_t i = 0; i < log->n; i++) {
     const aucs_edit *e = &log->v[i];
     if (!p->exact[i]) {
-      aucs_buf_printf(report,
-                      "aucs: source patch: edit %zu (%s): IR only: %s%s%s%s\n",
-                      i + 1, aucs_editlog_kind_name(e->kind), p->why[i],
-                      p->notes[i] ? " (" : "", p->notes[i] ? p->notes[i] : "",
-                      p->notes[i] ? ")" : "");
+      if (report)
+        aucs_buf_printf(
+            report, "aucs: source patch: edit %zu (%s): IR only: %s%s%s%s\n",
+            i + 1, aucs_editlog_kind_name(e->kind), p->why[i],
+            p->notes[i] ? " (" : "", p->notes[i] ? p->notes[i] : "",
+            p->notes[i] ? ")" : "");
       continue;
     }
-    if (p->notes[i] && !p->dup[i])
+    if (p->notes[i] && !p->dup[i] && report)
       aucs_buf_printf(report, "aucs: source patch: edit %zu (%s): %s\n", i + 1,
                       aucs_editlog_kind_name(e->kind), p->notes[i]);
     if (e->finding_index >= 0 && (size_t)e->finding_index < r->nitems)
@@ -1277,6 +1278,10 @@ static void per_edit(const aucs_repair_result *r, const text *t, const plan *p,
                      int checked, aucs_patch *out) {
   out->n = r->log.n;
   out->per_edit = aucs_xcalloc(out->n + 1, sizeof(char *));
+  out->notes = aucs_xcalloc(out->n + 1, sizeof(char *));
+  for (size_t i = 0; i < out->n; i++)
+    if (p->exact[i] && p->notes[i] && !p->dup[i] && p->hunks[i].from)
+      out->notes[i] = aucs_xstrdup(p->notes[i]);
   for (size_t i = 0; i < out->n; i++)
     if (!p->exact[i])
       out->per_edit[i] = aucs_xasprintf(
@@ -1364,7 +1369,7 @@ static int build(const aucs_repair_result *r, const aucs_patch_options *o,
 static int attempt(const aucs_repair_result *r, const aucs_patch_options *o,
                    const text *t, const char *base, plan *p, aucs_patch *out,
                    aucs_buf *report) {
-  plan_make(r, t, base, o->module, p, report);
+  plan_make(r, t, base, o->module, p, o->by_edit ? NULL : report);
   if (p->nchanged)
     return build(r, o, t, p, out, report);
   aucs_buf_printf(report, "aucs: source patch not written: %s\n",
@@ -1417,9 +1422,12 @@ int aucs_patch_make(const aucs_repair_result *r, const aucs_patch_options *o,
 }
 
 void aucs_patch_free(aucs_patch *p) {
-  for (size_t i = 0; i < p->n; i++)
+  for (size_t i = 0; i < p->n; i++) {
     free(p->per_edit[i]);
+    free(p->notes[i]);
+  }
   free(p->per_edit);
+  free(p->notes);
   free(p->diff);
   for (size_t i = 0; i < p->nchanges; i++)
     free(p->changes[i].text);

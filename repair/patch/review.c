@@ -13,8 +13,11 @@
  *      an inlined call by its id in the old text. The hunk holding that line
  *      is preceded by `#` lines: the edit, the finding it answers, and the
  *      source edit or why the change needed restructuring.
- *   4. Then one `#` line per finding: fixed (by which edits), unfixable
- *      (why, and what to do instead), or not fixed (why).
+ *   4. Then what the source patch's check said (`# source patch checked:
+ *      recompiled, 0 findings`), and one `#` line per finding: fixed (by
+ *      which edits), unfixable (why, and what to do instead), or not fixed
+ *      (why). The review is the whole story, in order, on one stream: the
+ *      caller prints only the summary line beside it.
  *
  * Limitation: functions are compared by name; a function the repair made
  * (none today) would not be shown.
@@ -251,11 +254,14 @@ static void annotate_source(const aucs_edit *e, const char *src,
 
 /* Per edit: the source form first, then the reason and the evidence; the
  * IR hunk follows. */
-static void annotate(const aucs_edit *e, size_t number, const char *src,
+static void annotate(const aucs_edit *e, size_t number, const aucs_patch *sp,
                      aucs_buf *out) {
+  size_t k = number - 1;
   aucs_buf_printf(out, "# edit %zu: %s %s\n", number,
                   aucs_editlog_kind_name(e->kind), e->where ? e->where : "");
-  annotate_source(e, src, out);
+  annotate_source(e, sp && k < sp->n ? sp->per_edit[k] : NULL, out);
+  if (sp && k < sp->n && sp->notes && sp->notes[k])
+    aucs_buf_printf(out, "#   note: %s\n", sp->notes[k]);
   if (e->why)
     aucs_buf_printf(out, "#   why: %s\n", e->why);
   if (e->finding)
@@ -265,7 +271,8 @@ static void annotate(const aucs_edit *e, size_t number, const char *src,
 }
 
 static void print_fn(const fn_text *a, const fn_text *b,
-                     const aucs_editlog *log, char *const *src, aucs_buf *out) {
+                     const aucs_editlog *log, const aucs_patch *sp,
+                     aucs_buf *out) {
   hunks hs = {0};
   diff(a, b, &hs);
   unsigned char *shown = aucs_xcalloc(log->n + 1, 1);
@@ -274,7 +281,7 @@ static void print_fn(const fn_text *a, const fn_text *b,
     for (size_t k = 0; k < log->n; k++)
       if (!shown[k] && !strcmp(log->v[k].function, a->name) &&
           in_hunk(&hs.v[i], a, b, &log->v[k])) {
-        annotate(&log->v[k], k + 1, src ? src[k] : NULL, out);
+        annotate(&log->v[k], k + 1, sp, out);
         shown[k] = 1;
       }
     aucs_buf_puts(out, hs.v[i].header.data ? hs.v[i].header.data : "@@\n");
@@ -285,7 +292,7 @@ static void print_fn(const fn_text *a, const fn_text *b,
   }
   for (size_t k = 0; k < log->n; k++)
     if (!shown[k] && !strcmp(log->v[k].function, a->name))
-      annotate(&log->v[k], k + 1, src ? src[k] : NULL, out);
+      annotate(&log->v[k], k + 1, sp, out);
   free(shown);
   free(hs.v);
 }
@@ -309,14 +316,27 @@ static void summary(const aucs_repair_result *r, aucs_buf *out) {
                     r->nitems - listed);
 }
 
+/* The source patch's report lines ("aucs: source patch checked: ..."), as
+ * comments. */
+static void verdict_lines(const char *said, aucs_buf *out) {
+  for (const char *l = said; l && *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    if (len >= 6 && !strncmp(l, "aucs: ", 6))
+      l += 6, len -= 6;
+    aucs_buf_printf(out, "# %.*s\n", (int)len, l);
+    l += len + (nl != NULL);
+  }
+}
+
 void aucs_review_print(aucs_review *rv, LLVMModuleRef m,
                        const aucs_repair_result *r, aucs_buf *out) {
-  aucs_review_print_source(rv, m, r, NULL, out);
+  aucs_review_print_source(rv, m, r, NULL, NULL, out);
 }
 
 void aucs_review_print_source(aucs_review *rv, LLVMModuleRef m,
-                              const aucs_repair_result *r, char *const *src,
-                              aucs_buf *out) {
+                              const aucs_repair_result *r, const aucs_patch *sp,
+                              const char *said, aucs_buf *out) {
   git_libgit2_init();
   for (size_t i = 0; i < rv->n; i++) {
     LLVMValueRef fn = LLVMGetNamedFunction(m, rv->fns[i].name);
@@ -325,9 +345,10 @@ void aucs_review_print_source(aucs_review *rv, LLVMModuleRef m,
     fn_text now = {0};
     fn_text_make(&now, fn);
     if (strcmp(now.text, rv->fns[i].text))
-      print_fn(&rv->fns[i], &now, &r->log, src, out);
+      print_fn(&rv->fns[i], &now, &r->log, sp, out);
     fn_text_free(&now);
   }
   git_libgit2_shutdown();
+  verdict_lines(said, out);
   summary(r, out);
 }
