@@ -12,6 +12,7 @@
 #include "aucs/bytecode.h"
 
 #include "aucs/budget.h"
+#include "aucs/cvt.h"
 #include "aucs/inputs.h"
 #include "aucs/lanes.h"
 #include "aucs/libcalls.h"

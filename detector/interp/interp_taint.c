@@ -349,6 +349,9 @@ static void control(run *R, thread *T, const bc_insn *I, uint32_t pc,
     for (uint32_t i = 0; i < I->x; i++)
       T->tt.tm[f.base + f.dst + i] = m[I->a + i];
     break;
+  case OP_EXIT:
+    R->tt->pc_mask[pc] |= T->tt.ctl;
+    break;
   case OP_SREG:
     m[I->d] = varying_sreg(I->x) ? VARYING : 0;
     break;
@@ -384,9 +387,9 @@ void ip_taint_step(run *R, thread *T, const bc_insn *I, uint32_t pc) {
   if (op == OP_MOV || op == OP_TRUNC || op == OP_SEXT || op == OP_ADDI ||
       (op >= OP_ABS && op <= OP_BITREV) || op == OP_FNEG32 ||
       op == OP_FNEG64 || op == OP_FABS32 || op == OP_FABS64 ||
-      (op >= OP_F32TOSI && op <= OP_F32TOF64))
+      (op >= OP_F32TOSI && op <= OP_CVT))
     m[I->d] = m[I->a];
-  else if ((op >= OP_ADD && op <= OP_UMAX) ||
+  else if ((op >= OP_ADD && op <= OP_SSUBSAT) ||
            (op >= OP_ICMP_EQ && op <= OP_ICMP_SGE) ||
            (op >= OP_FADD32 && op <= OP_FMAX64 && op != OP_FNEG32 &&
             op != OP_FNEG64 && op != OP_FABS32 && op != OP_FABS64) ||

@@ -408,7 +408,7 @@ static int lower_asm(lowerer *L, LLVMValueRef I, LLVMValueRef callee,
   int tex = lw_lower_texture(L, I, d, text, n);
   if (tex >= 0)
     return tex;
-  return lw_fail(L, "%s", "inline assembly is not supported");
+  return lw_lower_ptx(L, I, d, text, n);
 }
 
 /* Arguments of call I into the pool: their first index, or -1. */

@@ -19,6 +19,7 @@
 #include "aucs/cheap.h"
 #include "aucs/lanes.h"
 #include "aucs/nvvm.h"
+#include "aucs/ptx.h"
 #include "aucs/srcloc.h"
 #include "aucs/uf.h"
 #include "aucs/uniform.h"

@@ -33,6 +33,8 @@ static const char *const pure_intrinsics[] = {
     "llvm.bitreverse.", "llvm.bswap.",      "llvm.fshl.",
     "llvm.fshr.",       "llvm.is.fpclass.", "llvm.lround.",
     "llvm.llround.",    "llvm.lrint.",      "llvm.llrint.",
+    "llvm.uadd.sat.",   "llvm.sadd.sat.",   "llvm.usub.sat.",
+    "llvm.ssub.sat.",
 };
 
 static int pure_intrinsic(const char *name) {
