@@ -3,8 +3,9 @@
  * (lower_asm.c) and run by the interpreter: the forms the CUDA headers
  * emit for half and bfloat16 (cvt, packing and unpacking mov, f16
  * arithmetic), cache-hinted loads, shfl.sync and vote.sync, exit, and
- * CUB's guarded scan step; and the saturating intrinsics. Expected values
- * are worked out by hand in the comments.
+ * CUB's guarded scan step; the saturating intrinsics; and calls of
+ * functions the module only declares. Expected values are worked out by
+ * hand in the comments.
  */
 #include "support.h"
 
@@ -48,13 +49,15 @@ static aucs_run_result run(const char *ir, unsigned threads, uint64_t o[64]) {
   return res;
 }
 
-/* The message of the UNSUPPORTED finding lowering @k gives; the test
- * frees it. */
-static char *unsupported(const char *ir) {
+/* The message of the UNSUPPORTED finding lowering @k gives (strict or
+ * not); the test frees it. */
+static char *unsupported(const char *ir, int strict) {
   LLVMModuleRef m = support_parse(ir);
   aucs_prog *p = NULL;
   aucs_findings d = {0};
-  assert_int_not_equal(aucs_interp_lower(support_fn(m, "k"), &p, &d), 0);
+  aucs_lower_options o = {.strict = strict};
+  assert_int_not_equal(
+      aucs_interp_lower_with(support_fn(m, "k"), &o, &p, &d), 0);
   assert_null(p);
   assert_int_equal(d.n, 1);
   char *msg = strdup(d.v[0].message);
@@ -502,7 +505,8 @@ static void test_ptx_unknown_text_is_quoted(void **state) {
       "\"=r,r,r,r\"(i32 1, i32 0, i32 0)\n"
       "  store i32 %v, ptr %out\n"
       "  ret void\n"
-      "}\n");
+      "}\n",
+      0);
   assert_non_null(strstr(msg, "inline assembly `vabsdiff2.s32.s32.s32 "
                               "$0,$1,$2,$3;` is not supported (an "
                               "instruction aucs does not model)"));
@@ -512,7 +516,8 @@ static void test_ptx_unknown_text_is_quoted(void **state) {
                     "\"=h,f\"(float 1.0)\n"
                     "  store i16 %v, ptr %out\n"
                     "  ret void\n"
-                    "}\n");
+                    "}\n",
+                    0);
   assert_non_null(strstr(msg, "a cvt modifier aucs does not model"));
   free(msg);
   /* a store under a guard is an effect a select cannot undo */
@@ -521,8 +526,77 @@ static void test_ptx_unknown_text_is_quoted(void **state) {
       "  call void asm sideeffect \"{ .reg .pred p; setp.eq.u32 p, $1, 0; "
       "@p st.global.u32 [$0], 1; }\", \"l,r\"(ptr %out, i32 0)\n"
       "  ret void\n"
-      "}\n");
+      "}\n",
+      0);
   assert_non_null(strstr(msg, "a guarded (@p) instruction with effects"));
+  free(msg);
+}
+
+/* ---- functions the module only declares ---- */
+
+static const char *declared_ir =
+    "define ptx_kernel void @k(ptr %out, ptr %in) {\n"
+    "entry:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %v = call i32 @nondet()\n"
+    "  call void @bar(ptr %in)\n"
+    "  %w = call i32 @nondet()\n"
+    "  %s = add i32 %v, %w\n"
+    "  %i = zext i32 %t to i64\n"
+    "  %p = getelementptr i32, ptr %out, i64 %i\n"
+    "  store i32 %s, ptr %p\n"
+    "  ret void\n"
+    "}\n"
+    "declare i32 @nondet()\n"
+    "declare void @bar(ptr)\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n";
+
+static void test_ptx_declared_returns_arbitrary(void **state) {
+  (void)state;
+  LLVMModuleRef m = support_parse(declared_ir);
+  aucs_prog *p = support_lower(support_fn(m, "k"));
+  /* each callee once, at its first call */
+  assert_int_equal(aucs_prog_nexternals(p), 2);
+  LLVMValueRef first = aucs_prog_external(p, 0);
+  size_t n;
+  assert_string_equal(LLVMGetValueName2(LLVMGetCalledValue(first), &n),
+                      "nondet");
+  /* under the zero fill every value is 0; under random, two threads see
+   * values that differ (from the seed, the thread and the call) */
+  uint64_t sums[2] = {0, 0};
+  for (int fill = 0; fill < 2; fill++) {
+    aucs_run_config c = {0};
+    c.launch.grid = (aucs_dim3){1, 1, 1};
+    c.launch.block = (aucs_dim3){2, 1, 1};
+    c.seed = 7;
+    c.fill = fill ? AUCS_FILL_RANDOM : AUCS_FILL_ZERO;
+    c.keep_memory = 1;
+    aucs_run_result r = {0};
+    assert_int_equal(aucs_interp_run(p, &c, &r), AUCS_RUN_OK);
+    assert_int_equal(r.findings.n, 0);
+    assert_int_equal(aucs_run_read(&r, 0, 0, &sums[fill], 8), 0);
+    aucs_run_result_free(&r);
+  }
+  assert_int_equal(sums[0], 0);
+  assert_int_not_equal((uint32_t)sums[1], (uint32_t)(sums[1] >> 32));
+  aucs_prog_free(p);
+  support_free(m);
+}
+
+static void test_ptx_declared_strict_and_pointer_results(void **state) {
+  (void)state;
+  char *msg = unsupported(declared_ir, 1);
+  assert_non_null(strstr(msg, "calls to 'nondet' are not supported"));
+  free(msg);
+  msg = unsupported("define ptx_kernel void @k(ptr %out, ptr %in) {\n"
+                    "  %q = call ptr @where()\n"
+                    "  store i32 1, ptr %q\n"
+                    "  ret void\n"
+                    "}\n"
+                    "declare ptr @where()\n",
+                    0);
+  assert_non_null(strstr(msg, "'where' is only declared and returns a value "
+                              "aucs cannot invent"));
   free(msg);
 }
 
@@ -539,6 +613,8 @@ int main(void) {
       cmocka_unit_test(test_ptx_warp_collectives),
       cmocka_unit_test(test_ptx_exit_ends_the_thread),
       cmocka_unit_test(test_ptx_unknown_text_is_quoted),
+      cmocka_unit_test(test_ptx_declared_returns_arbitrary),
+      cmocka_unit_test(test_ptx_declared_strict_and_pointer_results),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -810,6 +810,9 @@ static int run_thread(run *R, thread *T) {
     case OP_CVT:
       r[I->d] = aucs_cvt(I->x, A);
       break;
+    case OP_NONDET:
+      r[I->d] = ip_nondet(R, T, pc, T->steps + start - left) & mask_of(I->x);
+      break;
     case OP_OVF: {
       int o;
       r[I->d] = overflow_op(I->c, A, B, I->x, &o);

@@ -221,6 +221,9 @@ void ip_pagemap_free(pagemap *m);
 void ip_reset_shared(run *R);
 int ip_init_objects(run *R);
 void ip_fill(run *R, uint32_t id, uint64_t off, unsigned char *p, uint64_t n);
+/* An arbitrary value for T at pc (OP_NONDET): 8 bytes of the run's fill,
+ * keyed by the thread, its block, pc and the steps T has taken. */
+uint64_t ip_nondet(run *R, const thread *T, uint32_t pc, uint64_t steps);
 
 /* interp_tex.c */
 uint32_t ip_handle_param(const run *R, uint64_t h);

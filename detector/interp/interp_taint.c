@@ -355,6 +355,9 @@ static void control(run *R, thread *T, const bc_insn *I, uint32_t pc,
   case OP_SREG:
     m[I->d] = varying_sreg(I->x) ? VARYING : 0;
     break;
+  case OP_NONDET: /* may differ by thread; no filled data */
+    m[I->d] = VARYING;
+    break;
   case OP_WARP:
     if (I->x == W_SYNCWARP)
       break;

@@ -55,6 +55,8 @@ typedef struct lowerer {
   VEC(bc_func) fdone;
   VEC(bc_object) objs;
   VEC(LLVMValueRef) barriers;
+  VEC(LLVMValueRef) externals; /* the first call of each declared callee */
+  int strict; /* a declared callee is unsupported (aucs_lower_options) */
   aucs_ptrmap fnidx;  /* function -> index + 1 */
   aucs_ptrmap objidx; /* global -> object id */
   uint32_t grid_ws;   /* the grid workspace object, or 0 */

@@ -18,6 +18,7 @@
 #include "aucs/cfg.h"
 #include "aucs/cheap.h"
 #include "aucs/lanes.h"
+#include "aucs/libcalls.h"
 #include "aucs/nvvm.h"
 #include "aucs/ptx.h"
 #include "aucs/srcloc.h"

@@ -59,6 +59,9 @@
   /* libcalls.def: d = fn(pool[b], .. c args), masked to width x; imm is     \
    * the host function (aucs_libcall_fn) */                                   \
   X(LIBCALL)                                                                   \
+  /* d = an arbitrary value of x bits from the run's seed and fill (the       \
+   * result of a function the module only declares) */                       \
+  X(NONDET)                                                                    \
   /* conversions: to int of width x (mask imm); from int of width x; CVT:     \
    * PTX's cvt of form x (aucs/cvt.h) */                                       \
   X(F32TOSI) X(F64TOSI) X(F32TOUI) X(F64TOUI) X(SITOF32) X(SITOF64)            \
@@ -249,6 +252,8 @@ struct aucs_prog {
   uint32_t *leaf_obj;         /* per leaf: a pointer's buffer, or 0 */
   LLVMValueRef *barriers;
   size_t nbarriers;
+  LLVMValueRef *externals; /* aucs_prog_external */
+  size_t nexternals;
   uint32_t grid_ws; /* the grid workspace object (the kernel syncs its
                        grid), or 0 */
   /* Surfaces (interp_tex.c): object surf0 + i for a handle equal to
