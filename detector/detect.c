@@ -175,8 +175,7 @@ static void assumes(kstate *s) {
         "assumes `%s` (declared, not defined) writes no memory the kernel "
         "reads%s",
         dem ? dem : fn_name(fn),
-        takes_pointer(fn) ? ", not even through the pointer it is passed"
-                          : "");
+        takes_pointer(fn) ? ", not even through the pointer it is passed" : "");
     k->assumes_at[i] = aucs_srcloc_format(call);
     free(dem);
   }

@@ -36,9 +36,8 @@ static const fmt formats[] = {[AUCS_CVT_F16] = {5, 10},
                               [AUCS_CVT_F32] = {8, 23},
                               [AUCS_CVT_F64] = {11, 52}};
 
-static const char *const names[] = {
-    "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "bf16",
-    "f32", "f64"};
+static const char *const names[] = {"u8",  "u16", "u32", "u64",  "s8",  "s16",
+                                    "s32", "s64", "f16", "bf16", "f32", "f64"};
 
 int aucs_cvt_type_of(const char *token, unsigned n) {
   char t[8];
@@ -55,8 +54,7 @@ int aucs_cvt_type_of(const char *token, unsigned n) {
 }
 
 unsigned aucs_cvt_bits(aucs_cvt_type t) {
-  static const unsigned bits[] = {8, 16, 32, 64, 8, 16, 32, 64,
-                                  16, 16, 32, 64};
+  static const unsigned bits[] = {8, 16, 32, 64, 8, 16, 32, 64, 16, 16, 32, 64};
   return bits[t];
 }
 
@@ -197,8 +195,8 @@ uint64_t aucs_cvt(unsigned form, uint64_t v) {
   int mode = form >> 8 & 3;
   if (dst >= AUCS_CVT_NTYPES || src >= AUCS_CVT_NTYPES)
     return 0;
-  num x = aucs_cvt_is_float(src) ? from_float(v, &formats[src])
-                                 : from_int(v, src);
+  num x =
+      aucs_cvt_is_float(src) ? from_float(v, &formats[src]) : from_int(v, src);
   if (!aucs_cvt_is_float(dst)) {
     if (!aucs_cvt_is_float(src) && !(form & AUCS_CVT_SAT))
       return (is_signed(src) && x.sign ? (~x.m + 1) : x.m) &

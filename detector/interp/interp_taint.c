@@ -388,9 +388,8 @@ void ip_taint_step(run *R, thread *T, const bc_insn *I, uint32_t pc) {
   uint64_t *m = t->tm + T->base;
   bc_op op = (bc_op)I->op;
   if (op == OP_MOV || op == OP_TRUNC || op == OP_SEXT || op == OP_ADDI ||
-      (op >= OP_ABS && op <= OP_BITREV) || op == OP_FNEG32 ||
-      op == OP_FNEG64 || op == OP_FABS32 || op == OP_FABS64 ||
-      (op >= OP_F32TOSI && op <= OP_CVT))
+      (op >= OP_ABS && op <= OP_BITREV) || op == OP_FNEG32 || op == OP_FNEG64 ||
+      op == OP_FABS32 || op == OP_FABS64 || (op >= OP_F32TOSI && op <= OP_CVT))
     m[I->d] = m[I->a];
   else if ((op >= OP_ADD && op <= OP_SSUBSAT) ||
            (op >= OP_ICMP_EQ && op <= OP_ICMP_SGE) ||

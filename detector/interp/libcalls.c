@@ -407,8 +407,8 @@ static const aucs_libcall *mangled(const char *name) {
   const aucs_libcall *lc = aucs_libcalls_find(base);
   if (!lc && fp == 'f') /* the base is already the float name */
     lc = aucs_libcalls_find((base[n] = 0, base));
-  return lc && lc->arity == strlen(params) &&
-                 strncmp(lc->name, "__nv_", 5) && strncmp(lc->name, "llvm.", 5)
+  return lc && lc->arity == strlen(params) && strncmp(lc->name, "__nv_", 5) &&
+                 strncmp(lc->name, "llvm.", 5)
              ? lc
              : NULL;
 }

@@ -136,19 +136,29 @@ static void cvt(actx *a, uint32_t d, uint32_t x, unsigned form) {
 static const struct {
   const char *name;
   int sr;
-} sregs[] = {
-    {"laneid", SR_LANEID},         {"warpid", SR_WARPID},
-    {"nwarpid", SR_NWARPID},       {"tid.x", SR_TID_X},
-    {"tid.y", SR_TID_Y},           {"tid.z", SR_TID_Z},
-    {"ntid.x", SR_NTID_X},         {"ntid.y", SR_NTID_Y},
-    {"ntid.z", SR_NTID_Z},         {"ctaid.x", SR_CTAID_X},
-    {"ctaid.y", SR_CTAID_Y},       {"ctaid.z", SR_CTAID_Z},
-    {"nctaid.x", SR_NCTAID_X},     {"nctaid.y", SR_NCTAID_Y},
-    {"nctaid.z", SR_NCTAID_Z},     {"lanemask_eq", SR_LANEMASK_EQ},
-    {"lanemask_lt", SR_LANEMASK_LT}, {"lanemask_le", SR_LANEMASK_LE},
-    {"lanemask_gt", SR_LANEMASK_GT}, {"lanemask_ge", SR_LANEMASK_GE},
-    {"clock", SR_CLOCK},           {"clock64", SR_CLOCK64},
-    {"dynamic_smem_size", SR_DYN_SMEM}};
+} sregs[] = {{"laneid", SR_LANEID},
+             {"warpid", SR_WARPID},
+             {"nwarpid", SR_NWARPID},
+             {"tid.x", SR_TID_X},
+             {"tid.y", SR_TID_Y},
+             {"tid.z", SR_TID_Z},
+             {"ntid.x", SR_NTID_X},
+             {"ntid.y", SR_NTID_Y},
+             {"ntid.z", SR_NTID_Z},
+             {"ctaid.x", SR_CTAID_X},
+             {"ctaid.y", SR_CTAID_Y},
+             {"ctaid.z", SR_CTAID_Z},
+             {"nctaid.x", SR_NCTAID_X},
+             {"nctaid.y", SR_NCTAID_Y},
+             {"nctaid.z", SR_NCTAID_Z},
+             {"lanemask_eq", SR_LANEMASK_EQ},
+             {"lanemask_lt", SR_LANEMASK_LT},
+             {"lanemask_le", SR_LANEMASK_LE},
+             {"lanemask_gt", SR_LANEMASK_GT},
+             {"lanemask_ge", SR_LANEMASK_GE},
+             {"clock", SR_CLOCK},
+             {"clock64", SR_CLOCK64},
+             {"dynamic_smem_size", SR_DYN_SMEM}};
 
 static int sreg(actx *a, const aucs_ptx_elem *e, uint32_t *s) {
   if (e->len == 7 && !memcmp(e->text, "WARP_SZ", 7)) {
@@ -159,7 +169,8 @@ static int sreg(actx *a, const aucs_ptx_elem *e, uint32_t *s) {
     if (strlen(sregs[i].name) == e->len &&
         !memcmp(sregs[i].name, e->text, e->len)) {
       *s = temp(a, 1);
-      lw_emit(a->L, (bc_insn){.op = OP_SREG, .d = *s, .x = (uint16_t)sregs[i].sr});
+      lw_emit(a->L,
+              (bc_insn){.op = OP_SREG, .d = *s, .x = (uint16_t)sregs[i].sr});
       return 0;
     }
   return no(a, "a special register aucs does not model");
@@ -242,8 +253,7 @@ static int wr_reg(actx *a, const aucs_ptx_elem *e, uint32_t *s) {
 static unsigned width_of(const actx *a, const aucs_ptx_elem *e) {
   LLVMTypeRef t = LLVMTypeOf(a->I);
   if (e->kind == AUCS_PTX_ARG && e->n < a->con.outs)
-    return lw_width(a->con.outs == 1 ? t
-                                     : LLVMStructGetTypeAtIndex(t, e->n));
+    return lw_width(a->con.outs == 1 ? t : LLVMStructGetTypeAtIndex(t, e->n));
   if (e->kind == AUCS_PTX_LOCAL) {
     aucs_ptx_token ty = a->p.local[e->n].type;
     int k = aucs_cvt_type_of(ty.s, ty.n);
@@ -274,9 +284,7 @@ static int wr_op(actx *a, unsigned i, uint32_t *s) {
 /* ---- tokens ---- */
 
 static aucs_ptx_token tok(const actx *a, unsigned i) { return a->s->tok[i]; }
-static aucs_ptx_token last(const actx *a) {
-  return a->s->tok[a->s->ntok - 1];
-}
+static aucs_ptx_token last(const actx *a) { return a->s->tok[a->s->ntok - 1]; }
 
 /* A type token's bits (pred 1), or 0. */
 static unsigned type_bits(aucs_ptx_token t) {
@@ -420,8 +428,9 @@ static int mem_flags(actx *a, int store, uint64_t *imm, unsigned *lanes) {
   *lanes = 1;
   for (unsigned i = 1; i + 1 < a->s->ntok; i++) {
     aucs_ptx_token t = tok(a, i);
-    int known = (t.n > 4 && (!memcmp(t.s, "L1::", 4) || !memcmp(t.s, "L2::", 4)) &&
-                 !aucs_ptx_is(t, "L2::cache_hint"));
+    int known =
+        (t.n > 4 && (!memcmp(t.s, "L1::", 4) || !memcmp(t.s, "L2::", 4)) &&
+         !aucs_ptx_is(t, "L2::cache_hint"));
     for (size_t k = 0; !known && k < sizeof plain_tokens / sizeof *plain_tokens;
          k++)
       known = aucs_ptx_is(t, plain_tokens[k]);
@@ -560,8 +569,7 @@ static int p_vote(actx *a) {
     return no(a, "a vote of this form");
   if (rd_op(a, 1, &p) || wr_op(a, 0, &d))
     return 1;
-  lw_emit(a->L,
-          (bc_insn){.op = OP_WARP, .x = (uint16_t)mode, .d = d, .a = p});
+  lw_emit(a->L, (bc_insn){.op = OP_WARP, .x = (uint16_t)mode, .d = d, .a = p});
   return 0;
 }
 
@@ -586,25 +594,24 @@ static int p_exit(actx *a) {
 static const struct {
   const char *name;
   int sop, uop, fpred; /* signed and unsigned icmp, the fcmp predicate */
-} cmps[] = {
-    {"eq", OP_ICMP_EQ, OP_ICMP_EQ, LLVMRealOEQ},
-    {"ne", OP_ICMP_NE, OP_ICMP_NE, LLVMRealONE},
-    {"lt", OP_ICMP_SLT, OP_ICMP_ULT, LLVMRealOLT},
-    {"le", OP_ICMP_SLE, OP_ICMP_ULE, LLVMRealOLE},
-    {"gt", OP_ICMP_SGT, OP_ICMP_UGT, LLVMRealOGT},
-    {"ge", OP_ICMP_SGE, OP_ICMP_UGE, LLVMRealOGE},
-    {"lo", OP_ICMP_ULT, OP_ICMP_ULT, -1},
-    {"ls", OP_ICMP_ULE, OP_ICMP_ULE, -1},
-    {"hi", OP_ICMP_UGT, OP_ICMP_UGT, -1},
-    {"hs", OP_ICMP_UGE, OP_ICMP_UGE, -1},
-    {"equ", -1, -1, LLVMRealUEQ},
-    {"neu", -1, -1, LLVMRealUNE},
-    {"ltu", -1, -1, LLVMRealULT},
-    {"leu", -1, -1, LLVMRealULE},
-    {"gtu", -1, -1, LLVMRealUGT},
-    {"geu", -1, -1, LLVMRealUGE},
-    {"num", -1, -1, LLVMRealORD},
-    {"nan", -1, -1, LLVMRealUNO}};
+} cmps[] = {{"eq", OP_ICMP_EQ, OP_ICMP_EQ, LLVMRealOEQ},
+            {"ne", OP_ICMP_NE, OP_ICMP_NE, LLVMRealONE},
+            {"lt", OP_ICMP_SLT, OP_ICMP_ULT, LLVMRealOLT},
+            {"le", OP_ICMP_SLE, OP_ICMP_ULE, LLVMRealOLE},
+            {"gt", OP_ICMP_SGT, OP_ICMP_UGT, LLVMRealOGT},
+            {"ge", OP_ICMP_SGE, OP_ICMP_UGE, LLVMRealOGE},
+            {"lo", OP_ICMP_ULT, OP_ICMP_ULT, -1},
+            {"ls", OP_ICMP_ULE, OP_ICMP_ULE, -1},
+            {"hi", OP_ICMP_UGT, OP_ICMP_UGT, -1},
+            {"hs", OP_ICMP_UGE, OP_ICMP_UGE, -1},
+            {"equ", -1, -1, LLVMRealUEQ},
+            {"neu", -1, -1, LLVMRealUNE},
+            {"ltu", -1, -1, LLVMRealULT},
+            {"leu", -1, -1, LLVMRealULE},
+            {"gtu", -1, -1, LLVMRealUGT},
+            {"geu", -1, -1, LLVMRealUGE},
+            {"num", -1, -1, LLVMRealORD},
+            {"nan", -1, -1, LLVMRealUNO}};
 
 /* d = the 16-bit half l (0 low, 1 high) of v. */
 static void half_of(actx *a, uint32_t d, uint32_t v, unsigned l) {
@@ -828,8 +835,8 @@ static int p_math(actx *a) {
  * operand the result. */
 enum { A_SAT = 1, A_LO = 2, A_NAN = 4 };
 static int arith_mods(actx *a, int is_float) {
-  int f = 0, minmax = a->row->float_op == OP_FMIN32 ||
-                      a->row->float_op == OP_FMAX32;
+  int f = 0,
+      minmax = a->row->float_op == OP_FMIN32 || a->row->float_op == OP_FMAX32;
   for (unsigned i = 1; i + 1 < a->s->ntok; i++) {
     aucs_ptx_token t = tok(a, i);
     if (aucs_ptx_is(t, "sat"))
@@ -855,17 +862,17 @@ static void nan_wins(actx *a, uint32_t r, uint32_t x, uint32_t y, int dbl) {
                           .a = x,
                           .b = y,
                           .x = LLVMRealUNO});
-  lw_emit(a->L,
-          (bc_insn){.op = OP_SELECT,
-                    .d = r,
-                    .a = konst(a, dbl ? UINT64_C(0x7fffffffffffffff)
-                                      : UINT64_C(0x7fffffff)),
-                    .b = r,
-                    .c = p});
+  lw_emit(a->L, (bc_insn){.op = OP_SELECT,
+                          .d = r,
+                          .a = konst(a, dbl ? UINT64_C(0x7fffffffffffffff)
+                                            : UINT64_C(0x7fffffff)),
+                          .b = r,
+                          .c = p});
 }
 
 static unsigned arity(const ptx_row *r) {
-  if (r->int_op == OP_ABS || r->float_op == OP_FNEG32 || !strcmp(r->opcode, "not"))
+  if (r->int_op == OP_ABS || r->float_op == OP_FNEG32 ||
+      !strcmp(r->opcode, "not"))
     return 1;
   return r->float_op == OP_FMA32 ? 3 : 2;
 }
@@ -1058,10 +1065,10 @@ static int setup(actx *a) {
   LLVMTypeRef t = LLVMTypeOf(a->I);
   unsigned outs = a->con.outs, nargs = (unsigned)LLVMGetNumArgOperands(a->I);
   int is_void = LLVMGetTypeKind(t) == LLVMVoidTypeKind;
-  if (a->con.indirect || nargs != a->con.ins ||
-      (outs == 0) != is_void || (outs == 1 && !lw_is_scalar(t)) ||
-      (outs > 1 && (LLVMGetTypeKind(t) != LLVMStructTypeKind ||
-                    lw_leaves(t) != outs)))
+  if (a->con.indirect || nargs != a->con.ins || (outs == 0) != is_void ||
+      (outs == 1 && !lw_is_scalar(t)) ||
+      (outs > 1 &&
+       (LLVMGetTypeKind(t) != LLVMStructTypeKind || lw_leaves(t) != outs)))
     return no(a, "operands of an unexpected kind");
   for (unsigned i = 0; i < a->p.nlocal; i++)
     a->local[i] = temp(a, 1);
@@ -1104,8 +1111,8 @@ int lw_lower_ptx(lowerer *L, LLVMValueRef I, uint32_t d, const char *text,
   const char *cons =
       LLVMGetInlineAsmConstraintString(LLVMGetCalledValue(I), &cn);
   aucs_ptx_constraints_of(cons, cn, &a->con);
-  int rc = aucs_ptx_parse(text, n, &a->p) ? no(a, "not PTX aucs reads")
-                                          : setup(a);
+  int rc =
+      aucs_ptx_parse(text, n, &a->p) ? no(a, "not PTX aucs reads") : setup(a);
   for (unsigned i = 0; !rc && i < a->p.n; i++) {
     a->s = &a->p.s[i];
     rc = statement(a);

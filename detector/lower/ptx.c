@@ -89,8 +89,7 @@ static int number(scan *c, aucs_ptx_elem *e) {
     return 1;
   uint64_t v = 0;
   int base = 10;
-  if (peek(c) == '0' && c->at + 1 < c->n &&
-      strchr("xXfFdD", c->s[c->at + 1])) {
+  if (peek(c) == '0' && c->at + 1 < c->n && strchr("xXfFdD", c->s[c->at + 1])) {
     base = 16;
     c->at += 2;
   }
@@ -119,7 +118,8 @@ static int element(scan *c, aucs_ptx_elem *e) {
   int negated = peek(c) == '!';
   c->at += negated;
   int ch = peek(c);
-  if (ch == '$' && c->at + 1 < c->n && isdigit((unsigned char)c->s[c->at + 1])) {
+  if (ch == '$' && c->at + 1 < c->n &&
+      isdigit((unsigned char)c->s[c->at + 1])) {
     unsigned v = 0;
     for (c->at++; isdigit(peek(c)); c->at++)
       v = v * 10 + (unsigned)(peek(c) - '0');
@@ -249,8 +249,7 @@ static int declaration(scan *c) {
     unsigned n = name_len(c);
     if (!n || c->out->nlocal == AUCS_PTX_MAX_LOCALS)
       return 1;
-    c->out->local[c->out->nlocal++] =
-        (aucs_ptx_local){c->s + c->at, n, type};
+    c->out->local[c->out->nlocal++] = (aucs_ptx_local){c->s + c->at, n, type};
     c->at += n;
     blanks(c);
     if (peek(c) == ';')
@@ -353,13 +352,13 @@ int aucs_ptx_access_of(const aucs_ptx_stmt *s, aucs_ptx_access *a) {
   if (s->nop != 2 || addr->kind != AUCS_PTX_ADDRESS || !bytes)
     return 0;
   *a = (aucs_ptx_access){st, bytes * lanes, addr->e[0], addr->offset,
-                         aucs_ptx_has(s, "relaxed") || aucs_ptx_has(s, "acquire") ||
+                         aucs_ptx_has(s, "relaxed") ||
+                             aucs_ptx_has(s, "acquire") ||
                              aucs_ptx_has(s, "release")};
   return 1;
 }
 
-void aucs_ptx_constraints_of(const char *s, size_t n,
-                             aucs_ptx_constraints *c) {
+void aucs_ptx_constraints_of(const char *s, size_t n, aucs_ptx_constraints *c) {
   *c = (aucs_ptx_constraints){0};
   for (size_t i = 0; i < n;) {
     size_t j = i;

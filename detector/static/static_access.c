@@ -300,8 +300,7 @@ static void collect_call(aucs_static *S, frame *f, LLVMValueRef I,
                          LLVMValueRef anchor) {
   if (collect_surface(S, f, I, anchor))
     return;
-  if (LLVMIsAInlineAsm(LLVMGetCalledValue(I)) &&
-      collect_asm(S, f, I, anchor))
+  if (LLVMIsAInlineAsm(LLVMGetCalledValue(I)) && collect_asm(S, f, I, anchor))
     return;
   const char *name = st_callee_name(I);
   LLVMValueRef callee = st_defined_callee(I);

@@ -23,9 +23,13 @@
 #include <stdint.h>
 
 /* hexp of cuda_fp16.h has 24 statements and 17 locals; h2exp more. */
-enum { AUCS_PTX_MAX_STMTS = 64, AUCS_PTX_MAX_TOKENS = 10,
-       AUCS_PTX_MAX_OPERANDS = 6, AUCS_PTX_MAX_ELEMS = 4,
-       AUCS_PTX_MAX_LOCALS = 48 };
+enum {
+  AUCS_PTX_MAX_STMTS = 64,
+  AUCS_PTX_MAX_TOKENS = 10,
+  AUCS_PTX_MAX_OPERANDS = 6,
+  AUCS_PTX_MAX_ELEMS = 4,
+  AUCS_PTX_MAX_LOCALS = 48
+};
 
 typedef enum aucs_ptx_elem_kind {
   AUCS_PTX_ARG,   /* $n */
