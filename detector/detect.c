@@ -182,6 +182,41 @@ static void unsupported(kstate *s, aucs_findings *diag) {
   free(loc);
 }
 
+/* 1 when function fn takes a pointer. */
+static int takes_pointer(LLVMValueRef fn) {
+  LLVMTypeRef t = LLVMGlobalGetValueType(fn);
+  unsigned n = LLVMCountParamTypes(t);
+  LLVMTypeRef *ps = aucs_xcalloc(n + 1, sizeof *ps);
+  LLVMGetParamTypes(t, ps);
+  int any = 0;
+  for (unsigned i = 0; i < n; i++)
+    any |= LLVMGetTypeKind(ps[i]) == LLVMPointerTypeKind;
+  free(ps);
+  return any;
+}
+
+/* The note of each function the module only declares that the runs
+ * assumed writes nothing (aucs_prog_external). */
+static void assumes(kstate *s) {
+  aucs_report_kernel *k = s->k;
+  size_t n = aucs_prog_nexternals(s->prog);
+  k->assumes = aucs_xcalloc(n + 1, sizeof *k->assumes);
+  k->assumes_at = aucs_xcalloc(n + 1, sizeof *k->assumes_at);
+  for (size_t i = 0; i < n; i++) {
+    LLVMValueRef call = aucs_prog_external(s->prog, i);
+    LLVMValueRef fn = LLVMGetCalledValue(call);
+    char *dem = aucs_demangle(fn_name(fn));
+    k->assumes[i] = aucs_xasprintf(
+        "assumes `%s` (declared, not defined) writes no memory the kernel "
+        "reads%s",
+        dem ? dem : fn_name(fn),
+        takes_pointer(fn) ? ", not even through the pointer it is passed" : "");
+    k->assumes_at[i] = aucs_srcloc_format(call);
+    free(dem);
+  }
+  k->nassumes = n;
+}
+
 static void lower(kstate *s, LLVMValueRef fn) {
   aucs_report_kernel *k = s->k;
   k->fn = fn;
@@ -193,12 +228,14 @@ static void lower(kstate *s, LLVMValueRef fn) {
   s->nl = s->in->n;
   aucs_inputs_values_init(&s->iv, s->in);
   aucs_findings diag = {0};
-  if (aucs_interp_lower(fn, &s->prog, &diag))
+  aucs_lower_options lo = {.strict = s->o->strict};
+  if (aucs_interp_lower_with(fn, &lo, &s->prog, &diag))
     unsupported(s, &diag);
   aucs_findings_free(&diag);
   if (!s->prog)
     return;
   k->cooperative = aucs_prog_grid_sync(s->prog);
+  assumes(s);
   s->np = aucs_prog_nparams(s->prog);
   s->params = aucs_xcalloc(s->np + 1, sizeof(*s->params));
   for (size_t i = 0; i < s->np; i++)

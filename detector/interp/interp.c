@@ -114,6 +114,30 @@ static uint64_t funnel(uint64_t a, uint64_t b, uint64_t c, unsigned w,
   return ((a << s) | (b >> (w - s))) & m;
 }
 
+/* llvm.{u,s}{add,sub}.sat of width w. */
+static uint64_t saturating(unsigned op, uint64_t a, uint64_t b, unsigned w) {
+  uint64_t m = mask_of(w), u;
+  int64_t s, lo = w >= 64 ? INT64_MIN : -((int64_t)1 << (w - 1)),
+             hi = w >= 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1;
+  int of;
+  switch (op) {
+  case OP_UADDSAT:
+    of = __builtin_add_overflow(a, b, &u);
+    return of || u > m ? m : u;
+  case OP_USUBSAT:
+    return a > b ? a - b : 0;
+  case OP_SADDSAT:
+    of = __builtin_add_overflow(sx(a, w), sx(b, w), &s);
+    break;
+  default: /* OP_SSUBSAT */
+    of = __builtin_sub_overflow(sx(a, w), sx(b, w), &s);
+    break;
+  }
+  if (of) /* past 64 bits: the sign of the exact result is b's (add) */
+    s = (op == OP_SADDSAT) == (sx(b, w) >= 0) ? hi : lo;
+  return (uint64_t)(s < lo ? lo : s > hi ? hi : s) & m;
+}
+
 /* *.with.overflow: the result, and the overflow bit in *o. */
 static uint64_t overflow_op(unsigned kind, uint64_t a, uint64_t b, unsigned w,
                             int *o) {
@@ -629,6 +653,12 @@ static int run_thread(run *R, thread *T) {
       BIN(A < B ? A : B);
     case OP_UMAX:
       BIN(A > B ? A : B);
+    case OP_UADDSAT:
+    case OP_SADDSAT:
+    case OP_USUBSAT:
+    case OP_SSUBSAT:
+      r[I->d] = saturating(I->op, A, B, I->x);
+      break;
     case OP_ABS:
       BIN(sx(A, I->x) < 0 ? (uint64_t)0 - A : A);
     case OP_CTPOP:
@@ -776,6 +806,12 @@ static int run_thread(run *R, thread *T) {
       break;
     case OP_F32TOF64:
       r[I->d] = bf64((double)f32(A));
+      break;
+    case OP_CVT:
+      r[I->d] = aucs_cvt(I->x, A);
+      break;
+    case OP_NONDET:
+      r[I->d] = ip_nondet(R, T, pc, T->steps + start - left) & mask_of(I->x);
       break;
     case OP_OVF: {
       int o;
@@ -926,6 +962,10 @@ static int run_thread(run *R, thread *T) {
       goto out;
     case OP_TRAP:
       ev = trap(R, T, pc, "the kernel trapped (llvm.trap or assert)");
+      goto out;
+    case OP_EXIT:
+      T->state = DONE;
+      T->end_pc = pc;
       goto out;
     case OP_ASSUME:
       if (A & 1)

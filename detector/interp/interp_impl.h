@@ -12,6 +12,7 @@
 #include "aucs/bytecode.h"
 
 #include "aucs/budget.h"
+#include "aucs/cvt.h"
 #include "aucs/inputs.h"
 #include "aucs/lanes.h"
 #include "aucs/libcalls.h"
@@ -224,6 +225,9 @@ int ip_init_objects(run *R);
 /* res->leaf_read from the marks and the aggregates' bytes read. */
 void ip_leaves_read(run *R);
 void ip_fill(run *R, uint32_t id, uint64_t off, unsigned char *p, uint64_t n);
+/* An arbitrary value for T at pc (OP_NONDET): 8 bytes of the run's fill,
+ * keyed by the thread, its block, pc and the steps T has taken. */
+uint64_t ip_nondet(run *R, const thread *T, uint32_t pc, uint64_t steps);
 
 /* interp_tex.c */
 uint32_t ip_handle_param(const run *R, uint64_t h);

@@ -43,6 +43,18 @@ void ip_fill(run *R, uint32_t id, uint64_t off, unsigned char *p, uint64_t n) {
   fill_random(R, id, off, p, n);
 }
 
+uint64_t ip_nondet(run *R, const thread *T, uint32_t pc, uint64_t steps) {
+  uint64_t key =
+      mix(mix((uint64_t)pc << 32 ^ T->tid) ^ (uint64_t)R->blk << 20 ^ steps);
+  unsigned char b[8];
+  /* object id 0 (null) has no contents of its own to collide with */
+  fill_seeded(R->cfg->seed, R->cfg->fill, 0, key & ~UINT64_C(7), b, 8);
+  uint64_t v;
+  memcpy(&v, b, 8);
+  /* small: one small word, whatever the width */
+  return R->cfg->fill == AUCS_FILL_SMALL ? v & 0xffffffffu : v;
+}
+
 static const char *const fill_names[] = {
 #define AUCS_FILL(e, name) name,
     AUCS_FILLS(AUCS_FILL)

@@ -349,8 +349,14 @@ static void control(run *R, thread *T, const bc_insn *I, uint32_t pc,
     for (uint32_t i = 0; i < I->x; i++)
       T->tt.tm[f.base + f.dst + i] = m[I->a + i];
     break;
+  case OP_EXIT:
+    R->tt->pc_mask[pc] |= T->tt.ctl;
+    break;
   case OP_SREG:
     m[I->d] = varying_sreg(I->x) ? VARYING : 0;
+    break;
+  case OP_NONDET: /* may differ by thread; no filled data */
+    m[I->d] = VARYING;
     break;
   case OP_WARP:
     if (I->x == W_SYNCWARP)
@@ -382,11 +388,10 @@ void ip_taint_step(run *R, thread *T, const bc_insn *I, uint32_t pc) {
   uint64_t *m = t->tm + T->base;
   bc_op op = (bc_op)I->op;
   if (op == OP_MOV || op == OP_TRUNC || op == OP_SEXT || op == OP_ADDI ||
-      (op >= OP_ABS && op <= OP_BITREV) || op == OP_FNEG32 ||
-      op == OP_FNEG64 || op == OP_FABS32 || op == OP_FABS64 ||
-      (op >= OP_F32TOSI && op <= OP_F32TOF64))
+      (op >= OP_ABS && op <= OP_BITREV) || op == OP_FNEG32 || op == OP_FNEG64 ||
+      op == OP_FABS32 || op == OP_FABS64 || (op >= OP_F32TOSI && op <= OP_CVT))
     m[I->d] = m[I->a];
-  else if ((op >= OP_ADD && op <= OP_UMAX) ||
+  else if ((op >= OP_ADD && op <= OP_SSUBSAT) ||
            (op >= OP_ICMP_EQ && op <= OP_ICMP_SGE) ||
            (op >= OP_FADD32 && op <= OP_FMAX64 && op != OP_FNEG32 &&
             op != OP_FNEG64 && op != OP_FABS32 && op != OP_FABS64) ||

@@ -18,8 +18,11 @@
 #define _GNU_SOURCE /* exp10, exp10f, sincos */
 #include "aucs/libcalls.h"
 
+#include <llvm-c/Core.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static float f32(uint64_t v) {
@@ -377,4 +380,45 @@ const aucs_libcall *aucs_libcalls_find(const char *name) {
 
 int aucs_libcalls_overrides_body(const char *name) {
   return strncmp(name, "__nv_", 5) == 0 || strncmp(name, "llvm.", 5) == 0;
+}
+
+/* A declared C++ function `_Z[L]<n><base><params>` whose parameters are
+ * builtin types only: the row of base in the float or double spelling its
+ * first floating parameter picks (round(float) is roundf), with as many
+ * parameters. */
+static const aucs_libcall *mangled(const char *name) {
+  if (strncmp(name, "_Z", 2))
+    return NULL;
+  const char *p = name + 2 + (name[2] == 'L');
+  char *end;
+  unsigned long n = strtoul(p, &end, 10);
+  if (end == p || n == 0 || n > 32 || strlen(end) < n)
+    return NULL;
+  const char *params = end + n;
+  char fp = 0;
+  for (const char *c = params; *c; c++) {
+    if (!strchr("fdijlmxy", *c))
+      return NULL;
+    if (!fp && (*c == 'f' || *c == 'd'))
+      fp = *c;
+  }
+  char base[40];
+  snprintf(base, sizeof base, "%.*s%s", (int)n, end, fp == 'f' ? "f" : "");
+  const aucs_libcall *lc = aucs_libcalls_find(base);
+  if (!lc && fp == 'f') /* the base is already the float name */
+    lc = aucs_libcalls_find((base[n] = 0, base));
+  return lc && lc->arity == strlen(params) && strncmp(lc->name, "__nv_", 5) &&
+                 strncmp(lc->name, "llvm.", 5)
+             ? lc
+             : NULL;
+}
+
+const aucs_libcall *aucs_libcalls_of(LLVMValueRef callee) {
+  size_t len;
+  const char *name = LLVMGetValueName2(callee, &len);
+  const aucs_libcall *lc = aucs_libcalls_find(name);
+  int declared = LLVMIsDeclaration(callee);
+  if (lc && (declared || aucs_libcalls_overrides_body(name)))
+    return lc;
+  return declared ? mangled(name) : NULL;
 }

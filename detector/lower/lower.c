@@ -22,11 +22,16 @@
  * the leaves' byte layout in the pool). Helpers take and return aggregates
  * and vectors leaf by leaf; a byval parameter is copied on entry.
  *
+ * A call of a function the module only declares returns an arbitrary value
+ * (OP_NONDET) and writes nothing; the kernel's program lists such callees
+ * (aucs_prog_external) so that its findings say so. Under strict lowering
+ * (aucs_lower_options) such a call is unsupported instead.
+ *
  * Limitation: i128 and wider integers, half, scalable vectors, vectors of
- * pointers built by GEPs, vectors of i1 in memory, llvm.masked.*, indirect
- * calls, and inline asm other than the few PTX snippets of intrinsics.def
- * are not lowered; the first one met is reported as an UNSUPPORTED finding
- * naming the instruction.
+ * pointers built by GEPs, vectors of i1 in memory, llvm.masked.*, inline
+ * asm outside intrinsics.def, texture.def and ptx.def, and declared
+ * functions returning a pointer or an aggregate are not lowered; the first
+ * one met is reported as an UNSUPPORTED finding naming the instruction.
  */
 #include "lower_impl.h"
 
@@ -1334,6 +1339,8 @@ static aucs_prog *finish(lowerer *L, LLVMValueRef kernel, aucs_prog *p) {
   p->nobjs = L->objs.n;
   ARENA_COPY(L, p->barriers, L->barriers);
   p->nbarriers = L->barriers.n;
+  ARENA_COPY(L, p->externals, L->externals);
+  p->nexternals = L->externals.n;
   p->grid_ws = L->grid_ws;
   p->surf0 = L->surf0;
   for (uint32_t i = 0; i < p->nfuncs; i++)
@@ -1350,6 +1357,7 @@ static void lowerer_free(lowerer *L) {
   free(L->fdone.v);
   free(L->objs.v);
   free(L->barriers.v);
+  free(L->externals.v);
   free(L->image.v);
   free(L->fix.v);
   free(L->why);
@@ -1384,8 +1392,13 @@ static void report(lowerer *L, LLVMValueRef kernel, aucs_findings *diag) {
 
 int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
                       aucs_findings *diag) {
+  return aucs_interp_lower_with(kernel, NULL, out, diag);
+}
+
+int aucs_interp_lower_with(LLVMValueRef kernel, const aucs_lower_options *o,
+                           aucs_prog **out, aucs_findings *diag) {
   LLVMModuleRef m = LLVMGetGlobalParent(kernel);
-  lowerer L = {0};
+  lowerer L = {.strict = o && o->strict};
   L.td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
   aucs_prog *p = aucs_xcalloc(1, sizeof(aucs_prog));
   p->arena = L.arena = aucs_arena_new();
@@ -1441,4 +1454,11 @@ int aucs_prog_grid_sync(const aucs_prog *p) { return p->grid_ws != 0; }
 LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i) {
   AUCS_ASSERT(i < p->nbarriers);
   return p->barriers[i];
+}
+
+size_t aucs_prog_nexternals(const aucs_prog *p) { return p->nexternals; }
+
+LLVMValueRef aucs_prog_external(const aucs_prog *p, size_t i) {
+  AUCS_ASSERT(i < p->nexternals);
+  return p->externals[i];
 }

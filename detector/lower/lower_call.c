@@ -1,9 +1,13 @@
 /*
  * lower_call: calls, to bytecode (the lowering of everything else is in
  * lower.c). A callee resolves through intrinsics.def (intrinsics, barriers,
- * warp collectives, PTX snippets of inline asm), then libcalls.def (the
- * math library and the CUDA __nv_* functions), then to a defined function
- * of the module; a call through a pointer dispatches at run time.
+ * warp collectives, exact PTX texts of inline asm), then libcalls.def (the
+ * math library and the CUDA __nv_* functions, aucs_libcalls_of), then to a
+ * defined function of the module; a function the module only declares
+ * gives an arbitrary value (OP_NONDET) and is listed for the findings'
+ * note; a call through a pointer dispatches at run time. Inline asm: the
+ * exact texts, then textures (lower_tex.c), then PTX read statement by
+ * statement (lower_asm.c).
  */
 #include "lower_impl.h"
 
@@ -408,7 +412,34 @@ static int lower_asm(lowerer *L, LLVMValueRef I, LLVMValueRef callee,
   int tex = lw_lower_texture(L, I, d, text, n);
   if (tex >= 0)
     return tex;
-  return lw_fail(L, "%s", "inline assembly is not supported");
+  return lw_lower_ptx(L, I, d, text, n);
+}
+
+/* A call of a function the module only declares: an arbitrary value of
+ * the result's width (OP_NONDET), no memory written; the callee is listed
+ * for the findings' note. Not under strict, not for a pointer or an
+ * aggregate result, nor for an LLVM intrinsic (whose meaning is known). */
+static int lower_external(lowerer *L, LLVMValueRef I, uint32_t d,
+                          LLVMValueRef callee) {
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(callee, &n);
+  LLVMTypeRef t = LLVMTypeOf(I);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (L->strict || !strncmp(name, "llvm.", 5))
+    return lw_fail(L, "calls to '%s' are not supported", name);
+  if (k != LLVMVoidTypeKind && !libcall_type(t, 0))
+    return lw_fail(L,
+                   "'%s' is only declared and returns a value aucs cannot "
+                   "invent (a pointer or an aggregate)",
+                   name);
+  uint32_t i = 0;
+  while (i < L->externals.n && LLVMGetCalledValue(L->externals.v[i]) != callee)
+    i++;
+  if (i == L->externals.n)
+    VEC_PUSH(L->externals, I);
+  if (k != LLVMVoidTypeKind)
+    lw_emit(L, (bc_insn){.op = OP_NONDET, .d = d, .x = (uint16_t)lw_width(t)});
+  return 0;
 }
 
 /* Arguments of call I into the pool: their first index, or -1. */
@@ -458,12 +489,11 @@ int lw_lower_call(lowerer *L, LLVMValueRef I, uint32_t d) {
   const intrin_row *r = find_intrinsic(name);
   if (r)
     return lower_intrinsic(L, I, d, r);
-  const aucs_libcall *lc = aucs_libcalls_find(name);
-  if (lc && (LLVMIsDeclaration(callee) || aucs_libcalls_overrides_body(name)))
+  const aucs_libcall *lc = aucs_libcalls_of(callee);
+  if (lc)
     return lower_libcall(L, I, d, lc);
   if (LLVMIsDeclaration(callee))
-    return lw_fail(L, "calls to '%s' are not supported",
-                   lw_shown_name(L, callee));
+    return lower_external(L, I, d, callee);
   int bad = 0;
   unsigned nargs = (unsigned)LLVMGetNumArgOperands(I), nslots = 0;
   uint32_t at = L->pool.n;

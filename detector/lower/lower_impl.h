@@ -55,6 +55,8 @@ typedef struct lowerer {
   VEC(bc_func) fdone;
   VEC(bc_object) objs;
   VEC(LLVMValueRef) barriers;
+  VEC(LLVMValueRef) externals; /* the first call of each declared callee */
+  int strict; /* a declared callee is unsupported (aucs_lower_options) */
   aucs_ptrmap fnidx;  /* function -> index + 1 */
   aucs_ptrmap objidx; /* global -> object id */
   uint32_t grid_ws;   /* the grid workspace object, or 0 */
@@ -106,6 +108,10 @@ int lw_lower_call(lowerer *L, LLVMValueRef I, uint32_t d);
  * text of inline asm): 0 or 1 (unsupported) as lw_fail; -1: not one. */
 int lw_lower_texture(lowerer *L, LLVMValueRef I, uint32_t d, const char *name,
                      size_t n);
+/* lower_asm.c: inline asm of text[0..n) read as PTX (aucs/ptx.h): 0, or 1
+ * (unsupported, quoting the text) as lw_fail. */
+int lw_lower_ptx(lowerer *L, LLVMValueRef I, uint32_t d, const char *text,
+                 size_t n);
 /* 1 when fn is defined in a CUDA texture or surface header. */
 int lw_texture_header(LLVMValueRef fn);
 

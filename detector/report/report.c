@@ -306,8 +306,18 @@ static void data_note(aucs_buf *out, const aucs_finding *f) {
                      "NAME=FILE to decide (--strict counts it)\n");
 }
 
+/* The assumptions about functions the module only declares, one note
+ * each, at the function's first call. */
+static void assumes_notes(aucs_buf *out, const aucs_report_kernel *k) {
+  for (size_t i = 0; i < k->nassumes; i++)
+    aucs_buf_printf(out, "%s%snote: %s\n",
+                    k->assumes_at[i] ? k->assumes_at[i] : "",
+                    k->assumes_at[i] ? ": " : "", k->assumes[i]);
+}
+
 static void text_finding(aucs_buf *out, const aucs_finding *f,
-                         const char *reproduce, const char *from) {
+                         const aucs_report_kernel *k, const char *reproduce,
+                         const char *from) {
   char *head = aucs_report_headline(f);
   loc_prefix(out, f->a.instr);
   aucs_buf_printf(out, "%s: %s\n", aucs_severity_name(aucs_finding_severity(f)),
@@ -321,6 +331,7 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
            f->kind != AUCS_FINDING_UNSUPPORTED)
     access_notes(out, f);
   launch_note(out, f->launch, f->shown_args ? f->shown_args : f->args, from);
+  assumes_notes(out, k);
   if (reproduce)
     aucs_buf_printf(out, "note: reproduce with: %s\n", reproduce);
 }
@@ -435,8 +446,8 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                         const aucs_report *r) {
   size_t listed = aucs_report_listed(r, k->findings.n);
   for (size_t i = 0; i < listed; i++) {
-    text_finding(out, &k->findings.v[i], k->reproduce ? k->reproduce[i] : NULL,
-                 k->launch_from);
+    text_finding(out, &k->findings.v[i], k,
+                 k->reproduce ? k->reproduce[i] : NULL, k->launch_from);
     static_notes(out, k, i);
   }
   unlisted_note(out, k, k->findings.n - listed, "finding");
@@ -704,6 +715,14 @@ static json_t *json_words(const char *s) {
   return a;
 }
 
+/* The notes of k's functions the module only declares. */
+static json_t *json_assumes(const aucs_report_kernel *k) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < k->nassumes; i++)
+    json_array_append_new(a, json_string(k->assumes[i]));
+  return a;
+}
+
 /* The listed findings of k (the first nf) that count
  * (aucs_finding_counts), or those that do not: one shape for the
  * "findings" and "warnings" arrays. */
@@ -717,6 +736,7 @@ static json_t *json_findings(const aucs_report_kernel *k, int strict,
     json_t *f = json_finding(x, k->reproduce ? k->reproduce[i] : NULL);
     json_static_fields(f, k, i, 0);
     json_object_set_new(f, "launch_from", json_str(k->launch_from));
+    json_object_set_new(f, "assumes", json_assumes(k));
     json_object_set_new(
         f, "severity",
         json_string(aucs_severity_name(aucs_finding_severity(x))));
@@ -908,5 +928,11 @@ void aucs_report_kernel_free(aucs_report_kernel *k) {
   free(k->assumption);
   free(k->args);
   free(k->launch_from);
+  for (size_t i = 0; i < k->nassumes; i++) {
+    free(k->assumes[i]);
+    free(k->assumes_at[i]);
+  }
+  free(k->assumes);
+  free(k->assumes_at);
   *k = (aucs_report_kernel){0};
 }

@@ -216,6 +216,12 @@ static json_t *properties(const aucs_report_kernel *k, size_t i) {
     json_object_set_new(p, "reproduce", json_string(k->reproduce[i]));
   if (k->launch_from)
     json_object_set_new(p, "launchFrom", json_string(k->launch_from));
+  if (k->nassumes) {
+    json_t *a = json_array();
+    for (size_t j = 0; j < k->nassumes; j++)
+      json_array_append_new(a, json_string(k->assumes[j]));
+    json_object_set_new(p, "assumes", a);
+  }
   if (f->memory != AUCS_MEM_NONE) {
     json_object_set_new(p, "memory",
                         json_string(aucs_memspace_name(f->memory)));

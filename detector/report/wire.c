@@ -95,6 +95,10 @@ void aucs_wire_put_kernel(aucs_wire *w, const aucs_report_kernel *k) {
   put_size(w, k->reproduce != NULL);
   for (size_t i = 0; k->reproduce && i < k->findings.n; i++)
     put_str(w, k->reproduce[i]);
+  for (size_t i = 0; i < k->nassumes; i++) {
+    put_str(w, k->assumes[i]);
+    put_str(w, k->assumes_at[i]);
+  }
   put_static(w, k);
 }
 
@@ -200,6 +204,22 @@ static void get_static(reader *r, aucs_report_kernel *k) {
   }
 }
 
+static void get_assumes(reader *r, aucs_report_kernel *k) {
+  size_t n = k->nassumes;
+  k->nassumes = 0;
+  k->assumes = k->assumes_at = NULL;
+  if (r->bad || n > (size_t)(r->end - r->p) / (2 * sizeof(size_t))) {
+    r->bad = 1;
+    return;
+  }
+  k->assumes = aucs_xcalloc(n + 1, sizeof *k->assumes);
+  k->assumes_at = aucs_xcalloc(n + 1, sizeof *k->assumes_at);
+  for (; !r->bad && k->nassumes < n; k->nassumes++) {
+    k->assumes[k->nassumes] = get_str(r);
+    k->assumes_at[k->nassumes] = get_str(r);
+  }
+}
+
 int aucs_wire_get_kernel(const unsigned char *data, size_t len,
                          aucs_report_kernel *k) {
   reader r = {data, data + len, 0};
@@ -221,6 +241,7 @@ int aucs_wire_get_kernel(const unsigned char *data, size_t len,
     k->reproduce = aucs_xcalloc(k->findings.n + 1, sizeof *k->reproduce);
   for (size_t i = 0; k->reproduce && i < k->findings.n; i++)
     k->reproduce[i] = get_str(&r);
+  get_assumes(&r, k);
   get_static(&r, k);
   if (r.bad || r.p != r.end) {
     aucs_report_kernel_free(k);

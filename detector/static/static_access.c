@@ -264,9 +264,43 @@ static int collect_surface(aucs_static *S, frame *f, LLVMValueRef I,
   return 1;
 }
 
+/* Inline asm the lowering reads as PTX (aucs/ptx.h): its ld and st
+ * statements through an input operand, of their size (at an offset: of an
+ * extent not followed); other statements touch no memory. 0 for any other
+ * text, or an address that is not an operand: the caller's fallback. */
+static int collect_asm(aucs_static *S, frame *f, LLVMValueRef I,
+                       LLVMValueRef anchor) {
+  LLVMValueRef c = LLVMGetCalledValue(I);
+  size_t n = 0, cn = 0;
+  const char *text = LLVMGetInlineAsmAsmString(c, &n);
+  const char *cons = LLVMGetInlineAsmConstraintString(c, &cn);
+  aucs_ptx_constraints con;
+  aucs_ptx_constraints_of(cons, cn, &con);
+  aucs_ptx *p = aucs_xcalloc(1, sizeof *p);
+  int ok = !aucs_ptx_parse(text, n, p) && aucs_ptx_known(p);
+  unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
+  for (unsigned i = 0; ok && i < p->n; i++) {
+    aucs_ptx_access a;
+    if (!aucs_ptx_access_of(&p->s[i], &a))
+      continue;
+    ok = a.addr.kind == AUCS_PTX_ARG && a.addr.n >= con.outs &&
+         a.addr.n - con.outs < nargs;
+    if (ok)
+      add_acc(S, f, I, anchor, LLVMGetOperand(I, a.addr.n - con.outs),
+              a.atomic  ? AUCS_OP_ATOMIC
+              : a.store ? AUCS_OP_WRITE
+                        : AUCS_OP_READ,
+              a.bytes, NULL, a.offset != 0);
+  }
+  free(p);
+  return ok;
+}
+
 static void collect_call(aucs_static *S, frame *f, LLVMValueRef I,
                          LLVMValueRef anchor) {
   if (collect_surface(S, f, I, anchor))
+    return;
+  if (LLVMIsAInlineAsm(LLVMGetCalledValue(I)) && collect_asm(S, f, I, anchor))
     return;
   const char *name = st_callee_name(I);
   LLVMValueRef callee = st_defined_callee(I);
@@ -293,6 +327,10 @@ static void collect_call(aucs_static *S, frame *f, LLVMValueRef I,
   }
   if (st_starts_with(name, "llvm.") && !callee)
     return; /* other intrinsics touch no shared or global memory */
+  LLVMValueRef fn = LLVMGetCalledValue(I);
+  if (name && !callee && !aucs_libcalls_of(fn))
+    return; /* only declared: assumed to write nothing, as the runs do
+               (aucs_interp_lower_with; --strict leaves it unsupported) */
   for (unsigned i = 0; i < n; i++)
     add_acc(S, f, I, anchor, LLVMGetOperand(I, i), AUCS_OP_WRITE, 0, NULL, 1);
 }

@@ -3,11 +3,12 @@
  *
  * Steps:
  *   1. aucs_uf_name classifies a value: a call of a pure libcalls.def row
- *      (taken under the same rule as the interpreter's lowering: __nv_* and
- *      llvm.* even when defined, plain C names only when declared), a call
- *      of one of the pure LLVM intrinsics below, or a floating-point
- *      instruction; its name is the callee's, or the opcode's (with the
- *      predicate for fcmp).
+ *      (aucs_libcalls_of, the interpreter's lowering's rule: __nv_* and
+ *      llvm.* even when defined, plain C names and their mangled forward
+ *      declarations only when declared), a call of one of the pure LLVM
+ *      intrinsics below, or a floating-point instruction; its name is the
+ *      row's (`_ZL5roundf` is roundf), the intrinsic's, or the opcode's
+ *      (with the predicate for fcmp).
  *   2. aucs_uf_apply declares name : sorts of the arguments -> range and
  *      applies it; Z3 returns one declaration for one name and signature,
  *      so equal arguments give one term.
@@ -33,6 +34,8 @@ static const char *const pure_intrinsics[] = {
     "llvm.bitreverse.", "llvm.bswap.",      "llvm.fshl.",
     "llvm.fshr.",       "llvm.is.fpclass.", "llvm.lround.",
     "llvm.llround.",    "llvm.lrint.",      "llvm.llrint.",
+    "llvm.uadd.sat.",   "llvm.sadd.sat.",   "llvm.usub.sat.",
+    "llvm.ssub.sat.",
 };
 
 static int pure_intrinsic(const char *name) {
@@ -51,11 +54,8 @@ static const char *call_name(LLVMValueRef v) {
   const char *name = LLVMGetValueName2(callee, &len);
   if (pure_intrinsic(name))
     return name;
-  const aucs_libcall *lc = aucs_libcalls_find(name);
-  if (!lc || !lc->pure)
-    return NULL;
-  return LLVMIsDeclaration(callee) || aucs_libcalls_overrides_body(name) ? name
-                                                                         : NULL;
+  const aucs_libcall *lc = aucs_libcalls_of(callee);
+  return lc && lc->pure ? lc->name : NULL;
 }
 
 static const char *opcode_name(LLVMOpcode op) {

@@ -42,7 +42,9 @@
   X(MOV) X(TRUNC) X(SEXT)                                                      \
   /* integer, width x, result masked with imm */                               \
   X(ADD) X(SUB) X(MUL) X(UDIV) X(SDIV) X(UREM) X(SREM) X(SHL) X(LSHR)          \
-  X(ASHR) X(AND) X(OR) X(XOR) X(SMIN) X(SMAX) X(UMIN) X(UMAX) X(ABS)           \
+  X(ASHR) X(AND) X(OR) X(XOR) X(SMIN) X(SMAX) X(UMIN) X(UMAX)                 \
+  /* saturating (llvm.uadd.sat, ...) */                                       \
+  X(UADDSAT) X(SADDSAT) X(USUBSAT) X(SSUBSAT) X(ABS)                           \
   X(CTPOP) X(CTLZ) X(CTTZ) X(BSWAP) X(BITREV) X(FSHL) X(FSHR)                  \
   /* d = (a op b), operand width x */                                          \
   X(ICMP_EQ) X(ICMP_NE) X(ICMP_ULT) X(ICMP_ULE) X(ICMP_UGT) X(ICMP_UGE)        \
@@ -57,9 +59,13 @@
   /* libcalls.def: d = fn(pool[b], .. c args), masked to width x; imm is     \
    * the host function (aucs_libcall_fn) */                                   \
   X(LIBCALL)                                                                   \
-  /* conversions: to int of width x (mask imm); from int of width x */         \
+  /* d = an arbitrary value of x bits from the run's seed and fill (the       \
+   * result of a function the module only declares) */                       \
+  X(NONDET)                                                                    \
+  /* conversions: to int of width x (mask imm); from int of width x; CVT:     \
+   * PTX's cvt of form x (aucs/cvt.h) */                                       \
   X(F32TOSI) X(F64TOSI) X(F32TOUI) X(F64TOUI) X(SITOF32) X(SITOF64)            \
-  X(UITOF32) X(UITOF64) X(F64TOF32) X(F32TOF64)                                \
+  X(UITOF32) X(UITOF64) X(F64TOF32) X(F32TOF64) X(CVT)                         \
   /* with.overflow: d, d+1 = a op b, overflow; c is the OVF_* kind */          \
   X(OVF)                                                                       \
   /* d = a + sext_x(b) * c + imm;  d = a + imm */                              \
@@ -73,8 +79,9 @@
    * past c); REPACK d.. = bits of a.. (lanes of x bits to lanes of imm       \
    * bits, b bits in all: bitcasts between vector shapes) */                  \
   X(ALOAD) X(ASTORE) X(VEXTRACT) X(VINSERT) X(REPACK)                          \
-  /* control: BR d; CBR a ? d : b; SWITCH a, pool b, c cases, default d */     \
-  X(BR) X(CBR) X(SWITCH) X(RET) X(CALL) X(UNREACHABLE) X(TRAP)                 \
+  /* control: BR d; CBR a ? d : b; SWITCH a, pool b, c cases, default d;      \
+   * EXIT: the thread ends, from any depth (PTX exit) */                      \
+  X(BR) X(CBR) X(SWITCH) X(RET) X(CALL) X(UNREACHABLE) X(TRAP) X(EXIT)         \
   /* GPU: special registers (x = SR_*), barriers, warp collectives */          \
   X(SREG) X(BARRIER) X(WARP)                                                   \
   /* llvm.assume: the run ends (AUCS_RUN_ASSUME) when a is false */           \
@@ -247,6 +254,8 @@ struct aucs_prog {
   uint32_t *leaf_obj;         /* per leaf: a pointer's buffer, or 0 */
   LLVMValueRef *barriers;
   size_t nbarriers;
+  LLVMValueRef *externals; /* aucs_prog_external */
+  size_t nexternals;
   uint32_t grid_ws; /* the grid workspace object (the kernel syncs its
                        grid), or 0 */
   /* Surfaces (interp_tex.c): object surf0 + i for a handle equal to

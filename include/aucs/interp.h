@@ -48,6 +48,17 @@ typedef struct aucs_param {
  * finding pushed to diag naming the instruction (its `a.instr`). */
 int aucs_interp_lower(LLVMValueRef kernel, aucs_prog **out,
                       aucs_findings *diag);
+/* How to lower. A call of a function the module only declares (no body:
+ * compiled separately, a test's nondet(), a library routine without its
+ * bitcode) returns an arbitrary value from the run's seed and fill and
+ * writes no memory; strict makes it unsupported instead. A declared
+ * function returning a pointer or an aggregate is unsupported either way. */
+typedef struct aucs_lower_options {
+  int strict;
+} aucs_lower_options;
+/* aucs_interp_lower with options o (NULL: the defaults, as it). */
+int aucs_interp_lower_with(LLVMValueRef kernel, const aucs_lower_options *o,
+                           aucs_prog **out, aucs_findings *diag);
 void aucs_prog_free(aucs_prog *p);
 size_t aucs_prog_nparams(const aucs_prog *p);
 /* The leaves of the kernel's parameters (inputs.h); lives as long as p. */
@@ -60,6 +71,11 @@ int aucs_prog_grid_sync(const aucs_prog *p);
 /* The barrier instructions of the kernel and its callees, in a fixed order. */
 size_t aucs_prog_nbarriers(const aucs_prog *p);
 LLVMValueRef aucs_prog_barrier(const aucs_prog *p, size_t i);
+/* The functions the kernel (or a callee) calls that the module only
+ * declares, which the runs assume write no memory: per function, its first
+ * call (LLVMGetCalledValue gives the function). */
+size_t aucs_prog_nexternals(const aucs_prog *p);
+LLVMValueRef aucs_prog_external(const aucs_prog *p, size_t i);
 
 /* What memory nobody wrote reads as (argument buffers, aggregate
  * arguments, shared and global arrays without an initializer), from the

@@ -17,6 +17,7 @@
 #ifndef AUCS_LIBCALLS_H
 #define AUCS_LIBCALLS_H
 
+#include <llvm-c/Types.h>
 #include <stdint.h>
 
 typedef uint64_t (*aucs_libcall_fn)(const uint64_t *args);
@@ -44,5 +45,13 @@ const aucs_libcall *aucs_libcalls_find(const char *name);
  * module defines it (__nv_* and llvm.*: libdevice linked), rather than only
  * when the module merely declares it (plain C names). */
 int aucs_libcalls_overrides_body(const char *name);
+
+/* The row a call of function callee runs, or NULL: its name's row under
+ * the rule above; else, for a C++ function the module only declares whose
+ * parameters are builtin types (`_ZL5roundf`, `_ZL5hypotff`: round(float)
+ * and hypot(float, float) forward-declared by code built without the CUDA
+ * math headers), the row of its base name in the float or double spelling
+ * of its first floating parameter (roundf, hypotf), of as many arguments. */
+const aucs_libcall *aucs_libcalls_of(LLVMValueRef callee);
 
 #endif

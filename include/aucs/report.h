@@ -91,6 +91,13 @@ typedef struct aucs_report_kernel {
   uint64_t discarded;
   char *assumption;
   int cooperative; /* it syncs its grid: the launch must be cooperative */
+  /* Functions the module only declares that the kernel calls (the runs
+   * take their results as arbitrary values and assume they write no
+   * memory): per function the note every finding carries ("assumes `bar`
+   * (declared, not defined) writes no memory the kernel reads"), and where
+   * it is first called ("k.cu:5:12", or NULL). */
+  char **assumes, **assumes_at;
+  size_t nassumes;
   /* A budget ran out (budget.h): what ("time budget (30 s) reached") and
    * what was and was not checked; both NULL when none did. */
   char *budget, *budget_checked;
