@@ -681,8 +681,26 @@ static void redundant(kstate *s, size_t i) {
 
 /* ---- the static checker (static.h) --------------------------------------*/
 
+/* The fields of struct parameters the user (or the host launch) fixed, as
+ * the static checker takes them (*n of them; free with free()). */
+static aucs_static_field *fixed_fields(const kstate *s, size_t *n) {
+  aucs_static_field *v = aucs_xcalloc(s->nl + 1, sizeof *v);
+  *n = 0;
+  for (size_t j = 0; j < s->nl; j++) {
+    const aucs_input *x = &s->in->v[j];
+    if (x->field && s->iv.fixed[j] && scalar(&x->p) && x->p.bits <= 64)
+      v[(*n)++] = (aucs_static_field){.param = x->param,
+                                      .offset = x->offset,
+                                      .bits = x->p.bits,
+                                      .value = s->iv.vals[j]};
+  }
+  return v;
+}
+
 static void static_analyze(kstate *s) {
   const aucs_detect_options *o = s->o;
+  size_t nfields;
+  aucs_static_field *fields = fixed_fields(s, &nfields);
   aucs_static_options so = {
       .timeout_ms = o->smt_timeout,
       .budget_ms = o->static_budget,
@@ -691,6 +709,8 @@ static void static_analyze(kstate *s) {
       .launch = {s->lp.grid, s->lp.block},
       .args = s->vals,
       .fixed_arg = s->fixed,
+      .fields = fields,
+      .nfields = nfields,
       .may_alias = o->may_alias,
       .skip_barriers = o->no_barrier_proofs,
       .cache = s->cache,
@@ -699,6 +719,7 @@ static void static_analyze(kstate *s) {
   };
   s->st = aucs_static_analyze(s->k->fn, &so);
   s->pg.st = s->st;
+  free(fields);
 }
 
 static int same_inputs(const aucs_candidate *a, const aucs_candidate *b,

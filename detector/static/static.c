@@ -189,6 +189,8 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   st_make_symbols(S);
   st_unread_dims(S);
   st_fix_inputs(S);
+  st_fix_fields(S);
+  S->o.fields = NULL, S->o.nfields = 0; /* borrowed for the call only */
   st_collect_barriers(S);
   st_collect_fn(S, st_new_frame(S, kernel, NULL, NULL), NULL);
   S->nassume = aucs_assume_collect(S->cfg, &S->assumes);
@@ -248,6 +250,8 @@ void aucs_static_free(aucs_static *S) {
   aucs_ptrmap_free(&S->warpmap);
   aucs_ptrmap_free(&S->tailmap);
   aucs_ptrmap_free(&S->gbase);
+  free(S->fields);
+  aucs_ptrmap_free(&S->fieldmemo);
   aucs_ptrmap_free(&S->opaque);
   aucs_ptrmap_free(&S->products);
   aucs_smt_free(S->own_smt);

@@ -2,6 +2,7 @@
  * static_impl: what the parts of the static checker share (static.c has
  * the algorithm; this header is private to detector/static/). The parts:
  *   static_access.c     step 1, the accesses, frames and barriers
+ *   static_fields.c     step 1, fields of struct parameters as inputs
  *   static_encode.c     step 4, values and guards as Z3 terms
  *   static_intervals.c  step 2, barrier intervals and the queries
  *   static_query.c      step 3, asking Z3, witnesses and replay limits
@@ -104,6 +105,18 @@ typedef struct region {
   size_t nedges;
 } region;
 
+typedef struct qset {
+  size_t *v, n;
+} qset;
+
+/* A pointer field of a byval parameter: the load that stands for its
+ * object (static_fields.c). */
+typedef struct field {
+  unsigned param;
+  uint64_t offset;
+  LLVMValueRef root;
+} field;
+
 struct aucs_static {
   int cut;      /* where the budget stopped it (aucs_static_stopped) */
   int phase;    /* where it is: 1 building, 2 asking, 3 barriers */
@@ -144,8 +157,11 @@ struct aucs_static {
   unsigned nparams;
   Z3_ast *launch;
   size_t nlaunch;
-  aucs_ptrmap gbase;              /* global variable -> base symbol */
-  aucs_ptrmap opaque;   /* terms of values the encoding cannot follow */
+  aucs_ptrmap gbase; /* global variable -> base symbol */
+  field *fields;     /* pointer fields of byval parameters */
+  size_t nfields;
+  aucs_ptrmap fieldmemo; /* byval parameter -> read only (1) */
+  aucs_ptrmap opaque;    /* terms of values the encoding cannot follow */
   aucs_ptrmap products; /* a product with an opaque factor -> its symbol */
   aucs_qcache *cache, *own_cache; /* own_cache: when no one shares one */
   const char *decided;   /* how the last ask decided without the solver */
@@ -178,10 +194,6 @@ typedef struct enc {
   multiples *mults; /* this side's */
 } enc;
 
-typedef struct qset {
-  size_t *v, n;
-} qset;
-
 /* step 1: accesses, frames, barriers (static_access.c) */
 const char *st_callee_name(LLVMValueRef call);
 LLVMValueRef st_defined_callee(LLVMValueRef call);
@@ -191,6 +203,13 @@ frame *st_new_frame(aucs_static *S, LLVMValueRef fn, LLVMValueRef call,
                     frame *parent);
 void st_collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor);
 void st_collect_barriers(aucs_static *S);
+
+/* step 1: fields of byval parameters (static_fields.c) */
+Z3_ast st_field_value(aucs_static *S, frame *f, LLVMValueRef load,
+                      unsigned bits);
+LLVMValueRef st_field_root(aucs_static *S, frame *f, LLVMValueRef load);
+Z3_ast st_field_base(aucs_static *S, LLVMValueRef root);
+void st_fix_fields(aucs_static *S);
 
 /* step 4: values and guards (static_encode.c) */
 Z3_ast st_bv(Z3_context z, uint64_t v, unsigned w);
@@ -207,6 +226,7 @@ size_t st_multiple_lemmas(Z3_context z, const multiples *a, const multiples *b,
                           Z3_ast **v, size_t *n);
 Z3_ast st_argument(enc *e, frame *f, LLVMValueRef v);
 Z3_ast st_global_base(enc *e, LLVMValueRef g);
+Z3_ast st_root_base(enc *e, LLVMValueRef root);
 Z3_ast st_val(enc *e, frame *f, LLVMValueRef v);
 Z3_ast st_edge_cond(enc *e, frame *f, int p, int b);
 Z3_ast st_guard(enc *e, const acc *a);

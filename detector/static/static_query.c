@@ -137,10 +137,7 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
     p[side] = st_address(&e, a);
     n[side] = st_extent(&e, a);
     if (side == 0 && a->root)
-      out->offset = Z3_mk_bvsub(z, p[0],
-                                LLVMIsAGlobalVariable(a->root)
-                                    ? st_global_base(&e, a->root)
-                                    : st_argument(&e, S->frames[0], a->root));
+      out->offset = Z3_mk_bvsub(z, p[0], st_root_base(&e, a->root));
   }
   free(pcs);
   out->lemmas = st_multiple_lemmas(z, &mults[0], &mults[1], &out->v, &out->n);

@@ -59,6 +59,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The user's value of a field of a struct parameter passed by value. */
+typedef struct aucs_static_field {
+  unsigned param;  /* the kernel parameter */
+  uint64_t offset; /* byte offset in it */
+  unsigned bits;   /* width (integers; floats as their IEEE bits) */
+  uint64_t value;  /* raw bits */
+} aucs_static_field;
+
 /* Defaults of the zero fields of aucs_static_options. */
 #define AUCS_STATIC_TIMEOUT_MS 2000u
 #define AUCS_STATIC_BUDGET_MS 10000u
@@ -73,6 +81,9 @@ typedef struct aucs_static_options {
   aucs_launch launch;
   const uint64_t *args;
   const unsigned char *fixed_arg;
+  const aucs_static_field *fields; /* fixed fields of byval parameters
+                                      (read by aucs_static_analyze only) */
+  size_t nfields;
   int skip_barriers; /* do not ask about barrier redundancy */
   /* Only the redundancy of this barrier (a repair's proof): the queries it
    * separates are asked, no other, up to the first that is not UNSAT (it
