@@ -877,12 +877,13 @@ static void static_proven_barriers(kstate *s) {
     aucs_finding f = {
         .kind = AUCS_FINDING_REDUNDANT_BARRIER,
         .a = {.instr = bar},
+        .proven = 1,
         .args = aucs_xstrdup(""), /* no run made it: no launch */
         .message = aucs_xasprintf(
             "it separates no pair of accesses that can conflict (proven by "
             "Z3 for %s)",
             fixed_inputs(s) ? "the given launch and arguments"
-                : "every launch within the stated bounds"),
+                            : "every launch within the stated bounds"),
     };
     aucs_findings_push(&k->findings, &f);
     k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
@@ -970,11 +971,10 @@ static void static_annotate(kstate *s) {
   st->q_cheap = q->cheap, st->q_cached = q->cached;
   static_assumptions(s->st, st);
   st->witness = aucs_xcalloc(k->findings.n + 1, sizeof *st->witness);
-  st->proven = aucs_xcalloc(k->findings.n + 1, 1);
   for (size_t i = 0; i < k->findings.n; i++)
     if (k->findings.v[i].kind == AUCS_FINDING_REDUNDANT_BARRIER)
-      st->proven[i] = (unsigned char)aucs_static_barrier_redundant(
-          s->st, k->findings.v[i].a.instr);
+      k->findings.v[i].proven =
+          aucs_static_barrier_redundant(s->st, k->findings.v[i].a.instr);
   for (size_t j = 0; j < aucs_static_npairs(s->st); j++) {
     const aucs_static_pair *p = aucs_static_pair_at(s->st, j);
     int matched = 0;

@@ -64,10 +64,11 @@ typedef enum kind {
   KIND_DIVERGENT,
   KIND_FINDING,
   KIND_CLEAN,
-  KIND_DEADLOCK,     /* deadlock L: the run ends in a spin at line L */
-  KIND_PROOF,        /* AUCS-EXPECT-STATIC: proof race-free|partial|none */
-  KIND_NEVER_PROVEN, /* AUCS-EXPECT-STATIC: never-proven */
-  KIND_CONFIRMED     /* AUCS-EXPECT-STATIC: confirmed A B */
+  KIND_DEADLOCK,        /* deadlock L: the run ends in a spin at line L */
+  KIND_PROOF,           /* AUCS-EXPECT-STATIC: proof race-free|partial|none */
+  KIND_NEVER_PROVEN,    /* AUCS-EXPECT-STATIC: never-proven */
+  KIND_CONFIRMED,       /* AUCS-EXPECT-STATIC: confirmed A B */
+  KIND_PROVEN_REDUNDANT /* AUCS-EXPECT-STATIC: proven-redundant L */
 } kind;
 
 typedef struct expect {
@@ -341,7 +342,24 @@ static int parse_confirmed(const corpus *c, const char **s, const char *end,
   return 0;
 }
 
-/* `AUCS-EXPECT-STATIC[-O0|-O2]: proof P | never-proven | confirmed A B`. */
+/* proven-redundant's line: one source line. */
+static int parse_barrier(corpus *c, const char **s, const char *end, expect *x,
+                         unsigned nlines) {
+  size_t len;
+  const char *w = next_word(s, end, &len);
+  char *stop;
+  unsigned long line = len ? strtoul(w, &stop, 10) : 0;
+  if (!len || stop != w + len)
+    return bad(c, x->at, "proven-redundant takes 1 source line number");
+  if (line == 0 || line > nlines)
+    return bad(c, x->at, "line number outside the file");
+  x->line[0] = (unsigned)line;
+  x->nline = 1;
+  return 0;
+}
+
+/* `AUCS-EXPECT-STATIC[-O0|-O2]: proof P | never-proven | confirmed A B |
+ * proven-redundant L`. */
 static int parse_static(corpus *c, const char *s, const char *end, unsigned at,
                         unsigned nlines) {
   int level;
@@ -358,6 +376,8 @@ static int parse_static(corpus *c, const char *s, const char *end, unsigned at,
     x.kind = KIND_NEVER_PROVEN;
   else if (word_is(w, len, "confirmed"))
     x.kind = KIND_CONFIRMED, rc = parse_confirmed(c, &s, end, &x, nlines);
+  else if (word_is(w, len, "proven-redundant"))
+    x.kind = KIND_PROVEN_REDUNDANT, rc = parse_barrier(c, &s, end, &x, nlines);
   else
     return bad(c, at, "unknown static expectation '%.*s'", (int)len, w);
   if (rc)
@@ -802,8 +822,31 @@ static int check_proof(const corpus *c, const expect *x,
   return !ok;
 }
 
+/* A redundant-barrier finding of the --static run on line L: one Z3
+ * proved (with --static those are the only ones). */
+static int proven_barrier(corpus *c, const aucs_report *r, unsigned line) {
+  for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
+      const aucs_finding *f = &r->kernels[i].findings.v[j];
+      unsigned lines[2] = {0, 0};
+      if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER && f->proven &&
+          finding_lines(c, f, lines) && lines[0] == line)
+        return 1;
+    }
+  return 0;
+}
+
 static void count_static(corpus *c, const aucs_report *r, const expect *x) {
   int failed = 0;
+  if (x->kind == KIND_PROVEN_REDUNDANT) {
+    failed = !proven_barrier(c, r, x->line[0]);
+    if (failed)
+      printf("%s:%u: missed proven-redundant %u at -O%d: the static checker "
+             "did not prove the barrier redundant (expectation at line %u)\n",
+             c->path, x->line[0], x->line[0], c->level, x->at);
+    failed ? c->failed++ : c->passed++;
+    return;
+  }
   if (x->kind == KIND_CONFIRMED) {
     failed = !x->matched;
     if (failed)

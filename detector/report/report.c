@@ -512,6 +512,13 @@ static void data_note(aucs_buf *out, const aucs_finding *f) {
                      "NAME=FILE to decide (--strict counts it)\n");
 }
 
+/* A redundant barrier without a proof is a warning. */
+static void warning_note(aucs_buf *out, const aucs_finding *f) {
+  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER && !f->proven)
+    aucs_buf_puts(out, "note: not proven redundant by the static checker: a "
+                       "warning, kept by fix (--strict counts it)\n");
+}
+
 static void text_finding(aucs_buf *out, const aucs_finding *f,
                          const char *reproduce, const char *from) {
   char *head = aucs_report_headline(f);
@@ -521,6 +528,7 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
   free(head);
   searched_note(out, f);
   data_note(out, f);
+  warning_note(out, f);
   if (f->kind == AUCS_FINDING_BARRIER_DIVERGENCE)
     divergence_notes(out, f);
   else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
@@ -556,7 +564,7 @@ static void static_notes(aucs_buf *out, const aucs_report_kernel *k,
   if (st->witness && st->witness[i])
     witness_note(out, "confirmed: the solver's witness replays this race",
                  st->witness[i]);
-  if (st->proven && st->proven[i] &&
+  if (k->findings.v[i].proven &&
       k->findings.v[i].kind == AUCS_FINDING_REDUNDANT_BARRIER)
     aucs_buf_puts(out, "note: static: proven redundant: every pair of "
                        "accesses it separates is race-free (Z3)\n");
@@ -699,30 +707,47 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     (unsigned long long)k->st.q_cached);
 }
 
-/* " (1 error, 2 warnings)" when, with --strict, a finding of searched
- * inputs or filled data counts. */
+/* " (1 error, 2 warnings)" when, with --strict, a warning counts that
+ * would not without it. */
 static void severities(aucs_buf *out, const aucs_report *r) {
-  size_t n[2] = {0}, searched = 0;
+  size_t n[2] = {0}, strict_only = 0;
   for (size_t i = 0; i < r->nkernels; i++)
     for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
       const aucs_finding *f = &r->kernels[i].findings.v[j];
       if (!aucs_finding_counts(f, r->strict))
         continue;
       n[aucs_finding_severity(f)]++;
-      searched += f->searched != NULL || f->data_dependent != NULL;
+      strict_only += !aucs_finding_counts(f, 0);
     }
-  if (searched)
+  if (strict_only)
     aucs_buf_printf(out, " (%zu error%s, %zu warning%s)", n[0], plural(n[0]),
                     n[1], plural(n[1]));
 }
 
-/* "; 2 warnings (...)": the findings that do not count, apart. */
-static void uncounted(aucs_buf *out, size_t nw) {
-  if (nw)
-    aucs_buf_printf(out,
-                    "; %zu warning%s (found only with searched inputs or "
-                    "filled data; --strict counts them)",
-                    nw, plural(nw));
+/* "; 2 warnings (...)": the findings that do not count, apart, with what
+ * they are: of searched inputs or filled data, redundant barriers without
+ * a proof. */
+static void uncounted(aucs_buf *out, const aucs_report *r, size_t nw) {
+  static const char *const what[] = {
+      "found only with searched inputs or filled data", "",
+      "redundant barriers with dynamic evidence only"};
+  int seen[3] = {0};
+  if (!nw)
+    return;
+  for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
+      const aucs_finding *f = &r->kernels[i].findings.v[j];
+      if (aucs_finding_counts(f, r->strict))
+        continue;
+      seen[f->kind == AUCS_FINDING_REDUNDANT_BARRIER ? 2 : 0] = 1;
+    }
+  aucs_buf_printf(out, "; %zu warning%s (", nw, plural(nw));
+  for (int k = 0, first = 1; k < 3; k++)
+    if (seen[k]) {
+      aucs_buf_printf(out, "%s%s", first ? "" : ", ", what[k]);
+      first = 0;
+    }
+  aucs_buf_puts(out, "; --strict counts them)");
 }
 
 void aucs_report_text(const aucs_report *r, aucs_buf *out) {
@@ -743,7 +768,7 @@ void aucs_report_text(const aucs_report *r, aucs_buf *out) {
   if (count[AUCS_KERNEL_ERROR])
     aucs_buf_printf(out, ", %zu with errors", count[AUCS_KERNEL_ERROR]);
   aucs_buf_puts(out, ")");
-  uncounted(out, nw);
+  uncounted(out, r, nw);
   aucs_buf_puts(out, "\n");
 }
 
@@ -873,9 +898,7 @@ static void json_static_fields(json_t *j, const aucs_report_kernel *k,
   json_object_set_new(j, "witness", json_witness(w));
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
     json_object_set_new(j, "redundancy",
-                        json_string(st->proven && st->proven[i]
-                                        ? "proven"
-                                        : "dynamic evidence"));
+                        json_string(f->proven ? "proven" : "dynamic evidence"));
 }
 
 static json_t *json_pairs(const aucs_report_static *st) {
@@ -1036,7 +1059,6 @@ static void static_free(aucs_report_kernel *k) {
   for (size_t i = 0; i < st->possible.n; i++)
     free(st->possible_witness[i].args);
   free(st->witness);
-  free(st->proven);
   free(st->possible_witness);
   aucs_findings_free(&st->possible);
   for (size_t i = 0; i < st->nassumptions; i++) {
@@ -1069,11 +1091,13 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
 /* One pass that keeps the findings that count, in order: dropping them
  * one at a time moved the tail each time, quadratic on a kernel with
  * tens of thousands of findings (seconds past fix's budget). */
-static void keep_counted(aucs_report_kernel *k, int strict) {
+static void keep_counted(aucs_report_kernel *k, int strict, int unproven) {
   aucs_report_static *st = &k->st;
   size_t n = 0;
   for (size_t j = 0; j < k->findings.n; j++) {
-    if (!aucs_finding_counts(&k->findings.v[j], strict)) {
+    const aucs_finding *f = &k->findings.v[j];
+    if (!aucs_finding_counts(f, strict) &&
+        !(unproven && f->kind == AUCS_FINDING_REDUNDANT_BARRIER)) {
       free_finding_at(k, j);
       continue;
     }
@@ -1082,16 +1106,14 @@ static void keep_counted(aucs_report_kernel *k, int strict) {
       k->reproduce[n] = k->reproduce[j];
     if (st->witness)
       st->witness[n] = st->witness[j];
-    if (st->proven)
-      st->proven[n] = st->proven[j];
     n++;
   }
   k->findings.n = n;
 }
 
-void aucs_report_keep_counted(aucs_report *r) {
+void aucs_report_keep_counted(aucs_report *r, int unproven) {
   for (size_t i = 0; i < r->nkernels; i++)
-    keep_counted(&r->kernels[i], r->strict);
+    keep_counted(&r->kernels[i], r->strict, unproven);
 }
 
 void aucs_report_kernel_free(aucs_report_kernel *k) {

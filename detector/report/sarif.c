@@ -225,9 +225,7 @@ static json_t *properties(const aucs_report_kernel *k, size_t i) {
     json_object_set_new(p, "confidence", json_string("confirmed"));
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
     json_object_set_new(p, "redundancy",
-                        json_string(k->st.proven && k->st.proven[i]
-                                        ? "proven"
-                                        : "dynamic evidence"));
+                        json_string(f->proven ? "proven" : "dynamic evidence"));
   free(obj);
   return p;
 }

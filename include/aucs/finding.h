@@ -37,7 +37,8 @@ typedef struct aucs_launch {
 
 /* How a finding counts (natural.h). A warning is a redundant barrier, or a
  * race, divergence or out-of-bounds access that occurs only for searched
- * inputs (then `searched` and `natural` say which). */
+ * inputs (then `searched` and `natural` say which), or that follows from
+ * filled data (`data_dependent`). */
 typedef enum aucs_severity {
   AUCS_SEVERITY_ERROR,
   AUCS_SEVERITY_WARNING
@@ -73,6 +74,10 @@ typedef struct aucs_finding {
    * where each was first read ("k.cu:12:9 k.cu:12:40"). */
   char *data_dependent;
   char *data_loads;
+  /* A redundant barrier the static checker proved redundant (every pair
+   * of accesses it separates is race-free); without a proof it is dynamic
+   * evidence only, a warning. */
+  int proven;
 } aucs_finding;
 
 /* A growable list; zero-initialise, free with aucs_findings_free. */
@@ -87,8 +92,8 @@ const char *aucs_op_name(aucs_op op);
 const char *aucs_severity_name(aucs_severity s); /* "error", "warning" */
 /* f's severity: a redundant barrier is always a warning. */
 aucs_severity aucs_finding_severity(const aucs_finding *f);
-/* Whether f sets the exit code and is repaired: an error or a redundant
- * barrier; with strict, every finding. */
+/* Whether f sets the exit code and is repaired: an error or a proven
+ * redundant barrier; with strict, every finding. */
 int aucs_finding_counts(const aucs_finding *f, int strict);
 /* Append a copy of f; the list takes ownership of f's strings. */
 aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f);

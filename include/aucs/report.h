@@ -57,9 +57,8 @@ typedef struct aucs_report_static {
   uint64_t q_cheap, q_cached; /* decided before the solver: cheap of
                                  q_unsat, cached of q_unsat or q_sat */
   /* Per finding (parallel to findings): a race's solver witness, which
-   * replayed it (NULL: none), and whether a redundant barrier is proven. */
+   * replayed it (NULL: none). */
   aucs_report_witness **witness;
-  unsigned char *proven;
   /* Races the solver found a witness for that no run confirmed: reported
    * as "possible", never as findings (no exit code, no repair). */
   aucs_findings possible;
@@ -151,7 +150,9 @@ char *aucs_report_demangle(const char *mangled);
 
 void aucs_report_kernel_free(aucs_report_kernel *k);
 /* Leave out of r the findings that do not count (aucs_finding_counts with
- * r->strict): what the repair acts on. */
-void aucs_report_keep_counted(aucs_report *r);
+ * r->strict): what the repair acts on. With unproven, redundant barriers
+ * with dynamic evidence only are kept too (the repair tries to prove them,
+ * or deletes them under --trust-dynamic). */
+void aucs_report_keep_counted(aucs_report *r, int unproven);
 
 #endif
