@@ -46,6 +46,7 @@
 #include "aucs/progress.h"
 #include "aucs/natural.h"
 #include "aucs/datadep.h"
+#include "aucs/benign.h"
 #include "aucs/replay.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
@@ -324,14 +325,22 @@ static char *reproduce(const kstate *s, const aucs_candidate *c) {
 /* s->fmap maps aucs_finding_key to the first such finding's index + 1;
  * s->fnext chains the findings of one key. A run can find thousands. */
 
-static int known_finding(const kstate *s, const aucs_finding *f) {
+static aucs_finding *known_finding(const kstate *s, const aucs_finding *f) {
   intptr_t i;
   if (!aucs_ptrmap_get(&s->fmap, aucs_finding_key(f), &i))
-    return 0;
+    return NULL;
   for (size_t j = (size_t)i; j; j = s->fnext[j - 1])
     if (aucs_finding_same(&s->k->findings.v[j - 1], f))
-      return 1;
-  return 0;
+      return &s->k->findings.v[j - 1];
+  return NULL;
+}
+
+/* Another run showed known finding g as f: the values stored are equal
+ * only when they were in every run. */
+static void merge_runs(aucs_finding *g, const aucs_finding *f) {
+  g->runs++;
+  if (g->values != AUCS_VALUES_DIFFER && f->values != AUCS_VALUES_EQUAL)
+    g->values = f->values;
 }
 
 static void index_finding(kstate *s, size_t n) {
@@ -347,13 +356,18 @@ static void index_finding(kstate *s, size_t n) {
 static int add_finding(kstate *s, const aucs_finding *f,
                        const aucs_candidate *c, const char *args) {
   aucs_report_kernel *k = s->k;
-  if (known_finding(s, f))
+  aucs_finding *known = known_finding(s, f);
+  if (known) {
+    merge_runs(known, f);
     return 0;
+  }
   aucs_finding g = *f;
+  g.runs = 1;
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   g.message = f->message ? aucs_xstrdup(f->message) : NULL;
   g.args = aucs_xstrdup(args);
   g.data_dependent = g.data_loads = NULL; /* set by datadep() only */
+  g.benign = NULL;                        /* set by benign() only */
   g.launch = c->launch;
   aucs_findings_push(&k->findings, &g);
   index_finding(s, k->findings.n);
@@ -641,6 +655,13 @@ static void datadep(kstate *s) {
   s->datadep_steps = AUCS_DATADEP_STEPS;
   aucs_datadep_classify(datadep_replay, s, s->nl, &s->k->findings, s->found,
                         s->nfound);
+}
+
+/* ---- benign races (benign.h) --------------------------------------------*/
+
+/* Each race that stored one value: does the static checker prove it? */
+static void benign(kstate *s) {
+  aucs_benign_classify(s->st, &s->k->findings, &s->pg.kernel);
 }
 
 /* ---- redundant barriers -------------------------------------------------*/
@@ -1174,6 +1195,7 @@ static void check_kernel(kstate *s) {
   natural(s);
   if (!s->stopped || !s->o->trial->locate)
     datadep(s);
+  benign(s);
   if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed && !s->pg.kernel.hit)
     for (size_t i = 0; i < s->nbar; i++)
       if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only &&

@@ -78,6 +78,7 @@ void aucs_findings_free(aucs_findings *l) {
     free(l->v[i].natural);
     free(l->v[i].data_dependent);
     free(l->v[i].data_loads);
+    free(l->v[i].benign);
   }
   free(l->v);
   *l = (aucs_findings){0};

@@ -79,6 +79,7 @@ typedef struct expect {
   unsigned line[2];          /* asserted source lines */
   unsigned nline;
   int warning; /* KIND_FINDING: "warning <kind>": only for searched inputs */
+  int benign;  /* KIND_FINDING: "benign-race A B": a race storing one value */
   int matched;
 } expect;
 
@@ -207,6 +208,11 @@ static int parse_kind(const corpus *c, const char **s, const char *end,
     return x->kind = w[0] == 'u' ? KIND_UNIFORM : KIND_DIVERGENT, 0;
   if (word_is(w, len, "clean"))
     return x->kind = KIND_CLEAN, 0;
+  if (word_is(w, len, "benign-race") && !x->warning) {
+    x->benign = 1;
+    x->finding = AUCS_FINDING_RACE;
+    return x->kind = KIND_FINDING, 0;
+  }
   if (word_is(w, len, "deadlock"))
     return x->kind = KIND_DEADLOCK, 0;
   for (int k = 0; k < AUCS_FINDING_NKINDS; k++)
@@ -641,7 +647,7 @@ static unsigned finding_lines(const corpus *c, const aucs_finding *f,
 static int matches(const expect *x, const aucs_finding *f,
                    const unsigned *lines, unsigned n) {
   if (x->kind != KIND_FINDING || x->finding != f->kind || x->nline != n ||
-      x->warning != (f->searched != NULL))
+      x->warning != (f->searched != NULL) || x->benign != (f->benign != NULL))
     return 0;
   unsigned want[2] = {x->line[0], x->line[1]};
   if (n == 2 && want[0] > want[1]) {
@@ -665,7 +671,7 @@ static void unexpected(const corpus *c, const aucs_report_kernel *k, size_t i,
   aucs_buf b = {0};
   aucs_buf_printf(&b, "%s:%u: unexpected %s%s", c->path, n ? lines[0] : 0,
                   f->searched ? "warning " : "",
-                  aucs_finding_kind_name(f->kind));
+                  f->benign ? "benign-race" : aucs_finding_kind_name(f->kind));
   for (unsigned j = 0; j < n; j++)
     aucs_buf_printf(&b, " %u", lines[j]);
   aucs_buf_printf(&b, " in %s (", k->demangled);
@@ -738,7 +744,8 @@ static void check_expectation(corpus *c, const expect *x, size_t findings) {
     return;
   }
   printf("%s:%u: missed %s%s", c->path, x->line[0],
-         x->warning ? "warning " : "", kind_name(x));
+         x->warning ? "warning " : "",
+         x->benign ? "benign-race" : kind_name(x));
   for (unsigned i = 0; i < x->nline; i++)
     printf(" %u", x->line[i]);
   printf(" at -O%d (expectation at line %u)\n", c->level, x->at);

@@ -127,6 +127,7 @@ typedef struct run {
   thread *th;
   pagemap pages;
   u64set seen;
+  u64set differ; /* pc pairs of plain writes that stored different bytes */
   char *args;
   aucs_sync *sy;   /* the kernel fences or uses atomics, or NULL */
   uint64_t first;  /* blocks simulated before the last one */

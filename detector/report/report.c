@@ -368,7 +368,8 @@ char *aucs_report_headline(const aucs_finding *f) {
   case AUCS_FINDING_OUT_OF_BOUNDS:
     obj = aucs_report_object(f);
     if (f->kind == AUCS_FINDING_RACE)
-      s = aucs_xasprintf("data race on '%s' (%s)", obj, mem);
+      s = aucs_xasprintf("%sdata race on '%s' (%s)", f->benign ? "benign " : "",
+                         obj, mem);
     else if (f->kind == AUCS_FINDING_INTER_BLOCK_RACE)
       s = aucs_xasprintf("inter-block data race on '%s' (%s)", obj, mem);
     else
@@ -512,11 +513,14 @@ static void data_note(aucs_buf *out, const aucs_finding *f) {
                      "NAME=FILE to decide (--strict counts it)\n");
 }
 
-/* A redundant barrier without a proof is a warning. */
+/* A redundant barrier without a proof is a warning; a benign race says
+ * why it is one. */
 static void warning_note(aucs_buf *out, const aucs_finding *f) {
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER && !f->proven)
     aucs_buf_puts(out, "note: not proven redundant by the static checker: a "
                        "warning, kept by fix (--strict counts it)\n");
+  if (f->benign)
+    aucs_buf_printf(out, "note: benign: %s (--strict counts it)\n", f->benign);
 }
 
 static void text_finding(aucs_buf *out, const aucs_finding *f,
@@ -725,11 +729,11 @@ static void severities(aucs_buf *out, const aucs_report *r) {
 }
 
 /* "; 2 warnings (...)": the findings that do not count, apart, with what
- * they are: of searched inputs or filled data, redundant barriers without
- * a proof. */
+ * they are: of searched inputs or filled data, benign races, redundant
+ * barriers without a proof. */
 static void uncounted(aucs_buf *out, const aucs_report *r, size_t nw) {
   static const char *const what[] = {
-      "found only with searched inputs or filled data", "",
+      "found only with searched inputs or filled data", "benign races",
       "redundant barriers with dynamic evidence only"};
   int seen[3] = {0};
   if (!nw)
@@ -739,7 +743,9 @@ static void uncounted(aucs_buf *out, const aucs_report *r, size_t nw) {
       const aucs_finding *f = &r->kernels[i].findings.v[j];
       if (aucs_finding_counts(f, r->strict))
         continue;
-      seen[f->kind == AUCS_FINDING_REDUNDANT_BARRIER ? 2 : 0] = 1;
+      seen[f->kind == AUCS_FINDING_REDUNDANT_BARRIER ? 2
+           : f->benign                               ? 1
+                                                     : 0] = 1;
     }
   aucs_buf_printf(out, "; %zu warning%s (", nw, plural(nw));
   for (int k = 0, first = 1; k < 3; k++)
@@ -954,6 +960,7 @@ static json_t *json_findings(const aucs_report_kernel *k, int strict,
                         x->natural ? json_args(x->natural) : json_null());
     json_object_set_new(f, "data_dependent", json_words(x->data_dependent));
     json_object_set_new(f, "data_loads", json_words(x->data_loads));
+    json_object_set_new(f, "benign", json_str(x->benign));
     json_array_append_new(fs, f);
   }
   return fs;
@@ -1080,6 +1087,7 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
   free(f->natural);
   free(f->data_dependent);
   free(f->data_loads);
+  free(f->benign);
   if (k->reproduce)
     free(k->reproduce[i]);
   if (st->witness && st->witness[i]) {

@@ -51,6 +51,7 @@ static void put_findings(aucs_wire *w, const aucs_findings *l) {
     put_str(w, l->v[i].natural);
     put_str(w, l->v[i].data_dependent);
     put_str(w, l->v[i].data_loads);
+    put_str(w, l->v[i].benign);
   }
 }
 
@@ -152,6 +153,7 @@ static void get_findings(reader *r, aucs_findings *l) {
     f.natural = get_str(r);
     f.data_dependent = get_str(r);
     f.data_loads = get_str(r);
+    f.benign = get_str(r);
     aucs_findings_push(l, &f);
   }
 }

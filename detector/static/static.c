@@ -195,21 +195,19 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   st_collect_fn(S, st_new_frame(S, kernel, NULL, NULL), NULL);
   S->nassume = aucs_assume_collect(S->cfg, &S->assumes);
   S->assume_used = aucs_xcalloc(S->nassume + 1, 1);
-  qset base = {0};
   S->phase = 1;
-  st_interval_queries(S, NULL, &base);
-  st_inter_queries(S, &base);
+  st_interval_queries(S, NULL, &S->base);
+  st_inter_queries(S, &S->base);
   S->phase = 2;
   if (!S->o.only_barrier) {
-    st_solve_all(S, &base);
-    make_pairs(S, &base);
+    st_solve_all(S, &S->base);
+    make_pairs(S, &S->base);
   }
   S->phase = 3;
   for (size_t i = 0; !S->o.skip_barriers && !S->cut && i < S->nbar; i++)
     if (S->bar_sep[i] &&
         (!S->o.only_barrier || S->bars[i] == S->o.only_barrier))
-      barrier_redundancy(S, i, &base);
-  free(base.v);
+      barrier_redundancy(S, i, &S->base);
   return S;
 }
 
@@ -252,6 +250,8 @@ void aucs_static_free(aucs_static *S) {
   aucs_ptrmap_free(&S->gbase);
   free(S->fields);
   aucs_ptrmap_free(&S->fieldmemo);
+  free(S->base.v);
+  aucs_ptrmap_free(&S->stable);
   aucs_ptrmap_free(&S->opaque);
   aucs_ptrmap_free(&S->products);
   aucs_smt_free(S->own_smt);

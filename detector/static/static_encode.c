@@ -958,7 +958,8 @@ static Z3_ast loaded(enc *e, frame *f, LLVMValueRef v) {
   Z3_sort s = sort_of(e->z, LLVMTypeOf(v));
   if (!s || Z3_get_sort_kind(e->z, s) != Z3_BV_SORT)
     return NULL;
-  return st_field_value(e->S, f, v, Z3_get_bv_sort_size(e->z, s));
+  Z3_ast t = st_field_value(e->S, f, v, Z3_get_bv_sort_size(e->z, s));
+  return t ? t : e->stable ? st_stable_load(e, f, v, s) : NULL;
 }
 
 static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {

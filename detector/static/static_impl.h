@@ -161,7 +161,11 @@ struct aucs_static {
   field *fields;     /* pointer fields of byval parameters */
   size_t nfields;
   aucs_ptrmap fieldmemo; /* byval parameter -> read only (1) */
-  aucs_ptrmap opaque;    /* terms of values the encoding cannot follow */
+  qset base;             /* the queries of the kernel's pairs */
+  aucs_ptrmap stable;    /* load -> k of its function mem<k>, -1: none */
+  long nstable;
+  int values_budget;    /* AUCS_STATIC_VALUES_MS added to the budget */
+  aucs_ptrmap opaque;   /* terms of values the encoding cannot follow */
   aucs_ptrmap products; /* a product with an opaque factor -> its symbol */
   aucs_qcache *cache, *own_cache; /* own_cache: when no one shares one */
   const char *decided;   /* how the last ask decided without the solver */
@@ -192,6 +196,8 @@ typedef struct enc {
   Z3_ast **cons;              /* the query's side constraints */
   size_t *ncons;
   multiples *mults; /* this side's */
+  int stable;       /* loads of memory no thread writes in the interval are one
+                       function of their address (static_values.c) */
 } enc;
 
 /* step 1: accesses, frames, barriers (static_access.c) */
@@ -242,5 +248,9 @@ void st_inter_queries(aucs_static *S, qset *out);
 
 /* step 3: asking Z3 (static_query.c) */
 void st_solve_all(aucs_static *S, const qset *qs);
+aucs_smt_result st_ask_values(aucs_static *S, const query *q);
+
+/* the values of racing stores (static_values.c) */
+Z3_ast st_stable_load(enc *e, frame *f, LLVMValueRef load, Z3_sort s);
 
 #endif

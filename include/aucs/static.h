@@ -70,6 +70,9 @@ typedef struct aucs_static_field {
 /* Defaults of the zero fields of aucs_static_options. */
 #define AUCS_STATIC_TIMEOUT_MS 2000u
 #define AUCS_STATIC_BUDGET_MS 10000u
+/* What aucs_static_same_value may spend on top of the kernel's budget, in
+ * all (nominal ms). */
+#define AUCS_STATIC_VALUES_MS 2000u
 
 typedef struct aucs_static_options {
   unsigned timeout_ms; /* per query */
@@ -181,6 +184,16 @@ LLVMValueRef aucs_static_barrier(const aucs_static *s, size_t i);
  * a separated pair is SAT or UNKNOWN, the barrier lies in a divergent
  * block or a helper, or o->skip_barriers was set. */
 int aucs_static_barrier_redundant(const aucs_static *s, LLVMValueRef barrier);
+
+struct aucs_budget;
+/* Whether the plain stores a and b (instructions of the analysed kernel or
+ * its helpers, a and b may be one) write equal values whenever two threads
+ * of one block write one place with them in one barrier interval: 1 when
+ * proven (static_values.c says how and what it assumes), 0 otherwise.
+ * The queries are asked under budget (wall clock; NULL: the analysis'
+ * own) and the kernel's solver budget plus AUCS_STATIC_VALUES_MS. */
+int aucs_static_same_value(aucs_static *s, LLVMValueRef a, LLVMValueRef b,
+                           struct aucs_budget *budget);
 
 /* One-shot for the repair: answer for barrier alone (only_barrier: the
  * queries it separates, none of the kernel's others). */
