@@ -1008,6 +1008,7 @@ static void static_annotate(kstate *s) {
       }
     if (p->verdict == AUCS_STATIC_SAT && !matched)
       possible(s, p, j);
+    st->confirmed += matched;
   }
 }
 

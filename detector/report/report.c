@@ -648,6 +648,19 @@ static void unlisted_note(aucs_buf *out, const aucs_report_kernel *k, size_t n,
                     k->demangled, n, what, plural(n));
 }
 
+/* The share of pairs decided: proven race-free, or racing in a run. */
+static void pairs_stats(aucs_buf *out, const aucs_report_kernel *k) {
+  const aucs_report_static *st = &k->st;
+  size_t decided = st->unsat + st->confirmed;
+  aucs_buf_printf(
+      out,
+      "aucs: stats: kernel '%s': pairs: %zu of %zu decided (%.0f%%): "
+      "%zu proven, %zu confirmed; %zu possible, %zu unknown\n",
+      k->demangled, decided, st->pairs,
+      st->pairs ? 100.0 * (double)decided / (double)st->pairs : 100.0,
+      st->unsat, st->confirmed, st->sat - st->confirmed, st->unknown);
+}
+
 static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                         const aucs_report *r) {
   size_t listed = aucs_report_listed(r, k->findings.n);
@@ -697,6 +710,8 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
     aucs_buf_printf(
         out, "aucs: stats: kernel '%s': search: %s, %llu runs saved\n",
         k->demangled, k->search_end, (unsigned long long)k->runs_saved);
+  if (r->stats && k->st.ran)
+    pairs_stats(out, k);
   if (r->stats && k->st.ran)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': static: %llu queries (%llu "
@@ -910,9 +925,11 @@ static void json_static_fields(json_t *j, const aucs_report_kernel *k,
 static json_t *json_pairs(const aucs_report_static *st) {
   if (!st->ran)
     return json_null();
-  return json_pack("{s:I,s:I,s:I,s:I}", "total", (json_int_t)st->pairs,
+  return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "total", (json_int_t)st->pairs,
                    "unsat", (json_int_t)st->unsat, "sat", (json_int_t)st->sat,
-                   "unknown", (json_int_t)st->unknown);
+                   "unknown", (json_int_t)st->unknown, "confirmed",
+                   (json_int_t)st->confirmed, "decided",
+                   (json_int_t)(st->unsat + st->confirmed));
 }
 
 static json_t *json_assumptions(const aucs_report_static *st) {
