@@ -3,11 +3,13 @@
  * a small Itanium demangler for kernel names.
  *
  * Text: a headline at the first access's location (error, or warning for a
- * redundant barrier), then notes: each access (op, thread, block), the
- * barrier interval, the launch, and the reproduce command. Kernels that
- * could not be checked get one line with the reason. A summary line ends
- * the report: the findings that count (aucs_finding_counts, as the exit
- * code), then the warnings of searched inputs or filled data apart. JSON:
+ * redundant barrier and the warnings below), then notes: each access (op,
+ * thread, block), the barrier interval, the launch, and the reproduce
+ * command. Kernels that could not be checked get one line with the reason.
+ * A summary line ends the report: the findings that count
+ * (aucs_finding_counts, as the exit code), then the warnings apart (of
+ * searched inputs or filled data, benign races, redundant barriers with
+ * dynamic evidence only). JSON:
  * one object built with jansson (schema in docs/detect.md); per kernel the
  * same split into `findings` and `warnings`.
  *
