@@ -360,6 +360,26 @@ static aucs_shadow_rec warp_race(const run *R, const aucs_shadow_cell *c,
   return e;
 }
 
+/* A plain write that races with the last writer's plain write, storing
+ * the bytes already there, also races with a reader of the epoch (the
+ * shadow's hit.reader): report that race too, once per access, since the
+ * write-write race that hid it may be benign (benign.h). 1 when reported. */
+static int hidden_read(run *R, thread *T, uint32_t pc, const robj *o,
+                       uint64_t at, aucs_shadow_rec reader, aucs_shadow_rec r,
+                       uint64_t i, unsigned n) {
+  if (hb_ordered(R, T, R->blk, R->bepoch, reader, r, i))
+    return 0;
+  aucs_finding_kind k =
+      race_kind(R, T, R->blk, R->bepoch, reader, AUCS_FINDING_RACE);
+  cover(R, COVER_KEY(COVER_PAIR, aucs_shadow_rec_pc(reader), pc));
+  if (!ip_first_time(R, k, aucs_shadow_rec_pc(reader), pc))
+    return 0;
+  report_race(R, k, o, at, reader, R->blk,
+              ip_side(R, pc, T->tid, R->blk, AUCS_OP_WRITE, n),
+              AUCS_VALUES_UNKNOWN);
+  return 1;
+}
+
 /* The bytes a plain store replaces and writes (for the values of its
  * races), or NULLs. */
 typedef struct stored {
@@ -377,7 +397,9 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
   if (R->sy)
     r = aucs_shadow_rec_sync(r, aucs_sync_rel(&T->sy), narrow, strong);
   aucs_op op = atomic ? AUCS_OP_ATOMIC : write ? AUCS_OP_WRITE : AUCS_OP_READ;
-  int raced = 0, graced = 0;
+  int raced = 0, graced = 0, rraced = 0;
+  /* a plain store of the bytes already there: its races may be benign */
+  int same = st.now && !atomic && !memcmp(st.was, st.now, n);
   R->res->accesses++;
   cover(R, COVER_KEY(COVER_ACCESS, pc, R->last_barrier + 1));
   if (sh->epoch < R->epoch0)
@@ -396,6 +418,8 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
       cover(R, COVER_KEY(COVER_PAIR, aucs_shadow_rec_pc(hit.race), pc));
     if (hit.race && st.now && !atomic)
       compare_values(R, hit.race, pc, st.was[i], st.now[i]);
+    if (hit.race && hit.reader && same && !rraced && plain_write(hit.race))
+      rraced = hidden_read(R, T, pc, o, off + i, hit.reader, r, i, (unsigned)n);
     if (hit.ordered && R->last_barrier >= 0)
       R->res->barrier_ordered[R->last_barrier] = 1;
     aucs_finding_kind k = hit.race ? race_kind(R, T, R->blk, R->bepoch,

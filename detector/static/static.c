@@ -49,7 +49,9 @@
  *      variable); a toggle (c - i, i ^ m) as its start or the start's
  *      image; floats as bit-vectors of their IEEE bits; a pure library
  *      call, float operation or intrinsic as an uninterpreted function of
- *      its operands (uf.h); anything else a fresh symbol per thread. A
+ *      its operands (uf.h); a field of a read-only byval parameter one
+ *      symbol per kernel (static_fields.c); anything else a fresh symbol
+ *      per thread. A
  *      block's guard is its entry condition on the branch DAG. A global index
  *      (blockIdx * blockDim + threadIdx) and a non-wrapping affine phi are
  *      multiples: v = s + k * d exactly; two threads' multiples of one d
@@ -251,7 +253,7 @@ void aucs_static_free(aucs_static *S) {
   free(S->fields);
   aucs_ptrmap_free(&S->fieldmemo);
   free(S->base.v);
-  aucs_ptrmap_free(&S->stable);
+  free(S->stable);
   aucs_ptrmap_free(&S->opaque);
   aucs_ptrmap_free(&S->products);
   aucs_smt_free(S->own_smt);

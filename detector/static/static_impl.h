@@ -109,6 +109,14 @@ typedef struct qset {
   size_t *v, n;
 } qset;
 
+/* A load of frame f in the value queries: k of its function mem<k>, 0 when
+ * it is not stable (static_values.c). */
+typedef struct stable_load {
+  struct frame *f;
+  LLVMValueRef load;
+  long k;
+} stable_load;
+
 /* A pointer field of a byval parameter: the load that stands for its
  * object (static_fields.c). */
 typedef struct field {
@@ -162,8 +170,8 @@ struct aucs_static {
   size_t nfields;
   aucs_ptrmap fieldmemo; /* byval parameter -> read only (1) */
   qset base;             /* the queries of the kernel's pairs */
-  aucs_ptrmap stable;    /* load -> k of its function mem<k>, -1: none */
-  long nstable;
+  stable_load *stable;   /* loads asked about by the value queries */
+  size_t nstable;
   int values_budget;    /* AUCS_STATIC_VALUES_MS added to the budget */
   aucs_ptrmap opaque;   /* terms of values the encoding cannot follow */
   aucs_ptrmap products; /* a product with an opaque factor -> its symbol */

@@ -8,16 +8,18 @@
  * barrier, to one address. The race is benign when the two values are
  * equal whenever two threads write one place:
  *   1. Epochs agree: every barrier of the kernel lies in a uniform block
- *      (none in a helper, no __syncwarp), so every thread that runs an
- *      instruction outside loops runs it in the same barrier interval.
- *   2. A load is stable when it runs at most once per thread in that one
- *      interval (the kernel's own, outside every loop), is plain, and
- *      reads memory no thread writes there: every pair of it with a write
- *      is UNSAT (a writer of the address would race with one of two
- *      readers), or it reads constant memory. Two threads that load from
- *      equal addresses then read equal values: in the value queries a
+ *      (none in a helper, no __syncwarp), so every thread passes the same
+ *      barriers before an instruction that no loop holding a barrier
+ *      holds: every thread runs it in one and the same barrier interval
+ *      (however often: the loops around it hold no barrier).
+ *   2. A load is stable when it runs in that one interval (in the kernel,
+ *      or in a helper whose call sites up to the kernel are such), is
+ *      plain, and reads memory no thread writes there: every pair of it
+ *      with a write is UNSAT (a writer of the address would race with one
+ *      of two readers), or it reads constant memory. Two threads that load
+ *      from equal addresses then read equal values: in the value queries a
  *      stable load is one uninterpreted function of its address for both
- *      threads ("mem<k>", one per load), other loads stay fresh.
+ *      threads ("mem<k>", one per load and frame), other loads stay fresh.
  *   3. Each query of the stores' pair that is not UNSAT (the pair's ways
  *      of meeting: loop modes, warps, regions) is asked again with the two
  *      stored values different (static_query.c, st_ask_values). All UNSAT
@@ -25,18 +27,34 @@
  * The queries spend the kernel's solver budget, plus AUCS_STATIC_VALUES_MS
  * once for them all.
  *
- * Limitation: a value read in a loop, in a helper, or in a kernel with
- * barriers in divergent blocks, in helpers or __syncwarp calls is not
- * followed (not proven); stores of different widths or of vectors are not
- * compared.
+ * Limitation: a value read in a loop that holds a barrier, or in a kernel
+ * with barriers in divergent blocks, in helpers or __syncwarp calls is
+ * not followed (not proven); stores of different widths or of vectors are
+ * not compared.
  */
 #include "static_impl.h"
 
-static int in_loop(const aucs_cfg *cfg, int b) {
-  for (int l = 0; l < cfg->nloops; l++)
-    if (aucs_cfg_in_loop(cfg, l, b))
-      return 1;
-  return 0;
+/* Block b of the kernel lies in no loop that holds one of its barriers. */
+static int outside_barrier_loops(const aucs_static *S, int b) {
+  const aucs_cfg *cfg = S->cfg;
+  for (int l = 0; l < cfg->nloops; l++) {
+    if (!aucs_cfg_in_loop(cfg, l, b))
+      continue;
+    for (size_t i = 0; i < S->nbar; i++)
+      if (aucs_cfg_in_loop(cfg, l, st_block_of(cfg, S->bars[i])))
+        return 0;
+  }
+  return 1;
+}
+
+/* Every thread runs I (of frame f) in one barrier interval, the same for
+ * all (step 1): its kernel-level instruction lies outside the kernel's
+ * loops that hold a barrier (helpers hold none). */
+static int one_interval(const aucs_static *S, const frame *f, LLVMValueRef I) {
+  for (; f->call; f = f->parent)
+    I = f->call;
+  int b = st_block_of(S->cfg, I);
+  return b >= 0 && outside_barrier_loops(S, b);
 }
 
 static int has_barrier(LLVMValueRef fn) {
@@ -84,8 +102,10 @@ static int constant_memory(LLVMValueRef p) {
 /* Every pair of load with a write is UNSAT (step 2); 0 when the load is
  * no access of shared or global memory. */
 static int never_written(const aucs_static *S, LLVMValueRef load) {
-  intptr_t first;
-  if (!aucs_ptrmap_get(&S->anchors, load, &first))
+  int access = 0;
+  for (int i = 0; i < S->nacc && !access; i++)
+    access = S->accs[i].instr == load;
+  if (!access)
     return 0;
   for (size_t i = 0; i < S->npairs; i++) {
     const aucs_static_pair *p = &S->pairs[i];
@@ -97,28 +117,33 @@ static int never_written(const aucs_static *S, LLVMValueRef load) {
 }
 
 static int stable(aucs_static *S, frame *f, LLVMValueRef load) {
-  if (f->id != 0 || LLVMGetVolatile(load) ||
-      LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic)
-    return 0;
-  int b = st_block_of(S->cfg, load);
-  if (b < 0 || in_loop(S->cfg, b))
+  if (LLVMGetVolatile(load) ||
+      LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic ||
+      !one_interval(S, f, load))
     return 0;
   return constant_memory(LLVMGetOperand(load, 0)) || never_written(S, load);
 }
 
+/* The k of load in frame f (its function mem<k>), 0 when it is not
+ * stable; decided once per load and frame. */
+static long stable_index(aucs_static *S, frame *f, LLVMValueRef load) {
+  for (size_t i = 0; i < S->nstable; i++)
+    if (S->stable[i].load == load && S->stable[i].f == f)
+      return S->stable[i].k;
+  S->stable = aucs_xrealloc(S->stable, (S->nstable + 1) * sizeof *S->stable);
+  long k = stable(S, f, load) ? (long)S->nstable + 1 : 0;
+  S->stable[S->nstable++] = (stable_load){f, load, k};
+  return k;
+}
+
 /* Step 2: a stable load's value (of sort s), mem<k>(address), or NULL. */
 Z3_ast st_stable_load(enc *e, frame *f, LLVMValueRef load, Z3_sort s) {
-  aucs_static *S = e->S;
-  intptr_t k;
-  if (!aucs_ptrmap_get(&S->stable, load, &k)) {
-    k = stable(S, f, load) ? (intptr_t)++S->nstable : -1;
-    aucs_ptrmap_put(&S->stable, load, k);
-  }
-  Z3_ast addr = k > 0 ? st_val(e, f, LLVMGetOperand(load, 0)) : NULL;
+  long k = stable_index(e->S, f, load);
+  Z3_ast addr = k ? st_val(e, f, LLVMGetOperand(load, 0)) : NULL;
   if (!addr)
     return NULL;
   char name[32];
-  snprintf(name, sizeof name, "mem%ld", (long)k);
+  snprintf(name, sizeof name, "mem%ld", k);
   return aucs_uf_apply(e->z, name, 1, &addr, s);
 }
 

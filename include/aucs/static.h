@@ -23,7 +23,9 @@
  *
  * What the encoding cannot follow (loads, results of external calls or of
  * helpers returning in more than one place, floats, unknown pointers)
- * becomes a fresh symbol per thread, so UNSAT stays a proof.
+ * becomes a fresh symbol per thread, so UNSAT stays a proof; a field of a
+ * struct parameter passed by value (read only) is one symbol for both
+ * threads, and a pointer field an object of its own (static_fields.c).
  * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
  * block; gridDim.x < 2^31, .y, .z < 2^16, and fewer than 2^31 threads of
  * the grid along x (gridDim.x * blockDim.x: a 32-bit global index does not
