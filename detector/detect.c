@@ -52,6 +52,7 @@
 #include "aucs/progress.h"
 #include "aucs/natural.h"
 #include "aucs/datadep.h"
+#include "aucs/benign.h"
 #include "aucs/replay.h"
 #include "aucs/search.h"
 #include "aucs/srcloc.h"
@@ -416,14 +417,22 @@ static char *reproduce(const kstate *s, const aucs_candidate *c,
 /* s->fmap maps aucs_finding_key to the first such finding's index + 1;
  * s->fnext chains the findings of one key. A run can find thousands. */
 
-static int known_finding(const kstate *s, const aucs_finding *f) {
+static aucs_finding *known_finding(const kstate *s, const aucs_finding *f) {
   intptr_t i;
   if (!aucs_ptrmap_get(&s->fmap, aucs_finding_key(f), &i))
-    return 0;
+    return NULL;
   for (size_t j = (size_t)i; j; j = s->fnext[j - 1])
     if (aucs_finding_same(&s->k->findings.v[j - 1], f))
-      return 1;
-  return 0;
+      return &s->k->findings.v[j - 1];
+  return NULL;
+}
+
+/* Another run showed known finding g as f: the values stored are equal
+ * only when they were in every run. */
+static void merge_runs(aucs_finding *g, const aucs_finding *f) {
+  g->runs++;
+  if (g->values != AUCS_VALUES_DIFFER && f->values != AUCS_VALUES_EQUAL)
+    g->values = f->values;
 }
 
 static void index_finding(kstate *s, size_t n) {
@@ -440,14 +449,19 @@ static int add_finding(kstate *s, const aucs_finding *f,
                        const aucs_candidate *c, const char *args,
                        const aucs_run_result *res) {
   aucs_report_kernel *k = s->k;
-  if (known_finding(s, f))
+  aucs_finding *known = known_finding(s, f);
+  if (known) {
+    merge_runs(known, f);
     return 0;
+  }
   aucs_finding g = *f;
+  g.runs = 1;
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   g.message = f->message ? aucs_xstrdup(f->message) : NULL;
   g.args = aucs_xstrdup(args);
   g.shown_args = format_args(s, c->args, res->leaf_read);
   g.data_dependent = g.data_loads = NULL; /* set by datadep() only */
+  g.benign = NULL;                        /* set by benign() only */
   g.launch = c->launch;
   aucs_findings_push(&k->findings, &g);
   index_finding(s, k->findings.n);
@@ -802,6 +816,13 @@ static void datadep(kstate *s) {
                         s->nfound);
 }
 
+/* ---- benign races (benign.h) --------------------------------------------*/
+
+/* Each race that stored one value: does the static checker prove it? */
+static void benign(kstate *s) {
+  aucs_benign_classify(s->st, &s->k->findings, &s->pg.kernel);
+}
+
 /* ---- redundant barriers -------------------------------------------------*/
 
 static int in_finding(const aucs_report_kernel *k, LLVMValueRef I) {
@@ -841,8 +862,26 @@ static void redundant(kstate *s, size_t i) {
 
 /* ---- the static checker (static.h) --------------------------------------*/
 
+/* The fields of struct parameters the user (or the host launch) fixed, as
+ * the static checker takes them (*n of them; free with free()). */
+static aucs_static_field *fixed_fields(const kstate *s, size_t *n) {
+  aucs_static_field *v = aucs_xcalloc(s->nl + 1, sizeof *v);
+  *n = 0;
+  for (size_t j = 0; j < s->nl; j++) {
+    const aucs_input *x = &s->in->v[j];
+    if (x->field && s->iv.fixed[j] && scalar(&x->p) && x->p.bits <= 64)
+      v[(*n)++] = (aucs_static_field){.param = x->param,
+                                      .offset = x->offset,
+                                      .bits = x->p.bits,
+                                      .value = s->iv.vals[j]};
+  }
+  return v;
+}
+
 static void static_analyze(kstate *s) {
   const aucs_detect_options *o = s->o;
+  size_t nfields;
+  aucs_static_field *fields = fixed_fields(s, &nfields);
   aucs_static_options so = {
       .timeout_ms = o->smt_timeout,
       .budget_ms = o->static_budget,
@@ -851,6 +890,8 @@ static void static_analyze(kstate *s) {
       .launch = {s->lp.grid, s->lp.block},
       .args = s->vals,
       .fixed_arg = s->fixed,
+      .fields = fields,
+      .nfields = nfields,
       .may_alias = o->may_alias,
       .skip_barriers = o->no_barrier_proofs,
       .cache = s->cache,
@@ -859,6 +900,7 @@ static void static_analyze(kstate *s) {
   };
   s->st = aucs_static_analyze(s->k->fn, &so);
   s->pg.st = s->st;
+  free(fields);
 }
 
 static int same_inputs(const aucs_candidate *a, const aucs_candidate *b,
@@ -1016,12 +1058,13 @@ static void static_proven_barriers(kstate *s) {
     aucs_finding f = {
         .kind = AUCS_FINDING_REDUNDANT_BARRIER,
         .a = {.instr = bar},
+        .proven = 1,
         .args = aucs_xstrdup(""), /* no run made it: no launch */
         .message = aucs_xasprintf(
             "it separates no pair of accesses that can conflict (proven by "
             "Z3 for %s)",
             fixed_inputs(s) ? "the given launch and arguments"
-                : "every launch within the stated bounds"),
+                            : "every launch within the stated bounds"),
     };
     aucs_findings_push(&k->findings, &f);
     k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
@@ -1114,11 +1157,10 @@ static void static_annotate(kstate *s) {
   st->q_cheap = q->cheap, st->q_cached = q->cached;
   static_assumptions(s->st, st);
   st->witness = aucs_xcalloc(k->findings.n + 1, sizeof *st->witness);
-  st->proven = aucs_xcalloc(k->findings.n + 1, 1);
   for (size_t i = 0; i < k->findings.n; i++)
     if (k->findings.v[i].kind == AUCS_FINDING_REDUNDANT_BARRIER)
-      st->proven[i] = (unsigned char)aucs_static_barrier_redundant(
-          s->st, k->findings.v[i].a.instr);
+      k->findings.v[i].proven =
+          aucs_static_barrier_redundant(s->st, k->findings.v[i].a.instr);
   for (size_t j = 0; j < aucs_static_npairs(s->st); j++) {
     const aucs_static_pair *p = aucs_static_pair_at(s->st, j);
     int matched = 0;
@@ -1131,6 +1173,7 @@ static void static_annotate(kstate *s) {
       }
     if (p->verdict == AUCS_STATIC_SAT && !matched)
       possible(s, p, j);
+    st->confirmed += matched;
   }
 }
 
@@ -1319,6 +1362,7 @@ static void check_kernel(kstate *s) {
   natural(s);
   if (!s->stopped || !s->o->trial->locate)
     datadep(s);
+  benign(s);
   if (s->k->status == AUCS_KERNEL_CHECKED && !s->failed && !s->pg.kernel.hit)
     for (size_t i = 0; i < s->nbar; i++)
       if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only &&

@@ -42,8 +42,9 @@ aucs_severity aucs_finding_severity(const aucs_finding *f) {
 }
 
 int aucs_finding_counts(const aucs_finding *f, int strict) {
-  return strict || f->severity == AUCS_SEVERITY_ERROR ||
-         f->kind == AUCS_FINDING_REDUNDANT_BARRIER;
+  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
+    return strict || f->proven;
+  return strict || f->severity == AUCS_SEVERITY_ERROR;
 }
 
 aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f) {
@@ -78,6 +79,7 @@ void aucs_findings_free(aucs_findings *l) {
     free(l->v[i].natural);
     free(l->v[i].data_dependent);
     free(l->v[i].data_loads);
+    free(l->v[i].benign);
   }
   free(l->v);
   *l = (aucs_findings){0};

@@ -141,7 +141,7 @@ void aucs_pipeline_fix_options_free(aucs_fix_options *o) {
  * kernel checked is partial: the module is written all the same. */
 static aucs_exit fix_code(const aucs_fix_options *o,
                           const aucs_repair_result *r) {
-  int left = o->review ? r->log.n != 0 : r->fixed != r->nitems;
+  int left = o->review ? r->log.n != 0 : r->fixed + r->kept != r->nitems;
   if (left)
     return AUCS_EXIT_FINDINGS;
   if (r->incomplete && !r->none_checked && o->partial)

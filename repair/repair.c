@@ -346,9 +346,10 @@ static int detect_with(state *s, LLVMModuleRef m, const aucs_detect_options *o,
             (unsigned long long)rep->kernels[k].st.queries,
             (unsigned long long)rep->kernels[k].st.q_cached);
   free(ks);
-  if (!rc) { /* warnings of searched inputs: only with --strict */
+  if (!rc) { /* warnings: only with --strict; barriers all: a proof may
+              * come after inlining (add_item) */
     note_warnings(s, rep);
-    aucs_report_keep_counted(rep);
+    aucs_report_keep_counted(rep, 1);
   }
   if (rc) {
     free(s->err);
@@ -524,6 +525,9 @@ static int add_item(state *s, const char *kernel, const aucs_finding *f,
   it->headline = unlisted ? NULL : aucs_report_headline(f);
   it->outcome = AUCS_OUTCOME_REMAINS;
   it->introduced = introduced;
+  it->warning = f->kind == AUCS_FINDING_REDUNDANT_BARRIER &&
+                !aucs_finding_counts(f, s->detect.strict) &&
+                !s->o->trust_dynamic;
   it->ida = aucs_repair_id(f->a.instr);
   it->idb = aucs_repair_id(f->b.instr);
   rp_index_add(&s->item_index, it->kernel, (int)it->kind, it->ida, it->idb,
@@ -1064,6 +1068,10 @@ static void settle(state *s) {
     } else if (it->outcome != AUCS_OUTCOME_UNFIXABLE && !it->how)
       set_how(it, aucs_xstrdup("the round limit came first"));
     r->fixed += it->outcome == AUCS_OUTCOME_FIXED;
+    if (it->warning && it->outcome != AUCS_OUTCOME_FIXED) {
+      r->kept++;
+      continue;
+    }
     r->unfixable += it->outcome == AUCS_OUTCOME_UNFIXABLE;
     r->remaining += it->outcome == AUCS_OUTCOME_REMAINS;
   }
@@ -1303,8 +1311,10 @@ static void print_item(const aucs_repair_item *it, aucs_buf *out) {
   const char *k = d ? d : it->kernel;
   static const char *const label[] = {"note: fixed", "error: unfixable",
                                       "error: not fixed"};
+  int kept = it->warning && it->outcome != AUCS_OUTCOME_FIXED;
   aucs_buf_printf(
-      out, "%s: %s: %s in '%s'%s: %s\n", loc, label[it->outcome],
+      out, "%s: %s: %s in '%s'%s: %s\n", loc,
+      kept ? "warning" : label[it->outcome],
       it->headline ? it->headline : aucs_finding_kind_name(it->kind), k,
       it->introduced ? " (left by an edit)" : "", it->how ? it->how : "");
   if (it->suggestion)
@@ -1331,14 +1341,21 @@ static void print_end(const aucs_repair_result *r, aucs_buf *out) {
                     "aucs: note: fix: %s: the repair stopped; %zu finding%s "
                     "not attempted; every edit kept was verified\n",
                     r->budget, r->unattempted, r->unattempted == 1 ? "" : "s");
-  if (!r->nitems && !r->incomplete)
+  size_t n = r->nitems - r->kept;
+  if (!n && !r->incomplete)
     aucs_buf_puts(out, "aucs: fix: nothing to repair\n");
   aucs_buf_printf(out,
                   "aucs: fix: %zu finding%s: %zu fixed, %zu unfixable, %zu "
-                  "not fixed; %zu edit%s in %u round%s\n",
-                  r->nitems, r->nitems == 1 ? "" : "s", r->fixed, r->unfixable,
-                  r->remaining, r->log.n, r->log.n == 1 ? "" : "s", r->rounds,
+                  "not fixed; %zu edit%s in %u round%s",
+                  n, n == 1 ? "" : "s", r->fixed, r->unfixable, r->remaining,
+                  r->log.n, r->log.n == 1 ? "" : "s", r->rounds,
                   r->rounds == 1 ? "" : "s");
+  if (r->kept)
+    aucs_buf_printf(out,
+                    "; %zu redundant barrier%s kept (dynamic evidence only, "
+                    "no proof: warnings)",
+                    r->kept, r->kept == 1 ? "" : "s");
+  aucs_buf_puts(out, "\n");
 }
 
 void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {

@@ -766,10 +766,10 @@ void rp_proofs_seed(state *s, const aucs_report *rep) {
   for (size_t k = 0; k < rep->nkernels; k++) {
     const aucs_report_kernel *K = &rep->kernels[k];
     char *ir = NULL;
-    for (size_t i = 0; K->fn && K->st.proven && i < K->findings.n; i++) {
+    for (size_t i = 0; K->fn && i < K->findings.n; i++) {
       LLVMValueRef bar = K->findings.v[i].a.instr;
       if (K->findings.v[i].kind != AUCS_FINDING_REDUNDANT_BARRIER ||
-          !K->st.proven[i] || !bar || !aucs_repair_id(bar))
+          !K->findings.v[i].proven || !bar || !aucs_repair_id(bar))
         continue;
       if (!ir)
         ir = LLVMPrintValueToString(K->fn);

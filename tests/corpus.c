@@ -64,10 +64,11 @@ typedef enum kind {
   KIND_DIVERGENT,
   KIND_FINDING,
   KIND_CLEAN,
-  KIND_DEADLOCK,     /* deadlock L: the run ends in a spin at line L */
-  KIND_PROOF,        /* AUCS-EXPECT-STATIC: proof race-free|partial|none */
-  KIND_NEVER_PROVEN, /* AUCS-EXPECT-STATIC: never-proven */
-  KIND_CONFIRMED     /* AUCS-EXPECT-STATIC: confirmed A B */
+  KIND_DEADLOCK,        /* deadlock L: the run ends in a spin at line L */
+  KIND_PROOF,           /* AUCS-EXPECT-STATIC: proof race-free|partial|none */
+  KIND_NEVER_PROVEN,    /* AUCS-EXPECT-STATIC: never-proven */
+  KIND_CONFIRMED,       /* AUCS-EXPECT-STATIC: confirmed A B */
+  KIND_PROVEN_REDUNDANT /* AUCS-EXPECT-STATIC: proven-redundant L */
 } kind;
 
 typedef struct expect {
@@ -78,6 +79,7 @@ typedef struct expect {
   unsigned line[2];          /* asserted source lines */
   unsigned nline;
   int warning; /* KIND_FINDING: "warning <kind>": only for searched inputs */
+  int benign;  /* KIND_FINDING: "benign-race A B": a race storing one value */
   int matched;
 } expect;
 
@@ -206,6 +208,11 @@ static int parse_kind(const corpus *c, const char **s, const char *end,
     return x->kind = w[0] == 'u' ? KIND_UNIFORM : KIND_DIVERGENT, 0;
   if (word_is(w, len, "clean"))
     return x->kind = KIND_CLEAN, 0;
+  if (word_is(w, len, "benign-race") && !x->warning) {
+    x->benign = 1;
+    x->finding = AUCS_FINDING_RACE;
+    return x->kind = KIND_FINDING, 0;
+  }
   if (word_is(w, len, "deadlock"))
     return x->kind = KIND_DEADLOCK, 0;
   for (int k = 0; k < AUCS_FINDING_NKINDS; k++)
@@ -341,7 +348,24 @@ static int parse_confirmed(const corpus *c, const char **s, const char *end,
   return 0;
 }
 
-/* `AUCS-EXPECT-STATIC[-O0|-O2]: proof P | never-proven | confirmed A B`. */
+/* proven-redundant's line: one source line. */
+static int parse_barrier(corpus *c, const char **s, const char *end, expect *x,
+                         unsigned nlines) {
+  size_t len;
+  const char *w = next_word(s, end, &len);
+  char *stop;
+  unsigned long line = len ? strtoul(w, &stop, 10) : 0;
+  if (!len || stop != w + len)
+    return bad(c, x->at, "proven-redundant takes 1 source line number");
+  if (line == 0 || line > nlines)
+    return bad(c, x->at, "line number outside the file");
+  x->line[0] = (unsigned)line;
+  x->nline = 1;
+  return 0;
+}
+
+/* `AUCS-EXPECT-STATIC[-O0|-O2]: proof P | never-proven | confirmed A B |
+ * proven-redundant L`. */
 static int parse_static(corpus *c, const char *s, const char *end, unsigned at,
                         unsigned nlines) {
   int level;
@@ -358,6 +382,8 @@ static int parse_static(corpus *c, const char *s, const char *end, unsigned at,
     x.kind = KIND_NEVER_PROVEN;
   else if (word_is(w, len, "confirmed"))
     x.kind = KIND_CONFIRMED, rc = parse_confirmed(c, &s, end, &x, nlines);
+  else if (word_is(w, len, "proven-redundant"))
+    x.kind = KIND_PROVEN_REDUNDANT, rc = parse_barrier(c, &s, end, &x, nlines);
   else
     return bad(c, at, "unknown static expectation '%.*s'", (int)len, w);
   if (rc)
@@ -621,7 +647,7 @@ static unsigned finding_lines(const corpus *c, const aucs_finding *f,
 static int matches(const expect *x, const aucs_finding *f,
                    const unsigned *lines, unsigned n) {
   if (x->kind != KIND_FINDING || x->finding != f->kind || x->nline != n ||
-      x->warning != (f->searched != NULL))
+      x->warning != (f->searched != NULL) || x->benign != (f->benign != NULL))
     return 0;
   unsigned want[2] = {x->line[0], x->line[1]};
   if (n == 2 && want[0] > want[1]) {
@@ -645,7 +671,7 @@ static void unexpected(const corpus *c, const aucs_report_kernel *k, size_t i,
   aucs_buf b = {0};
   aucs_buf_printf(&b, "%s:%u: unexpected %s%s", c->path, n ? lines[0] : 0,
                   f->searched ? "warning " : "",
-                  aucs_finding_kind_name(f->kind));
+                  f->benign ? "benign-race" : aucs_finding_kind_name(f->kind));
   for (unsigned j = 0; j < n; j++)
     aucs_buf_printf(&b, " %u", lines[j]);
   aucs_buf_printf(&b, " in %s (", k->demangled);
@@ -718,7 +744,8 @@ static void check_expectation(corpus *c, const expect *x, size_t findings) {
     return;
   }
   printf("%s:%u: missed %s%s", c->path, x->line[0],
-         x->warning ? "warning " : "", kind_name(x));
+         x->warning ? "warning " : "",
+         x->benign ? "benign-race" : kind_name(x));
   for (unsigned i = 0; i < x->nline; i++)
     printf(" %u", x->line[i]);
   printf(" at -O%d (expectation at line %u)\n", c->level, x->at);
@@ -802,8 +829,31 @@ static int check_proof(const corpus *c, const expect *x,
   return !ok;
 }
 
+/* A redundant-barrier finding of the --static run on line L: one Z3
+ * proved (with --static those are the only ones). */
+static int proven_barrier(corpus *c, const aucs_report *r, unsigned line) {
+  for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
+      const aucs_finding *f = &r->kernels[i].findings.v[j];
+      unsigned lines[2] = {0, 0};
+      if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER && f->proven &&
+          finding_lines(c, f, lines) && lines[0] == line)
+        return 1;
+    }
+  return 0;
+}
+
 static void count_static(corpus *c, const aucs_report *r, const expect *x) {
   int failed = 0;
+  if (x->kind == KIND_PROVEN_REDUNDANT) {
+    failed = !proven_barrier(c, r, x->line[0]);
+    if (failed)
+      printf("%s:%u: missed proven-redundant %u at -O%d: the static checker "
+             "did not prove the barrier redundant (expectation at line %u)\n",
+             c->path, x->line[0], x->line[0], c->level, x->at);
+    failed ? c->failed++ : c->passed++;
+    return;
+  }
   if (x->kind == KIND_CONFIRMED) {
     failed = !x->matched;
     if (failed)

@@ -211,16 +211,21 @@ static void test_report_text_barriers_and_status(void **state) {
                          "here (epoch 1)\n"
                          "aucs: note: while thread (32,0,0) block (1,0,0) has "
                          "exited\n"));
+  /* dynamic evidence only: a warning apart, not a finding */
   assert_non_null(strstr(out.data, "k.cu:15:3: warning: redundant barrier: "
-                                   "it never ordered anything\n"));
+                                   "it never ordered anything\n"
+                                   "note: not proven redundant by the static "
+                                   "checker: a warning, kept by fix (--strict "
+                                   "counts it)\n"));
   assert_non_null(strstr(out.data, "aucs: error: kernel 'tile(float*, int)': "
                                    "step budget exceeded\n"));
   assert_non_null(strstr(out.data, "aucs: stats: kernel 'tile(float*, int)': "
                                    "3 runs, 1234 thread instructions, "
                                    "0.500 s\n"));
   assert_non_null(strstr(out.data,
-                         "aucs: 2 findings in 1 kernel (0 checked, 1 with "
-                         "errors)\n"));
+                         "aucs: 1 finding in 1 kernel (0 checked, 1 with "
+                         "errors); 1 warning (redundant barriers with dynamic "
+                         "evidence only; --strict counts them)\n"));
   aucs_buf_free(&out);
   aucs_report_kernel_free(&k);
 }
@@ -339,6 +344,7 @@ static aucs_report_kernel with_warnings(fx *f, int barrier) {
     add(&k,
         (aucs_finding){.kind = AUCS_FINDING_REDUNDANT_BARRIER,
                        .a = {.instr = f->barrier},
+                       .proven = 1,
                        .message = (char *)"it never ordered anything"},
         NULL);
   return k;
@@ -403,7 +409,7 @@ static void test_report_keep_counted(void **state) {
   k.findings.v[4].searched = aucs_xstrdup("n=5");
   add(&k, race(*state, "s_tile", 16), NULL);
   aucs_report r = {.kernels = &k, .nkernels = 1};
-  aucs_report_keep_counted(&r);
+  aucs_report_keep_counted(&r, 0);
   assert_int_equal(k.findings.n, 3);
   assert_int_equal(k.findings.v[0].offset, 0);
   assert_string_equal(k.reproduce[0], repro);
@@ -415,7 +421,7 @@ static void test_report_keep_counted(void **state) {
 
   k = with_warnings(*state, 0);
   r = (aucs_report){.kernels = &k, .nkernels = 1, .strict = 1};
-  aucs_report_keep_counted(&r);
+  aucs_report_keep_counted(&r, 0);
   assert_int_equal(k.findings.n, 3);
   assert_int_equal(k.findings.v[2].offset, 8);
   assert_string_equal(k.findings.v[2].data_dependent, "in");

@@ -1080,6 +1080,7 @@ static void run_free(run *R) {
     ip_pagemap_free(&R->pages);
   }
   free(R->seen.keys);
+  free(R->differ.keys);
   free(R->objs);
   free(R->th);
   free(R->args);

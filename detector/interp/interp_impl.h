@@ -129,6 +129,7 @@ typedef struct run {
   thread *th;
   pagemap pages;
   u64set seen;
+  u64set differ; /* pc pairs of plain writes that stored different bytes */
   char *args;
   unsigned char *pread; /* per kernel parameter: an OP_MARK ran */
   aucs_sync *sy;   /* the kernel fences or uses atomics, or NULL */

@@ -92,10 +92,25 @@ static int u64set_add(u64set *s, uint64_t key) {
   return 1;
 }
 
+static int u64set_has(const u64set *s, uint64_t key) {
+  key = key * 2 + 1;
+  if (!s->cap)
+    return 0;
+  for (size_t j = mix(key) & (s->cap - 1); s->keys[j];
+       j = (j + 1) & (s->cap - 1))
+    if (s->keys[j] == key)
+      return 1;
+  return 0;
+}
+
+static uint64_t pair_key(uint32_t a, uint32_t b) {
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  return (uint64_t)lo << 24 | hi;
+}
+
 /* 1 the first time (kind, pc pair) is seen in this run. */
 int ip_first_time(run *R, aucs_finding_kind k, uint32_t a, uint32_t b) {
-  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-  return u64set_add(&R->seen, (uint64_t)k << 48 | (uint64_t)lo << 24 | hi);
+  return u64set_add(&R->seen, (uint64_t)k << 48 | pair_key(a, b));
 }
 
 aucs_access ip_side(run *R, uint32_t pc, uint32_t tid, uint32_t blk, aucs_op op,
@@ -131,10 +146,44 @@ static unsigned size_at(run *R, uint32_t pc) {
                             : 1;
 }
 
+/* ---- the values of write-write races ---- */
+
+static int plain_write(aucs_shadow_rec r) {
+  return aucs_shadow_rec_write(r) && !aucs_shadow_rec_atomic(r);
+}
+
+/* What a race of e and the access at pc stored (finding.h). */
+static aucs_values race_values(const run *R, aucs_shadow_rec e, uint32_t pc,
+                               aucs_op op) {
+  if (!plain_write(e) || op != AUCS_OP_WRITE)
+    return AUCS_VALUES_UNKNOWN;
+  return u64set_has(&R->differ, pair_key(aucs_shadow_rec_pc(e), pc))
+             ? AUCS_VALUES_DIFFER
+             : AUCS_VALUES_EQUAL;
+}
+
+/* The plain write at pc stored `now` over `was`, which the plain write e of
+ * another thread stored in this epoch: when they differ, the pair's race
+ * stores different values (once reported, its finding says so). */
+static void compare_values(run *R, aucs_shadow_rec e, uint32_t pc,
+                           unsigned char was, unsigned char now) {
+  if (was == now || !plain_write(e) ||
+      !u64set_add(&R->differ, pair_key(aucs_shadow_rec_pc(e), pc)))
+    return;
+  LLVMValueRef x = R->p->instr[aucs_shadow_rec_pc(e)], y = R->p->instr[pc];
+  aucs_findings *fs = &R->res->findings;
+  for (size_t i = fs->n; i-- > 0;) {
+    aucs_finding *f = &fs->v[i];
+    if (f->kind == AUCS_FINDING_RACE && ((f->a.instr == x && f->b.instr == y) ||
+                                         (f->a.instr == y && f->b.instr == x)))
+      f->values = AUCS_VALUES_DIFFER;
+  }
+}
+
 static void report_race(run *R, aucs_finding_kind k, const robj *o,
                         uint64_t off, aucs_shadow_rec prev, uint32_t pblk,
-                        aucs_access b) {
-  aucs_finding f = {.kind = k};
+                        aucs_access b, aucs_values values) {
+  aucs_finding f = {.kind = k, .values = values};
   f.a = ip_side(R, aucs_shadow_rec_pc(prev), aucs_shadow_rec_tid(prev), pblk,
                 aucs_shadow_rec_op(prev), size_at(R, aucs_shadow_rec_pc(prev)));
   f.b = b;
@@ -323,9 +372,35 @@ static aucs_shadow_rec warp_race(const run *R, const aucs_shadow_cell *c,
   return e;
 }
 
+/* A plain write that races with the last writer's plain write, storing
+ * the bytes already there, also races with a reader of the epoch (the
+ * shadow's hit.reader): report that race too, once per access, since the
+ * write-write race that hid it may be benign (benign.h). 1 when reported. */
+static int hidden_read(run *R, thread *T, uint32_t pc, const robj *o,
+                       uint64_t at, aucs_shadow_rec reader, aucs_shadow_rec r,
+                       uint64_t i, unsigned n) {
+  if (hb_ordered(R, T, R->blk, R->bepoch, reader, r, i))
+    return 0;
+  aucs_finding_kind k =
+      race_kind(R, T, R->blk, R->bepoch, reader, AUCS_FINDING_RACE);
+  cover(R, COVER_KEY(COVER_PAIR, aucs_shadow_rec_pc(reader), pc));
+  if (!ip_first_time(R, k, aucs_shadow_rec_pc(reader), pc))
+    return 0;
+  report_race(R, k, o, at, reader, R->blk,
+              ip_side(R, pc, T->tid, R->blk, AUCS_OP_WRITE, n),
+              AUCS_VALUES_UNKNOWN);
+  return 1;
+}
+
+/* The bytes a plain store replaces and writes (for the values of its
+ * races), or NULLs. */
+typedef struct stored {
+  const unsigned char *was, *now;
+} stored;
+
 static void track(run *R, thread *T, uint32_t pc, const robj *o,
                   aucs_shadow_cell *sh, aucs_shadow_grid_cell *g, uint64_t off,
-                  uint64_t n, int write, int atomic) {
+                  uint64_t n, int write, int atomic, stored st) {
   /* atomic 2: a block-scoped atomic; 3: volatile (not atomic) */
   int strong = atomic != 0, narrow = atomic == 2;
   atomic = atomic == 1 || atomic == 2;
@@ -334,7 +409,9 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
   if (R->sy)
     r = aucs_shadow_rec_sync(r, aucs_sync_rel(&T->sy), narrow, strong);
   aucs_op op = atomic ? AUCS_OP_ATOMIC : write ? AUCS_OP_WRITE : AUCS_OP_READ;
-  int raced = 0, graced = 0;
+  int raced = 0, graced = 0, rraced = 0;
+  /* a plain store of the bytes already there: its races may be benign */
+  int same = st.now && !atomic && !memcmp(st.was, st.now, n);
   R->res->accesses++;
   cover(R, COVER_KEY(COVER_ACCESS, pc, R->last_barrier + 1));
   if (sh->epoch < R->epoch0)
@@ -351,6 +428,10 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
       hit.race = 0;
     if (hit.race)
       cover(R, COVER_KEY(COVER_PAIR, aucs_shadow_rec_pc(hit.race), pc));
+    if (hit.race && st.now && !atomic)
+      compare_values(R, hit.race, pc, st.was[i], st.now[i]);
+    if (hit.race && hit.reader && same && !rraced && plain_write(hit.race))
+      rraced = hidden_read(R, T, pc, o, off + i, hit.reader, r, i, (unsigned)n);
     if (hit.ordered && R->last_barrier >= 0)
       R->res->barrier_ordered[R->last_barrier] = 1;
     aucs_finding_kind k = hit.race ? race_kind(R, T, R->blk, R->bepoch,
@@ -360,7 +441,9 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
         ip_first_time(R, k, aucs_shadow_rec_pc(hit.race), pc)) {
       raced = 1;
       report_race(R, k, o, off + i, hit.race, R->blk,
-                  ip_side(R, pc, T->tid, R->blk, op, (unsigned)n));
+                  ip_side(R, pc, T->tid, R->blk, op, (unsigned)n),
+                  k == AUCS_FINDING_RACE ? race_values(R, hit.race, pc, op)
+                                         : AUCS_VALUES_UNKNOWN);
     }
     if (!g)
       continue;
@@ -379,7 +462,8 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
         ip_first_time(R, gk, aucs_shadow_rec_pc(other), pc)) {
       graced = 1;
       report_race(R, gk, o, off + i, other, ob,
-                  ip_side(R, pc, T->tid, R->blk, op, (unsigned)n));
+                  ip_side(R, pc, T->tid, R->blk, op, (unsigned)n),
+                  AUCS_VALUES_UNKNOWN);
     }
   }
 }
@@ -428,6 +512,11 @@ static void out_of_bounds(run *R, thread *T, uint32_t pc, const robj *o,
   ip_push(R, &f, o, off);
 }
 
+static stored stores(int mode, const unsigned char *was,
+                     const unsigned char *now) {
+  return mode == M_WRITE ? (stored){was, now} : (stored){NULL, NULL};
+}
+
 /* Access n bytes at ptr: 0 done, 1 skipped (out of bounds, reported; reads
  * give zeros), EV_FATAL-style -1 when the run must end. */
 int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
@@ -455,7 +544,7 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
     }
     if (o->sh && tracked)
       track(R, T, pc, o, o->sh + off, o->g ? o->g + off : NULL, off, n, write,
-            atomic);
+            atomic, stores(mode, o->data + off, buf));
     if (o->rd && (mode == M_READ || mode == M_RMW))
       memset(o->rd + off, 1, n);
     if (R->taint)
@@ -477,7 +566,8 @@ int ip_touch(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t n, int mode,
       return -1;
     R->at = ptr + (at - (ptr & AUCS_PTR_OFFSET_MASK));
     if (tracked)
-      track(R, T, pc, o, pg->sh + in, pg->g + in, off, k, write, atomic);
+      track(R, T, pc, o, pg->sh + in, pg->g + in, off, k, write, atomic,
+            stores(mode, pg->data + in, buf));
     if (R->taint)
       ip_taint_page(R, T, id, pg, at, k,
                     mode == M_WRITE || mode == M_RAW_WRITE);

@@ -63,10 +63,16 @@ void aucs_shadow_access(aucs_shadow_cell *c, uint32_t epoch, aucs_shadow_rec r,
                         int lockstep, aucs_shadow_hit *hit) {
   if (c->epoch != epoch)
     shift(c, epoch);
-  hit->race = 0;
+  hit->race = hit->reader = 0;
   hit->ordered = ordered(c->pw, r, lockstep);
   if (races(c->w, r, lockstep))
     hit->race = c->w;
+  if (aucs_shadow_rec_write(r) && hit->race) {
+    if (races(c->r1, r, lockstep))
+      hit->reader = c->r1;
+    else if (races(c->r2, r, lockstep))
+      hit->reader = c->r2;
+  }
   if (aucs_shadow_rec_write(r)) {
     if (!hit->race && races(c->r1, r, lockstep))
       hit->race = c->r1;

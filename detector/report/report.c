@@ -2,11 +2,13 @@
  * report: clang-style text and JSON reports of the detector's results.
  *
  * Text: a headline at the first access's location (error, or warning for a
- * redundant barrier), then notes: each access (op, thread, block), the
- * barrier interval, the launch, and the reproduce command. Kernels that
- * could not be checked get one line with the reason. A summary line ends
- * the report: the findings that count (aucs_finding_counts, as the exit
- * code), then the warnings of searched inputs or filled data apart. JSON:
+ * redundant barrier and the warnings below), then notes: each access (op,
+ * thread, block), the barrier interval, the launch, and the reproduce
+ * command. Kernels that could not be checked get one line with the reason.
+ * A summary line ends the report: the findings that count
+ * (aucs_finding_counts, as the exit code), then the warnings apart (of
+ * searched inputs or filled data, benign races, redundant barriers with
+ * dynamic evidence only). JSON:
  * one object built with jansson (schema in docs/detect.md); per kernel the
  * same split into `findings` and `warnings`. Names are demangled by
  * demangle.h.
@@ -162,7 +164,8 @@ char *aucs_report_headline(const aucs_finding *f) {
   case AUCS_FINDING_OUT_OF_BOUNDS:
     obj = aucs_report_object(f);
     if (f->kind == AUCS_FINDING_RACE)
-      s = aucs_xasprintf("data race on '%s' (%s)", obj, mem);
+      s = aucs_xasprintf("%sdata race on '%s' (%s)", f->benign ? "benign " : "",
+                         obj, mem);
     else if (f->kind == AUCS_FINDING_INTER_BLOCK_RACE)
       s = aucs_xasprintf("inter-block data race on '%s' (%s)", obj, mem);
     else
@@ -315,6 +318,16 @@ static void assumes_notes(aucs_buf *out, const aucs_report_kernel *k) {
                     k->assumes_at[i] ? ": " : "", k->assumes[i]);
 }
 
+/* A redundant barrier without a proof is a warning; a benign race says
+ * why it is one. */
+static void warning_note(aucs_buf *out, const aucs_finding *f) {
+  if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER && !f->proven)
+    aucs_buf_puts(out, "note: not proven redundant by the static checker: a "
+                       "warning, kept by fix (--strict counts it)\n");
+  if (f->benign)
+    aucs_buf_printf(out, "note: benign: %s (--strict counts it)\n", f->benign);
+}
+
 static void text_finding(aucs_buf *out, const aucs_finding *f,
                          const aucs_report_kernel *k, const char *reproduce,
                          const char *from) {
@@ -325,6 +338,7 @@ static void text_finding(aucs_buf *out, const aucs_finding *f,
   free(head);
   searched_note(out, f);
   data_note(out, f);
+  warning_note(out, f);
   if (f->kind == AUCS_FINDING_BARRIER_DIVERGENCE)
     divergence_notes(out, f);
   else if (f->kind != AUCS_FINDING_REDUNDANT_BARRIER &&
@@ -362,7 +376,7 @@ static void static_notes(aucs_buf *out, const aucs_report_kernel *k,
   if (st->witness && st->witness[i])
     witness_note(out, "confirmed: the solver's witness replays this race",
                  st->witness[i]);
-  if (st->proven && st->proven[i] &&
+  if (k->findings.v[i].proven &&
       k->findings.v[i].kind == AUCS_FINDING_REDUNDANT_BARRIER)
     aucs_buf_puts(out, "note: static: proven redundant: every pair of "
                        "accesses it separates is race-free (Z3)\n");
@@ -442,6 +456,19 @@ static void unlisted_note(aucs_buf *out, const aucs_report_kernel *k, size_t n,
                     k->demangled, n, what, plural(n));
 }
 
+/* The share of pairs decided: proven race-free, or racing in a run. */
+static void pairs_stats(aucs_buf *out, const aucs_report_kernel *k) {
+  const aucs_report_static *st = &k->st;
+  size_t decided = st->unsat + st->confirmed;
+  aucs_buf_printf(
+      out,
+      "aucs: stats: kernel '%s': pairs: %zu of %zu decided (%.0f%%): "
+      "%zu proven, %zu confirmed; %zu possible, %zu unknown\n",
+      k->demangled, decided, st->pairs,
+      st->pairs ? 100.0 * (double)decided / (double)st->pairs : 100.0,
+      st->unsat, st->confirmed, st->sat - st->confirmed, st->unknown);
+}
+
 static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                         const aucs_report *r) {
   size_t listed = aucs_report_listed(r, k->findings.n);
@@ -492,6 +519,8 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
         out, "aucs: stats: kernel '%s': search: %s, %llu runs saved\n",
         k->demangled, k->search_end, (unsigned long long)k->runs_saved);
   if (r->stats && k->st.ran)
+    pairs_stats(out, k);
+  if (r->stats && k->st.ran)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': static: %llu queries (%llu "
                     "sat, %llu unsat, %llu unknown), %.3f s in the solver "
@@ -505,30 +534,49 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     (unsigned long long)k->st.q_cached);
 }
 
-/* " (1 error, 2 warnings)" when, with --strict, a finding of searched
- * inputs or filled data counts. */
+/* " (1 error, 2 warnings)" when, with --strict, a warning counts that
+ * would not without it. */
 static void severities(aucs_buf *out, const aucs_report *r) {
-  size_t n[2] = {0}, searched = 0;
+  size_t n[2] = {0}, strict_only = 0;
   for (size_t i = 0; i < r->nkernels; i++)
     for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
       const aucs_finding *f = &r->kernels[i].findings.v[j];
       if (!aucs_finding_counts(f, r->strict))
         continue;
       n[aucs_finding_severity(f)]++;
-      searched += f->searched != NULL || f->data_dependent != NULL;
+      strict_only += !aucs_finding_counts(f, 0);
     }
-  if (searched)
+  if (strict_only)
     aucs_buf_printf(out, " (%zu error%s, %zu warning%s)", n[0], plural(n[0]),
                     n[1], plural(n[1]));
 }
 
-/* "; 2 warnings (...)": the findings that do not count, apart. */
-static void uncounted(aucs_buf *out, size_t nw) {
-  if (nw)
-    aucs_buf_printf(out,
-                    "; %zu warning%s (found only with searched inputs or "
-                    "filled data; --strict counts them)",
-                    nw, plural(nw));
+/* "; 2 warnings (...)": the findings that do not count, apart, with what
+ * they are: of searched inputs or filled data, benign races, redundant
+ * barriers without a proof. */
+static void uncounted(aucs_buf *out, const aucs_report *r, size_t nw) {
+  static const char *const what[] = {
+      "found only with searched inputs or filled data", "benign races",
+      "redundant barriers with dynamic evidence only"};
+  int seen[3] = {0};
+  if (!nw)
+    return;
+  for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t j = 0; j < r->kernels[i].findings.n; j++) {
+      const aucs_finding *f = &r->kernels[i].findings.v[j];
+      if (aucs_finding_counts(f, r->strict))
+        continue;
+      seen[f->kind == AUCS_FINDING_REDUNDANT_BARRIER ? 2
+           : f->benign                               ? 1
+                                                     : 0] = 1;
+    }
+  aucs_buf_printf(out, "; %zu warning%s (", nw, plural(nw));
+  for (int k = 0, first = 1; k < 3; k++)
+    if (seen[k]) {
+      aucs_buf_printf(out, "%s%s", first ? "" : ", ", what[k]);
+      first = 0;
+    }
+  aucs_buf_puts(out, "; --strict counts them)");
 }
 
 void aucs_report_text(const aucs_report *r, aucs_buf *out) {
@@ -549,7 +597,7 @@ void aucs_report_text(const aucs_report *r, aucs_buf *out) {
   if (count[AUCS_KERNEL_ERROR])
     aucs_buf_printf(out, ", %zu with errors", count[AUCS_KERNEL_ERROR]);
   aucs_buf_puts(out, ")");
-  uncounted(out, nw);
+  uncounted(out, r, nw);
   aucs_buf_puts(out, "\n");
 }
 
@@ -679,17 +727,17 @@ static void json_static_fields(json_t *j, const aucs_report_kernel *k,
   json_object_set_new(j, "witness", json_witness(w));
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
     json_object_set_new(j, "redundancy",
-                        json_string(st->proven && st->proven[i]
-                                        ? "proven"
-                                        : "dynamic evidence"));
+                        json_string(f->proven ? "proven" : "dynamic evidence"));
 }
 
 static json_t *json_pairs(const aucs_report_static *st) {
   if (!st->ran)
     return json_null();
-  return json_pack("{s:I,s:I,s:I,s:I}", "total", (json_int_t)st->pairs,
+  return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "total", (json_int_t)st->pairs,
                    "unsat", (json_int_t)st->unsat, "sat", (json_int_t)st->sat,
-                   "unknown", (json_int_t)st->unknown);
+                   "unknown", (json_int_t)st->unknown, "confirmed",
+                   (json_int_t)st->confirmed, "decided",
+                   (json_int_t)(st->unsat + st->confirmed));
 }
 
 static json_t *json_assumptions(const aucs_report_static *st) {
@@ -746,6 +794,7 @@ static json_t *json_findings(const aucs_report_kernel *k, int strict,
                         x->natural ? json_args(x->natural) : json_null());
     json_object_set_new(f, "data_dependent", json_words(x->data_dependent));
     json_object_set_new(f, "data_loads", json_words(x->data_loads));
+    json_object_set_new(f, "benign", json_str(x->benign));
     json_array_append_new(fs, f);
   }
   return fs;
@@ -854,7 +903,6 @@ static void static_free(aucs_report_kernel *k) {
     free(st->possible_witness[i].shown_args);
   }
   free(st->witness);
-  free(st->proven);
   free(st->possible_witness);
   aucs_findings_free(&st->possible);
   for (size_t i = 0; i < st->nassumptions; i++) {
@@ -877,6 +925,7 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
   free(f->natural);
   free(f->data_dependent);
   free(f->data_loads);
+  free(f->benign);
   if (k->reproduce)
     free(k->reproduce[i]);
   if (st->witness && st->witness[i]) {
@@ -889,11 +938,13 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
 /* One pass that keeps the findings that count, in order: dropping them
  * one at a time moved the tail each time, quadratic on a kernel with
  * tens of thousands of findings (seconds past fix's budget). */
-static void keep_counted(aucs_report_kernel *k, int strict) {
+static void keep_counted(aucs_report_kernel *k, int strict, int unproven) {
   aucs_report_static *st = &k->st;
   size_t n = 0;
   for (size_t j = 0; j < k->findings.n; j++) {
-    if (!aucs_finding_counts(&k->findings.v[j], strict)) {
+    const aucs_finding *f = &k->findings.v[j];
+    if (!aucs_finding_counts(f, strict) &&
+        !(unproven && f->kind == AUCS_FINDING_REDUNDANT_BARRIER)) {
       free_finding_at(k, j);
       continue;
     }
@@ -902,16 +953,14 @@ static void keep_counted(aucs_report_kernel *k, int strict) {
       k->reproduce[n] = k->reproduce[j];
     if (st->witness)
       st->witness[n] = st->witness[j];
-    if (st->proven)
-      st->proven[n] = st->proven[j];
     n++;
   }
   k->findings.n = n;
 }
 
-void aucs_report_keep_counted(aucs_report *r) {
+void aucs_report_keep_counted(aucs_report *r, int unproven) {
   for (size_t i = 0; i < r->nkernels; i++)
-    keep_counted(&r->kernels[i], r->strict);
+    keep_counted(&r->kernels[i], r->strict, unproven);
 }
 
 void aucs_report_kernel_free(aucs_report_kernel *k) {

@@ -229,11 +229,11 @@ static json_t *properties(const aucs_report_kernel *k, size_t i) {
   }
   if (is_race(f))
     json_object_set_new(p, "confidence", json_string("confirmed"));
+  if (f->benign)
+    json_object_set_new(p, "benign", json_string(f->benign));
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
     json_object_set_new(p, "redundancy",
-                        json_string(k->st.proven && k->st.proven[i]
-                                        ? "proven"
-                                        : "dynamic evidence"));
+                        json_string(f->proven ? "proven" : "dynamic evidence"));
   free(obj);
   return p;
 }

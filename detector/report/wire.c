@@ -4,7 +4,7 @@
  * Layout: the aucs_report_kernel struct as it lies in memory, then every
  * heap object it owns, in a fixed order: its strings, the findings (each
  * finding struct, then its strings), reproduce commands, the static
- * part's witnesses, proven flags, possible races and their witnesses, and
+ * part's witnesses, possible races and their witnesses, and
  * assumptions. Strings are a length (SIZE_MAX: NULL) and the bytes. On
  * reading, each owned pointer of the copied struct is replaced by the
  * object read; borrowed pointers (the kernel, instructions, static
@@ -52,6 +52,7 @@ static void put_findings(aucs_wire *w, const aucs_findings *l) {
     put_str(w, l->v[i].natural);
     put_str(w, l->v[i].data_dependent);
     put_str(w, l->v[i].data_loads);
+    put_str(w, l->v[i].benign);
   }
 }
 
@@ -69,9 +70,6 @@ static void put_static(aucs_wire *w, const aucs_report_kernel *k) {
     if (st->witness[i])
       put_witness(w, st->witness[i]);
   }
-  put_size(w, st->proven != NULL);
-  if (st->proven)
-    put(w, st->proven, k->findings.n);
   put_findings(w, &st->possible);
   for (size_t i = 0; i < st->possible.n; i++)
     put_witness(w, &st->possible_witness[i]);
@@ -162,6 +160,7 @@ static void get_findings(reader *r, aucs_findings *l) {
     f.natural = get_str(r);
     f.data_dependent = get_str(r);
     f.data_loads = get_str(r);
+    f.benign = get_str(r);
     aucs_findings_push(l, &f);
   }
 }
@@ -175,7 +174,7 @@ static void get_witness(reader *r, aucs_report_witness *x) {
 static void get_static(reader *r, aucs_report_kernel *k) {
   aucs_report_static *st = &k->st;
   size_t nf = k->findings.n, nass = st->nassumptions;
-  st->witness = NULL, st->proven = NULL, st->possible_witness = NULL;
+  st->witness = NULL, st->possible_witness = NULL;
   st->assumptions = NULL, st->nassumptions = 0;
   st->possible = (aucs_findings){0};
   if (get_size(r))
@@ -185,10 +184,6 @@ static void get_static(reader *r, aucs_report_kernel *k) {
       st->witness[i] = aucs_xcalloc(1, sizeof **st->witness);
       get_witness(r, st->witness[i]);
     }
-  if (get_size(r)) {
-    st->proven = aucs_xcalloc(nf + 1, 1);
-    get(r, st->proven, nf);
-  }
   get_findings(r, &st->possible);
   st->possible_witness =
       aucs_xcalloc(st->possible.n + 1, sizeof *st->possible_witness);

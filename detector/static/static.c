@@ -49,7 +49,9 @@
  *      variable); a toggle (c - i, i ^ m) as its start or the start's
  *      image; floats as bit-vectors of their IEEE bits; a pure library
  *      call, float operation or intrinsic as an uninterpreted function of
- *      its operands (uf.h); anything else a fresh symbol per thread. A
+ *      its operands (uf.h); a field of a read-only byval parameter one
+ *      symbol per kernel (static_fields.c); anything else a fresh symbol
+ *      per thread. A
  *      block's guard is its entry condition on the branch DAG. A global index
  *      (blockIdx * blockDim + threadIdx) and a non-wrapping affine phi are
  *      multiples: v = s + k * d exactly; two threads' multiples of one d
@@ -189,25 +191,25 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   st_make_symbols(S);
   st_unread_dims(S);
   st_fix_inputs(S);
+  st_fix_fields(S);
+  S->o.fields = NULL, S->o.nfields = 0; /* borrowed for the call only */
   st_collect_barriers(S);
   st_collect_fn(S, st_new_frame(S, kernel, NULL, NULL), NULL);
   S->nassume = aucs_assume_collect(S->cfg, &S->assumes);
   S->assume_used = aucs_xcalloc(S->nassume + 1, 1);
-  qset base = {0};
   S->phase = 1;
-  st_interval_queries(S, NULL, &base);
-  st_inter_queries(S, &base);
+  st_interval_queries(S, NULL, &S->base);
+  st_inter_queries(S, &S->base);
   S->phase = 2;
   if (!S->o.only_barrier) {
-    st_solve_all(S, &base);
-    make_pairs(S, &base);
+    st_solve_all(S, &S->base);
+    make_pairs(S, &S->base);
   }
   S->phase = 3;
   for (size_t i = 0; !S->o.skip_barriers && !S->cut && i < S->nbar; i++)
     if (S->bar_sep[i] &&
         (!S->o.only_barrier || S->bars[i] == S->o.only_barrier))
-      barrier_redundancy(S, i, &base);
-  free(base.v);
+      barrier_redundancy(S, i, &S->base);
   return S;
 }
 
@@ -248,6 +250,10 @@ void aucs_static_free(aucs_static *S) {
   aucs_ptrmap_free(&S->warpmap);
   aucs_ptrmap_free(&S->tailmap);
   aucs_ptrmap_free(&S->gbase);
+  free(S->fields);
+  aucs_ptrmap_free(&S->fieldmemo);
+  free(S->base.v);
+  free(S->stable);
   aucs_ptrmap_free(&S->opaque);
   aucs_ptrmap_free(&S->products);
   aucs_smt_free(S->own_smt);

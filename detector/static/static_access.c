@@ -112,13 +112,13 @@ static int private_root(LLVMValueRef root) {
   return 0;
 }
 
-static LLVMValueRef root_of(frame *f, LLVMValueRef p);
+static LLVMValueRef root_of(aucs_static *S, frame *f, LLVMValueRef p);
 static int depth_of(const frame *f, LLVMValueRef fn);
 
 /* The object every `ret` of the defined helper called by `call` (in frame
  * f) points into, when they all agree (SharedMemory<T>()'s operator that
  * returns an extern __shared__ array); NULL otherwise. */
-static LLVMValueRef returned_root(frame *f, LLVMValueRef call) {
+static LLVMValueRef returned_root(aucs_static *S, frame *f, LLVMValueRef call) {
   LLVMValueRef fn = st_defined_callee(call), root = NULL;
   if (!fn || depth_of(f, fn) > MAX_DEPTH)
     return NULL;
@@ -128,8 +128,8 @@ static LLVMValueRef returned_root(frame *f, LLVMValueRef call) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
     if (!t || !LLVMIsAReturnInst(t))
       continue;
-    LLVMValueRef r = LLVMGetNumOperands(t) ? root_of(&in, LLVMGetOperand(t, 0))
-                                           : NULL;
+    LLVMValueRef r =
+        LLVMGetNumOperands(t) ? root_of(S, &in, LLVMGetOperand(t, 0)) : NULL;
     if (!r || (root && r != root))
       return NULL;
     root = r;
@@ -137,16 +137,19 @@ static LLVMValueRef returned_root(frame *f, LLVMValueRef call) {
   return root;
 }
 
-/* The object p points into: a global variable, kernel argument, or a
- * thread's own memory (an alloca, a byval parameter: add_acc skips it);
- * NULL when unknown. Helper arguments are followed to their call sites, a
- * helper's result into its body. */
-static LLVMValueRef root_of(frame *f, LLVMValueRef p) {
+/* The object p points into: a global variable, kernel argument, a pointer
+ * field of a byval parameter (static_fields.c), or a thread's own memory
+ * (an alloca, a byval parameter: add_acc skips it); NULL when unknown.
+ * Helper arguments are followed to their call sites, a helper's result
+ * into its body. */
+static LLVMValueRef root_of(aucs_static *S, frame *f, LLVMValueRef p) {
   for (int guard = 0; guard < 64; guard++) {
     if (LLVMIsAGlobalVariable(p) || private_root(p))
       return p;
     if (LLVMIsACallInst(p))
-      return returned_root(f, p);
+      return returned_root(S, f, p);
+    if (LLVMIsALoadInst(p))
+      return st_field_root(S, f, p);
     if (LLVMIsAArgument(p)) {
       if (!f->call)
         return p;
@@ -200,7 +203,7 @@ static void add_acc(aucs_static *S, frame *f, LLVMValueRef I,
                     uint64_t size, LLVMValueRef len, int opaque) {
   if (LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMPointerTypeKind)
     return;
-  LLVMValueRef root = root_of(f, ptr);
+  LLVMValueRef root = root_of(S, f, ptr);
   int sp = space_of(root, ptr);
   if (!sp || private_root(root))
     return;

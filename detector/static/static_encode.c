@@ -852,6 +852,16 @@ Z3_ast st_global_base(enc *e, LLVMValueRef g) {
   return t;
 }
 
+/* Where an access's object starts: a global's base, a pointer argument's
+ * value, a pointer field's symbol (static_fields.c). */
+Z3_ast st_root_base(enc *e, LLVMValueRef root) {
+  if (LLVMIsAGlobalVariable(root))
+    return st_global_base(e, root);
+  if (LLVMIsAArgument(root))
+    return st_argument(e, e->S->frames[0], root);
+  return st_field_base(e->S, root);
+}
+
 /* `nsw`/`nuw` arithmetic that wraps is poison, and a poison address or
  * branch condition is undefined behaviour: proofs assume the kernel has
  * none, so a wrapping add, sub or mul in an address or guard is excluded. */
@@ -942,6 +952,16 @@ static Z3_ast texel(enc *e, frame *f, LLVMValueRef v) {
   return aucs_uf_apply(e->z, name, n, args, sort_of(e->z, LLVMTypeOf(v)));
 }
 
+/* A load: a field of a struct parameter is one symbol for both threads
+ * (static_fields.c); anything else a fresh value (st_val). */
+static Z3_ast loaded(enc *e, frame *f, LLVMValueRef v) {
+  Z3_sort s = sort_of(e->z, LLVMTypeOf(v));
+  if (!s || Z3_get_sort_kind(e->z, s) != Z3_BV_SORT)
+    return NULL;
+  Z3_ast t = st_field_value(e->S, f, v, Z3_get_bv_sort_size(e->z, s));
+  return t ? t : e->stable ? st_stable_load(e, f, v, s) : NULL;
+}
+
 static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
   if (!sort_of(e->z, LLVMTypeOf(v)))
     return NULL;
@@ -1000,6 +1020,8 @@ static Z3_ast operation(enc *e, frame *f, LLVMValueRef v, LLVMOpcode op) {
     return opaque_cast(e, LLVMGetOperand(v, 0), f, cast(e, f, v, op));
   case LLVMGetElementPtr:
     return gep(e, f, v);
+  case LLVMLoad:
+    return loaded(e, f, v);
   case LLVMPHI:
     return phi_value(e, f, v);
   case LLVMCall:

@@ -2,6 +2,7 @@
  * static_impl: what the parts of the static checker share (static.c has
  * the algorithm; this header is private to detector/static/). The parts:
  *   static_access.c     step 1, the accesses, frames and barriers
+ *   static_fields.c     step 1, fields of struct parameters as inputs
  *   static_encode.c     step 4, values and guards as Z3 terms
  *   static_intervals.c  step 2, barrier intervals and the queries
  *   static_query.c      step 3, asking Z3, witnesses and replay limits
@@ -106,6 +107,26 @@ typedef struct region {
   size_t nedges;
 } region;
 
+typedef struct qset {
+  size_t *v, n;
+} qset;
+
+/* A load of frame f in the value queries: k of its function mem<k>, 0 when
+ * it is not stable (static_values.c). */
+typedef struct stable_load {
+  struct frame *f;
+  LLVMValueRef load;
+  long k;
+} stable_load;
+
+/* A pointer field of a byval parameter: the load that stands for its
+ * object (static_fields.c). */
+typedef struct field {
+  unsigned param;
+  uint64_t offset;
+  LLVMValueRef root;
+} field;
+
 struct aucs_static {
   int cut;      /* where the budget stopped it (aucs_static_stopped) */
   int phase;    /* where it is: 1 building, 2 asking, 3 barriers */
@@ -146,7 +167,14 @@ struct aucs_static {
   unsigned nparams;
   Z3_ast *launch;
   size_t nlaunch;
-  aucs_ptrmap gbase;              /* global variable -> base symbol */
+  aucs_ptrmap gbase; /* global variable -> base symbol */
+  field *fields;     /* pointer fields of byval parameters */
+  size_t nfields;
+  aucs_ptrmap fieldmemo; /* byval parameter -> read only (1) */
+  qset base;             /* the queries of the kernel's pairs */
+  stable_load *stable;   /* loads asked about by the value queries */
+  size_t nstable;
+  int values_budget;    /* AUCS_STATIC_VALUES_MS added to the budget */
   aucs_ptrmap opaque;   /* terms of values the encoding cannot follow */
   aucs_ptrmap products; /* a product with an opaque factor -> its symbol */
   aucs_qcache *cache, *own_cache; /* own_cache: when no one shares one */
@@ -178,11 +206,9 @@ typedef struct enc {
   Z3_ast **cons;              /* the query's side constraints */
   size_t *ncons;
   multiples *mults; /* this side's */
+  int stable;       /* loads of memory no thread writes in the interval are one
+                       function of their address (static_values.c) */
 } enc;
-
-typedef struct qset {
-  size_t *v, n;
-} qset;
 
 /* step 1: accesses, frames, barriers (static_access.c) */
 const char *st_callee_name(LLVMValueRef call);
@@ -193,6 +219,13 @@ frame *st_new_frame(aucs_static *S, LLVMValueRef fn, LLVMValueRef call,
                     frame *parent);
 void st_collect_fn(aucs_static *S, frame *f, LLVMValueRef anchor);
 void st_collect_barriers(aucs_static *S);
+
+/* step 1: fields of byval parameters (static_fields.c) */
+Z3_ast st_field_value(aucs_static *S, frame *f, LLVMValueRef load,
+                      unsigned bits);
+LLVMValueRef st_field_root(aucs_static *S, frame *f, LLVMValueRef load);
+Z3_ast st_field_base(aucs_static *S, LLVMValueRef root);
+void st_fix_fields(aucs_static *S);
 
 /* step 4: values and guards (static_encode.c) */
 Z3_ast st_bv(Z3_context z, uint64_t v, unsigned w);
@@ -209,6 +242,7 @@ size_t st_multiple_lemmas(Z3_context z, const multiples *a, const multiples *b,
                           Z3_ast **v, size_t *n);
 Z3_ast st_argument(enc *e, frame *f, LLVMValueRef v);
 Z3_ast st_global_base(enc *e, LLVMValueRef g);
+Z3_ast st_root_base(enc *e, LLVMValueRef root);
 Z3_ast st_val(enc *e, frame *f, LLVMValueRef v);
 Z3_ast st_edge_cond(enc *e, frame *f, int p, int b);
 Z3_ast st_guard(enc *e, const acc *a);
@@ -224,5 +258,9 @@ void st_inter_queries(aucs_static *S, qset *out);
 
 /* step 3: asking Z3 (static_query.c) */
 void st_solve_all(aucs_static *S, const qset *qs);
+aucs_smt_result st_ask_values(aucs_static *S, const query *q);
+
+/* the values of racing stores (static_values.c) */
+Z3_ast st_stable_load(enc *e, frame *f, LLVMValueRef load, Z3_sort s);
 
 #endif

@@ -16,6 +16,11 @@ typedef struct qbuild {
   Z3_ast addr[2], len[2];
   int equal;
   multiples mults[2];
+  /* with values: the values the two stores write (st_same_value), loads
+   * of memory no thread writes in their interval as one function of the
+   * address for both threads (static_values.c) */
+  int values;
+  Z3_ast stored[2];
 } qbuild;
 
 static void qbuild_free(qbuild *b) {
@@ -125,7 +130,8 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
              .shared = &shared,
              .cons = &out->v,
              .ncons = &out->n,
-             .mults = &mults[side]};
+             .mults = &mults[side],
+             .stable = out->values};
     st_push_ast(&out->v, &out->n, st_guard(&e, a));
     assumptions(&e, a->anchor);
     if (paths && q->region >= 0) {
@@ -136,11 +142,10 @@ static void encode(aucs_static *S, const query *q, int paths, qbuild *out) {
     }
     p[side] = st_address(&e, a);
     n[side] = st_extent(&e, a);
+    if (out->values && LLVMIsAStoreInst(a->instr))
+      out->stored[side] = st_val(&e, a->f, LLVMGetOperand(a->instr, 0));
     if (side == 0 && a->root)
-      out->offset = Z3_mk_bvsub(z, p[0],
-                                LLVMIsAGlobalVariable(a->root)
-                                    ? st_global_base(&e, a->root)
-                                    : st_argument(&e, S->frames[0], a->root));
+      out->offset = Z3_mk_bvsub(z, p[0], st_root_base(&e, a->root));
   }
   free(pcs);
   out->lemmas = st_multiple_lemmas(z, &mults[0], &mults[1], &out->v, &out->n);
@@ -426,6 +431,31 @@ static void solve(aucs_static *S, query *q) {
   qbuild_free(&b);
   free(terms);
   free(vals);
+}
+
+/* Query q with the two stores' values different (static_values.c): UNSAT
+ * proves that whenever q's two threads write one place, they write the
+ * same value. With the threads' paths from the interval's start, which
+ * only add facts. */
+aucs_smt_result st_ask_values(aucs_static *S, const query *q) {
+  qbuild b = {.values = 1};
+  encode(S, q, q->region >= 0, &b);
+  aucs_smt_result r = AUCS_SMT_UNKNOWN;
+  Z3_ast *v = b.stored;
+  if (b.equal && v[0] && v[1] &&
+      Z3_get_sort(S->z, v[0]) == Z3_get_sort(S->z, v[1])) {
+    st_push_ast(&b.v, &b.n, Z3_mk_not(S->z, Z3_mk_eq(S->z, v[0], v[1])));
+    Z3_ast none[1] = {NULL};
+    uint64_t unused[1];
+    r = ask(S, &b, none, unused, 0, S->o.timeout_ms, 0);
+  }
+  if (S->trace)
+    fprintf(stderr, "aucs: static: values of %s: %s\n", q->key,
+            r == AUCS_SMT_UNSAT ? "equal (unsat)"
+            : r == AUCS_SMT_SAT ? "may differ (sat)"
+                                : "unknown");
+  qbuild_free(&b);
+  return r;
 }
 
 /* Whether q's pair (its two instructions, one block or two) has a SAT

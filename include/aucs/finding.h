@@ -37,11 +37,22 @@ typedef struct aucs_launch {
 
 /* How a finding counts (natural.h). A warning is a redundant barrier, or a
  * race, divergence or out-of-bounds access that occurs only for searched
- * inputs (then `searched` and `natural` say which). */
+ * inputs (then `searched` and `natural` say which), that follows from filled
+ * data (`data_dependent`), or a benign race (`benign`). */
 typedef enum aucs_severity {
   AUCS_SEVERITY_ERROR,
   AUCS_SEVERITY_WARNING
 } aucs_severity;
+
+/* What the two plain writes of a race stored (the interpreter compares the
+ * bytes of each write-write conflict): unknown (not two plain writes),
+ * equal on every conflict of every run that showed the race, or different
+ * at least once. */
+typedef enum aucs_values {
+  AUCS_VALUES_UNKNOWN,
+  AUCS_VALUES_EQUAL,
+  AUCS_VALUES_DIFFER
+} aucs_values;
 
 /* One side of a finding: who did what, where. */
 typedef struct aucs_access {
@@ -76,6 +87,16 @@ typedef struct aucs_finding {
    * where each was first read ("k.cu:12:9 k.cu:12:40"). */
   char *data_dependent;
   char *data_loads;
+  aucs_values values; /* a race's stored values (above) */
+  unsigned runs;      /* the runs that showed it (merged by detect.c) */
+  /* A benign race (benign.h): a write-write race whose writes store equal
+   * values, on every run and by a static proof; the evidence, as one
+   * sentence, or NULL. */
+  char *benign;
+  /* A redundant barrier the static checker proved redundant (every pair
+   * of accesses it separates is race-free); without a proof it is dynamic
+   * evidence only, a warning. */
+  int proven;
 } aucs_finding;
 
 /* A growable list; zero-initialise, free with aucs_findings_free. */
@@ -90,8 +111,8 @@ const char *aucs_op_name(aucs_op op);
 const char *aucs_severity_name(aucs_severity s); /* "error", "warning" */
 /* f's severity: a redundant barrier is always a warning. */
 aucs_severity aucs_finding_severity(const aucs_finding *f);
-/* Whether f sets the exit code and is repaired: an error or a redundant
- * barrier; with strict, every finding. */
+/* Whether f sets the exit code and is repaired: an error or a proven
+ * redundant barrier; with strict, every finding. */
 int aucs_finding_counts(const aucs_finding *f, int strict);
 /* Append a copy of f; the list takes ownership of f's strings. */
 aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f);

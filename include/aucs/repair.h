@@ -71,6 +71,10 @@ typedef struct aucs_repair_item {
   char *how;         /* FIXED: the edits; otherwise the reason */
   char *suggestion;  /* UNFIXABLE: what the user can do; else NULL */
   int introduced;    /* left behind by an edit, not in the first detection */
+  /* A redundant barrier with dynamic evidence only (a warning of the
+   * detector): deleted when the repair proves it redundant (after inlining
+   * the helper it lies in), else kept without failing the fix. */
+  int warning;
   int attempted;     /* some trial was made for it */
   unsigned ida, idb; /* stable ids of its two sides */
 } aucs_repair_item;
@@ -99,6 +103,7 @@ typedef struct aucs_repair_result {
   aucs_repair_item *items;
   size_t nitems;
   size_t fixed, unfixable, remaining; /* items by outcome */
+  size_t kept; /* warning items not fixed (counted apart, not remaining) */
   unsigned rounds;
   char *warnings; /* kernels not checked (unsupported, run errors), one
                      "aucs: warning: ..." line each; or NULL */

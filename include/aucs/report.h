@@ -51,15 +51,16 @@ typedef struct aucs_report_static {
   int may_alias;      /* pointer arguments were allowed to overlap */
   const char *proof;  /* "race-free", "partial", "none" */
   size_t pairs, unsat, sat, unknown;
+  size_t confirmed; /* SAT pairs whose race a run showed: with unsat, the
+                       pairs decided */
   uint64_t queries, q_sat, q_unsat, q_unknown;
   double seconds;     /* in the solver */
   uint64_t units;     /* Z3 resource units spent (smt.h) */
   uint64_t q_cheap, q_cached; /* decided before the solver: cheap of
                                  q_unsat, cached of q_unsat or q_sat */
   /* Per finding (parallel to findings): a race's solver witness, which
-   * replayed it (NULL: none), and whether a redundant barrier is proven. */
+   * replayed it (NULL: none). */
   aucs_report_witness **witness;
-  unsigned char *proven;
   /* Races the solver found a witness for that no run confirmed: reported
    * as "possible", never as findings (no exit code, no repair). */
   aucs_findings possible;
@@ -153,7 +154,9 @@ char *aucs_report_object(const aucs_finding *f);
 
 void aucs_report_kernel_free(aucs_report_kernel *k);
 /* Leave out of r the findings that do not count (aucs_finding_counts with
- * r->strict): what the repair acts on. */
-void aucs_report_keep_counted(aucs_report *r);
+ * r->strict): what the repair acts on. With unproven, redundant barriers
+ * with dynamic evidence only are kept too (the repair tries to prove them,
+ * or deletes them under --trust-dynamic). */
+void aucs_report_keep_counted(aucs_report *r, int unproven);
 
 #endif

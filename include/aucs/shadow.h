@@ -100,7 +100,10 @@ typedef struct aucs_shadow_grid_cell {
 
 typedef struct aucs_shadow_hit {
   aucs_shadow_rec race; /* conflicting access of this epoch, or 0 */
-  int ordered;          /* conflicts with an access of epoch - 1 */
+  /* a write's race with the last writer: a reader of this epoch it races
+   * with too (the write-write race hides it), or 0 */
+  aucs_shadow_rec reader;
+  int ordered; /* conflicts with an access of epoch - 1 */
 } aucs_shadow_hit;
 
 /* Check access r at epoch (>= 1) against c, then record it. */

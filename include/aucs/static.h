@@ -23,7 +23,9 @@
  *
  * What the encoding cannot follow (loads, results of external calls or of
  * helpers returning in more than one place, floats, unknown pointers)
- * becomes a fresh symbol per thread, so UNSAT stays a proof.
+ * becomes a fresh symbol per thread, so UNSAT stays a proof; a field of a
+ * struct parameter passed by value (read only) is one symbol for both
+ * threads, and a pointer field an object of its own (static_fields.c).
  * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
  * block; gridDim.x < 2^31, .y, .z < 2^16, and fewer than 2^31 threads of
  * the grid along x (gridDim.x * blockDim.x: a 32-bit global index does not
@@ -59,9 +61,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The user's value of a field of a struct parameter passed by value. */
+typedef struct aucs_static_field {
+  unsigned param;  /* the kernel parameter */
+  uint64_t offset; /* byte offset in it */
+  unsigned bits;   /* width (integers; floats as their IEEE bits) */
+  uint64_t value;  /* raw bits */
+} aucs_static_field;
+
 /* Defaults of the zero fields of aucs_static_options. */
 #define AUCS_STATIC_TIMEOUT_MS 2000u
 #define AUCS_STATIC_BUDGET_MS 10000u
+/* What aucs_static_same_value may spend on top of the kernel's budget, in
+ * all (nominal ms). */
+#define AUCS_STATIC_VALUES_MS 2000u
 
 typedef struct aucs_static_options {
   unsigned timeout_ms; /* per query */
@@ -73,6 +86,9 @@ typedef struct aucs_static_options {
   aucs_launch launch;
   const uint64_t *args;
   const unsigned char *fixed_arg;
+  const aucs_static_field *fields; /* fixed fields of byval parameters
+                                      (read by aucs_static_analyze only) */
+  size_t nfields;
   int skip_barriers; /* do not ask about barrier redundancy */
   /* Only the redundancy of this barrier (a repair's proof): the queries it
    * separates are asked, no other, up to the first that is not UNSAT (it
@@ -170,6 +186,16 @@ LLVMValueRef aucs_static_barrier(const aucs_static *s, size_t i);
  * a separated pair is SAT or UNKNOWN, the barrier lies in a divergent
  * block or a helper, or o->skip_barriers was set. */
 int aucs_static_barrier_redundant(const aucs_static *s, LLVMValueRef barrier);
+
+struct aucs_budget;
+/* Whether the plain stores a and b (instructions of the analysed kernel or
+ * its helpers, a and b may be one) write equal values whenever two threads
+ * of one block write one place with them in one barrier interval: 1 when
+ * proven (static_values.c says how and what it assumes), 0 otherwise.
+ * The queries are asked under budget (wall clock; NULL: the analysis'
+ * own) and the kernel's solver budget plus AUCS_STATIC_VALUES_MS. */
+int aucs_static_same_value(aucs_static *s, LLVMValueRef a, LLVMValueRef b,
+                           struct aucs_budget *budget);
 
 /* One-shot for the repair: answer for barrier alone (only_barrier: the
  * queries it separates, none of the kernel's others). */

@@ -14,10 +14,11 @@ __global__ void lower_half(int *out, int *count) {
   out[base + blockDim.x + tid] = half;
 }
 // Detection, one block: every thread stores into count[blockIdx.x] (a
-// write/write race of line 10 with itself); the stores into out are each
-// thread's own, so the barrier orders nothing.
+// write/write race of line 10 with itself), each the same value (base,
+// from block-uniform terms): a benign race, a warning; the stores into out
+// are each thread's own, so the barrier orders nothing.
 // AUCS-LAUNCH: --grid 1 --block 64
-// AUCS-EXPECT: race 10 10
+// AUCS-EXPECT: benign-race 10 10
 // AUCS-EXPECT: redundant-barrier 13
 // Static (aucs detect --static, same launch): line 10 races with itself
 // (count[blockIdx.x]); the witness replays it.

@@ -25,10 +25,12 @@ __global__ void relax(int *dist, const int *w, int *rounds) {
   dist[tid] = d[tid];
 }
 // Detection, one block: every thread stores r into rounds[blockIdx.x * 64
-// + r], a write/write race of line 22 with itself; the barriers at 11, 17
-// and 24 each order a neighbour's load against a store.
+// + r], a write/write race of line 22 with itself; r is the iteration,
+// the same in every thread that writes one element: a benign race, a
+// warning. The barriers at 11, 17 and 24 each order a neighbour's load
+// against a store.
 // AUCS-LAUNCH: --grid 1 --block 64
-// AUCS-EXPECT: race 22 22
+// AUCS-EXPECT: benign-race 22 22
 // Static (aucs detect --static, same launch): rounds[blockIdx.x * 64 + r]
 // races with itself; the witness replays it.
 // AUCS-EXPECT-STATIC: confirmed 22 22

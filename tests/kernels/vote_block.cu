@@ -18,12 +18,13 @@ __global__ void majority(int *out, const int *flags) {
     out[gridDim.x + blockIdx.x * blockDim.x + tid] = 2;
 }
 // Detection, one block: every thread stores 1 into out[blockIdx.x] (a
-// write/write race of line 16 with itself). The plain barrier at line 13
+// write/write race of line 16 with itself, of one value: benign, a
+// warning). The plain barrier at line 13
 // is redundant: the pair it would order (line 12 against line 18, out[t])
 // is ordered by __syncthreads_and too; the counting barriers are not
 // (their results are used).
 // AUCS-LAUNCH: --grid 1 --block 64
-// AUCS-EXPECT: race 16 16
+// AUCS-EXPECT: benign-race 16 16
 // AUCS-EXPECT: redundant-barrier 13
 // Static (aucs detect --static, same launch): out[blockIdx.x] = 1 races with
 // itself; the witness replays it.

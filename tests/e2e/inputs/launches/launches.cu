@@ -6,11 +6,11 @@
 
 #define TILE 16
 
-// One thread per block clears its block's row: threads of a bigger block
-// would all write the same elements.
+// One thread per block fills its block's row: threads of a bigger block
+// would write the same elements with values of their own.
 __global__ void clear_rows(float *rows, int width) {
   for (int i = 0; i < width; i++)
-    rows[blockIdx.x * width + i] = 0.0f;
+    rows[blockIdx.x * width + i] = (float)(threadIdx.x + i);
 }
 
 // A 16x16 tile indexed as the host launches it; a 64x2 block would give two
