@@ -312,19 +312,6 @@ static void leaves_of(kstate *s) {
   }
 }
 
-/* The constant scalar arguments of the kernel's host launch, for the
- * parameters the user left open. */
-static void host_args(kstate *s) {
-  for (size_t j = 0; j < s->nl; j++) {
-    const aucs_input *x = &s->in->v[j];
-    uint64_t bits;
-    if (!x->field && scalar(&x->p) && !s->iv.fixed[j] &&
-        aucs_launchplan_arg(&s->lp, x->param, &bits)) {
-      s->iv.vals[j] = bits;
-      s->iv.fixed[j] = 1;
-    }
-  }
-}
 
 /* --replay: every input still free is 0, not searched (a float field
  * left to the fill stays so: it is not settable). */
@@ -351,7 +338,7 @@ static int bind_args(kstate *ks, size_t n, const aucs_detect_options *o,
   }
   int rc = aucs_inputs_bind(ins, names, vals, n, &o->user, err);
   for (size_t i = 0; i < n; i++) {
-    host_args(&ks[i]);
+    aucs_launchplan_bind(&ks[i].lp, ks[i].in, &ks[i].iv);
     if (o->user.replay)
       replay_defaults(&ks[i]);
     leaves_of(&ks[i]);
@@ -614,27 +601,6 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
   return st;
 }
 
-/* c with what the host code ties to its arguments applied (launchplan.h):
- * the tied arguments and the grid. 0 with *d (free d->args), or -1 when the
- * host's launch for these arguments is not one CUDA can make. */
-static int derive(const kstate *s, const aucs_candidate *c,
-                  aucs_candidate *d) {
-  *d = *c;
-  d->args = aucs_xcalloc(s->nl + 1, sizeof *d->args);
-  memcpy(d->args, c->args, s->nl * sizeof *d->args);
-  uint64_t *pargs = aucs_xcalloc(s->np + 1, sizeof *pargs);
-  for (size_t j = 0; j < s->nl; j++)
-    if (!s->in->v[j].field && s->in->v[j].param < s->np)
-      pargs[s->in->v[j].param] = c->args[j];
-  int rc = aucs_launchplan_derive(&s->lp, pargs, s->np, &d->launch.grid);
-  for (size_t j = 0; j < s->nl; j++)
-    if (!s->in->v[j].field && s->in->v[j].param < s->np)
-      d->args[j] = pargs[s->in->v[j].param];
-  free(pargs);
-  if (rc)
-    free(d->args), d->args = NULL;
-  return rc;
-}
 
 static int tied(const kstate *s) { return s->lp.grid_tied || s->lp.args_tied; }
 
@@ -643,7 +609,7 @@ static aucs_run_status run(kstate *s, const aucs_candidate *c,
                            aucs_run_result *res) {
   aucs_candidate d;
   if (tied(s)) {
-    if (derive(s, c, &d))
+    if (aucs_launchplan_candidate(&s->lp, s->in, s->np, c, &d))
       return AUCS_RUN_ASSUME;
     aucs_run_status st = run_as_is(s, &d, res);
     free(d.args);
@@ -668,7 +634,7 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   kstate *s = ctx;
   aucs_candidate d;
   if (tied(s)) {
-    if (derive(s, c, &d))
+    if (aucs_launchplan_candidate(&s->lp, s->in, s->np, c, &d))
       return no_launch(fit);
     aucs_search_verdict v = eval_as_is(s, &d, fit);
     free(d.args);

@@ -228,6 +228,40 @@ int aucs_launchplan_derive(const aucs_launchplan *p, uint64_t *args,
   return 0;
 }
 
+void aucs_launchplan_bind(const aucs_launchplan *p, const aucs_inputs *in,
+                          aucs_inputs_values *iv) {
+  for (size_t j = 0; j < in->n; j++) {
+    const aucs_input *x = &in->v[j];
+    uint64_t bits;
+    int scalar = x->p.kind == AUCS_PARAM_INT || x->p.kind == AUCS_PARAM_FLOAT;
+    if (!x->field && scalar && !iv->fixed[j] &&
+        aucs_launchplan_arg(p, x->param, &bits)) {
+      iv->vals[j] = bits;
+      iv->fixed[j] = 1;
+    }
+  }
+}
+
+int aucs_launchplan_candidate(const aucs_launchplan *p, const aucs_inputs *in,
+                              size_t np, const aucs_candidate *c,
+                              aucs_candidate *d) {
+  *d = *c;
+  d->args = aucs_xcalloc(in->n + 1, sizeof *d->args);
+  memcpy(d->args, c->args, in->n * sizeof *d->args);
+  uint64_t *pargs = aucs_xcalloc(np + 1, sizeof *pargs);
+  for (size_t j = 0; j < in->n; j++)
+    if (!in->v[j].field && in->v[j].param < np)
+      pargs[in->v[j].param] = c->args[j];
+  int rc = aucs_launchplan_derive(p, pargs, np, &d->launch.grid);
+  for (size_t j = 0; j < in->n; j++)
+    if (!in->v[j].field && in->v[j].param < np)
+      d->args[j] = pargs[in->v[j].param];
+  free(pargs);
+  if (rc)
+    free(d->args), d->args = NULL;
+  return rc;
+}
+
 void aucs_launchplan_free(aucs_launchplan *p) {
   free(p->from);
   *p = (aucs_launchplan){0};

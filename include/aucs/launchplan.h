@@ -9,6 +9,8 @@
 
 #include "aucs/finding.h"
 #include "aucs/hostlaunch.h"
+#include "aucs/inputs.h"
+#include "aucs/search.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +50,17 @@ int aucs_launchplan_arg(const aucs_launchplan *p, size_t i, uint64_t *bits);
  * limit). */
 int aucs_launchplan_derive(const aucs_launchplan *p, uint64_t *args,
                            size_t n, aucs_dim3 *grid);
+/* The host launch's constant scalar arguments into the leaves of in (iv's
+ * values, marked fixed), where the user set none. */
+void aucs_launchplan_bind(const aucs_launchplan *p, const aucs_inputs *in,
+                          aucs_inputs_values *iv);
+/* Candidate c of a kernel with leaves in and np parameters, with what the
+ * host ties to its arguments applied (aucs_launchplan_derive): 0 with *d
+ * (free d->args), or -1 when the host's launch for these arguments is not
+ * one CUDA can make. */
+int aucs_launchplan_candidate(const aucs_launchplan *p, const aucs_inputs *in,
+                              size_t np, const aucs_candidate *c,
+                              aucs_candidate *d);
 void aucs_launchplan_free(aucs_launchplan *p);
 
 #endif
