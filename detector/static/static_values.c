@@ -163,7 +163,8 @@ int aucs_static_same_value(aucs_static *S, LLVMValueRef a, LLVMValueRef b,
     S->o.budget_ms += AUCS_STATIC_VALUES_MS;
   }
   struct aucs_budget *own = S->o.budget;
-  S->o.budget = budget;
+  if (budget)
+    S->o.budget = budget;
   int asked = 0, proven = 1;
   for (size_t i = 0; proven && i < S->base.n; i++) {
     const query *q = &S->qs[S->base.v[i]];
