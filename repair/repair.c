@@ -319,6 +319,24 @@ static int warned(const state *s, const char *kernel, const aucs_finding *f) {
                        &a, &b);
 }
 
+/* A trial's detection runs without the static checker, whose proof a
+ * benign race needs (benign.h): a race that stored one value in every run
+ * and was a warning before is one again (the final check, with the
+ * checker, classifies it afresh). */
+static void benign_again(state *s, aucs_report *rep) {
+  for (size_t k = 0; k < rep->nkernels; k++)
+    for (size_t i = 0; i < rep->kernels[k].findings.n; i++) {
+      aucs_finding *f = &rep->kernels[k].findings.v[i];
+      if (f->kind != AUCS_FINDING_RACE || f->values != AUCS_VALUES_EQUAL ||
+          f->severity != AUCS_SEVERITY_ERROR || f->benign ||
+          !warned(s, rep->kernels[k].name, f))
+        continue;
+      f->severity = AUCS_SEVERITY_WARNING;
+      f->benign = aucs_xstrdup("a warning of an earlier detection, whose "
+                               "static checker proved the values equal");
+    }
+}
+
 static void warn_index_free(state *s) {
   for (size_t i = 0; i < s->nnames; i++)
     free(s->names[i]);
@@ -348,6 +366,8 @@ static int detect_with(state *s, LLVMModuleRef m, const aucs_detect_options *o,
   free(ks);
   if (!rc) { /* warnings: only with --strict; barriers all: a proof may
               * come after inlining (add_item) */
+    if (o->trial)
+      benign_again(s, rep);
     note_warnings(s, rep);
     aucs_report_keep_counted(rep, 1);
   }
