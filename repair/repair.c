@@ -724,7 +724,9 @@ static int accepted(state *s, trial *t, const aucs_report *after) {
   for (size_t i = 0; i < after->nkernels; i++)
     for (size_t j = 0; j < after->kernels[i].findings.n; j++) {
       const aucs_finding *f = &after->kernels[i].findings.v[j];
+      /* a warning (a benign race, say) is no new finding but with --strict */
       if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER ||
+          !aucs_finding_counts(f, s->detect.strict) ||
           !rp_new_key(s, after->kernels[i].name, f))
         continue;
       char *h = aucs_report_headline(f), *l = aucs_srcloc_format(f->a.instr);
