@@ -118,17 +118,12 @@ static void mark_included(const aucs_sources *l, size_t first,
   for (size_t i = first; i < l->n; i++) {
     FILE *f = ends_with(l->v[i].path, ".cu") ? fopen(l->v[i].path, "r") : NULL;
     while (f && fgets(line, sizeof line, f)) {
-      char *w = line + strspn(line, " \t");
-      if (*w++ != '#')
+      const char *name;
+      size_t len;
+      if (!aucs_quoted_include(line, &name, &len) || len < 3 ||
+          strncmp(name + len - 3, ".cu", 3))
         continue;
-      w += strspn(w, " \t");
-      if (strncmp(w, "include", 7))
-        continue;
-      w += 7 + strspn(w + 7, " \t");
-      char *end = *w == '"' ? strchr(w + 1, '"') : NULL;
-      if (!end || end - w < 4 || strncmp(end - 3, ".cu", 3))
-        continue;
-      char *inc = included(l->v[i].path, w + 1, (size_t)(end - w - 1));
+      char *inc = included(l->v[i].path, name, len);
       for (size_t j = first; inc && j < l->n; j++)
         drop[j - first] |= j != i && real[j - first] &&
                            !strcmp(real[j - first], inc);

@@ -39,6 +39,10 @@ double aucs_seconds(void);
  * 0 on success, -1 when s is not such a number or overflows. */
 int aucs_parse_u64(const char *s, uint64_t *out);
 
+/* When line (up to its newline) is `#include "NAME"`, blanks allowed
+ * around `#`: 1 with *name and *len pointing at NAME inside line; else 0. */
+int aucs_quoted_include(const char *line, const char **name, size_t *len);
+
 /* The whole of path, which must be a regular file of at most max bytes,
  * into *data (NUL-terminated; free with free()) and *len. A FIFO, device,
  * socket or directory is refused before anything is read (opened with

@@ -724,19 +724,12 @@ static int mentions_launch(const char *path, const char *text, int *budget) {
   const char *slash = strrchr(path, '/');
   for (const char *l = text; l && *l && *budget > 0; l = strchr(l, '\n')) {
     l += *l == '\n';
-    const char *w = l + strspn(l, " \t");
-    if (*w++ != '#')
-      continue;
-    w += strspn(w, " \t");
-    if (strncmp(w, "include", 7))
-      continue;
-    w += 7 + strspn(w + 7, " \t");
-    const char *end = *w == '"' ? strchr(w + 1, '"') : NULL;
-    const char *eol = strchr(w, '\n');
-    if (!end || (eol && end > eol))
+    const char *name;
+    size_t len;
+    if (!aucs_quoted_include(l, &name, &len))
       continue;
     char *inc = aucs_xasprintf("%.*s%.*s", slash ? (int)(slash - path + 1) : 0,
-                               path, (int)(end - w - 1), w + 1);
+                               path, (int)len, name);
     char *t = NULL, *e = NULL;
     size_t n;
     --*budget;

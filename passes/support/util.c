@@ -299,3 +299,20 @@ int aucs_read_regular(const char *path, size_t max, const char *kind,
   close(fd);
   return *err != NULL;
 }
+
+int aucs_quoted_include(const char *line, const char **name, size_t *len) {
+  const char *w = line + strspn(line, " \t");
+  if (*w++ != '#')
+    return 0;
+  w += strspn(w, " \t");
+  if (strncmp(w, "include", 7))
+    return 0;
+  w += 7 + strspn(w + 7, " \t");
+  const char *end = *w == '"' ? strchr(w + 1, '"') : NULL;
+  const char *eol = strchr(w, '\n');
+  if (!end || (eol && end > eol))
+    return 0;
+  *name = w + 1;
+  *len = (size_t)(end - w - 1);
+  return 1;
+}
