@@ -461,9 +461,8 @@ static void start_clock(args *a, aucs_budget *b) {
  * is checked at its own launch (launchplan.h). Host code that does not
  * compile (no CUDA SDK) leaves the launches to the search, as a .bc's. */
 static void host_launches(args *a) {
-  size_t len = strlen(a->input);
-  int cu = len > 3 && !strcmp(a->input + len - 3, ".cu");
-  if (!cu || (strcmp(a->command, "detect") && strcmp(a->command, "fix")))
+  if (!aucs_module_is_cu(a->input) ||
+      (strcmp(a->command, "detect") && strcmp(a->command, "fix")))
     return;
   char *err = NULL;
   if (aucs_hostlaunch_load(a->input, &a->load, &a->host, &err)) {

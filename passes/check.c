@@ -144,11 +144,6 @@ static json_t *summarize(const aucs_report *r) {
   return res;
 }
 
-static int is_cu(const char *path) {
-  size_t n = strlen(path);
-  return n > 3 && !strcmp(path + n - 3, ".cu");
-}
-
 /* A .cu with no kernel (host code, or device helpers only): nothing to
  * check, and nothing wrong, in a project. */
 static json_t *no_kernel(const aucs_source *s) {
@@ -170,7 +165,7 @@ static json_t *detect_module(const check *c, const aucs_source *s,
   size_t n = 0;
   if (aucs_module_check_nvptx(m, &err))
     return file_error(err);
-  if (!(n = aucs_kernel_list(m, &ks)) && is_cu(s->path))
+  if (!(n = aucs_kernel_list(m, &ks)) && aucs_module_is_cu(s->path))
     return no_kernel(s);
   if (!n)
     err = aucs_xasprintf("%s: no kernel in module (no ptx_kernel function "
@@ -289,12 +284,13 @@ static void launch_add(aucs_host_launches *l, const json_t *j) {
   l->v = aucs_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
   aucs_host_launch *h = &l->v[l->n++];
   const char *where = json_string_value(json_object_get(j, "where"));
+  const char *kernel = json_string_value(json_object_get(j, "kernel"));
   const json_t *args = json_object_get(j, "args");
   *h = (aucs_host_launch){
-      .kernel =
-          aucs_xstrdup(json_string_value(json_object_get(j, "kernel")) ?: ""),
+      .kernel = aucs_xstrdup(kernel ? kernel : ""),
       .where = where ? aucs_xstrdup(where) : NULL,
-      .grid_known = (unsigned)json_integer_value(json_object_get(j, "grid_known")),
+      .grid_known =
+          (unsigned)json_integer_value(json_object_get(j, "grid_known")),
       .block_known =
           (unsigned)json_integer_value(json_object_get(j, "block_known")),
       .shared_known = json_is_true(json_object_get(j, "shared_known")),
@@ -326,7 +322,8 @@ static int host_child(void *ctx, size_t i, unsigned char **data,
   lo.budget = NULL;
   aucs_host_launches l = {0};
   char *err = NULL;
-  if (is_cu(s->path) && !aucs_hostlaunch_load(s->path, &lo, &l, &err)) {
+  if (aucs_module_is_cu(s->path) &&
+      !aucs_hostlaunch_load(s->path, &lo, &l, &err)) {
     json_t *a = json_array();
     for (size_t k = 0; k < l.n; k++)
       json_array_append_new(a, launch_json(&l.v[k]));

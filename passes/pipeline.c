@@ -160,11 +160,6 @@ static aucs_exit verify_fixed(LLVMModuleRef m, aucs_buf *diag) {
   return bad ? AUCS_EXIT_INTERNAL : AUCS_EXIT_OK;
 }
 
-static int is_cu(const char *path) {
-  size_t n = path ? strlen(path) : 0;
-  return n > 3 && !strcmp(path + n - 3, ".cu");
-}
-
 /* The checked source patch of r (patch.h), its report in said. */
 static void source_patch(LLVMModuleRef m, const aucs_fix_options *o,
                          const aucs_repair_result *r, aucs_patch *sp,
@@ -245,7 +240,7 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
   } else {
     aucs_patch sp = {0};
     aucs_buf said = {0};
-    if (o->patch || ((rv || version) && is_cu(o->detect.input)))
+    if (o->patch || ((rv || version) && aucs_module_is_cu(o->detect.input)))
       source_patch(m, o, &r, &sp, &said);
     if (version)
       aucs_patch_sarif(&sp, &r, o->detect.input, sarif.results);

@@ -71,6 +71,10 @@ void aucs_module_free(aucs_module *m);
  * the header is missing or defines no version number. */
 int aucs_module_cuda_version(const char *root, int *major, int *minor);
 
+/* 1 when path names CUDA source, which the loader compiles (".cu"); 0 for
+ * anything else or NULL. */
+int aucs_module_is_cu(const char *path);
+
 /* 0 when m targets NVPTX; otherwise nonzero and *err (free with free()). */
 int aucs_module_check_nvptx(LLVMModuleRef m, char **err);
 

@@ -42,8 +42,8 @@
  *
  * Limitation: what is neither a constant nor computed from the arguments is
  * open; an argument is known only when stored on the straight path to the
- * launch (its block and up to 8 single predecessors); a non-static helper that launches and is inlined
- * into its caller shows twice (the folded copy, and its own body's, open).
+ * launch (its block and up to 8 single predecessors); a non-static helper
+ * that launches and is inlined into its caller shows twice (the folded copy, and its own body's, open).
  */
 #include "aucs/hostlaunch.h"
 

@@ -156,12 +156,16 @@ static int is_bitcode(const blob *b) {
          (p[0] == 0xDE && p[1] == 0xC0 && p[2] == 0x17 && p[3] == 0x0B);
 }
 
+int aucs_module_is_cu(const char *path) {
+  return path && ends_with(path, ".cu");
+}
+
 static enum kind kind_of(const char *path, const blob *b) {
   if (ends_with(path, ".bc"))
     return KIND_BITCODE;
   if (ends_with(path, ".ll"))
     return KIND_IR;
-  if (ends_with(path, ".cu"))
+  if (aucs_module_is_cu(path))
     return KIND_CUDA;
   return is_bitcode(b) ? KIND_BITCODE : KIND_IR;
 }
