@@ -41,6 +41,7 @@
 #include "aucs/detect.h"
 
 #include "aucs/demangle.h"
+#include "aucs/kernel.h"
 #include "aucs/nvvm.h"
 
 #include "aucs/adaptive.h"
@@ -1388,12 +1389,24 @@ static char *default_prefix(LLVMModuleRef m, const aucs_detect_options *o) {
   return aucs_xasprintf("aucs detect %s", id && *id ? id : "<input>");
 }
 
-static size_t select_kernels(LLVMValueRef *ks, size_t n, const char *want,
+/* The kernels to check: o->kernel's, else every one but the library
+ * kernels (options.h: sdk), which go to r->library. */
+static size_t select_kernels(LLVMValueRef *ks, size_t n,
+                             const aucs_detect_options *o, aucs_report *r,
                              LLVMValueRef *sel) {
   size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!want || kernel_matches(ks[i], want))
+  for (size_t i = 0; i < n; i++) {
+    if (o->kernel) {
+      if (kernel_matches(ks[i], o->kernel))
+        sel[k++] = ks[i];
+    } else if (o->library_kernels || !aucs_kernel_defined_under(ks[i], o->sdk))
       sel[k++] = ks[i];
+    else
+      r->library[r->nlibrary++] = (aucs_report_library){
+          .name = aucs_xstrdup(fn_name(ks[i])),
+          .demangled = aucs_demangle(fn_name(ks[i])),
+          .file = aucs_kernel_file(ks[i])};
+  }
   return k;
 }
 
@@ -1401,9 +1414,10 @@ static int setup(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
                  const aucs_detect_options *o, aucs_report *r, kstate *st,
                  const char *prefix, char **err) {
   LLVMValueRef *sel = aucs_xcalloc(n + 1, sizeof(*sel));
-  size_t nsel = select_kernels(ks, n, o->kernel, sel);
+  r->library = aucs_xcalloc(n + 1, sizeof(*r->library));
+  size_t nsel = select_kernels(ks, n, o, r, sel);
   (void)m;
-  if (!nsel) {
+  if (!nsel && !r->nlibrary) {
     *err = no_such_kernel(ks, n, o->kernel);
     free(sel);
     return -1;
@@ -1457,6 +1471,12 @@ void aucs_detect_report_free(aucs_report *r) {
   for (size_t i = 0; i < r->nkernels; i++)
     aucs_report_kernel_free(&r->kernels[i]);
   free(r->kernels);
+  for (size_t i = 0; i < r->nlibrary; i++) {
+    free(r->library[i].name);
+    free(r->library[i].demangled);
+    free(r->library[i].file);
+  }
+  free(r->library);
   *r = (aucs_report){0};
 }
 
@@ -1470,5 +1490,5 @@ int aucs_detect_exit(const aucs_report *r) {
     checked += k->status == AUCS_KERNEL_CHECKED;
     failed += k->status == AUCS_KERNEL_ERROR || k->budget;
   }
-  return failed || !checked ? 2 : 0;
+  return failed || (!checked && (r->nkernels || !r->nlibrary)) ? 2 : 0;
 }

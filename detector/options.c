@@ -184,6 +184,8 @@ int aucs_options_arg(aucs_detect_options *o, int argc, char **argv, int *i,
     return o->possible = 1;
   if (!strcmp(argv[*i], "--strict"))
     return o->strict = 1;
+  if (!strcmp(argv[*i], "--library-kernels"))
+    return o->library_kernels = 1;
   for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
     const char *v = NULL;
     int got = flag_value(argc, argv, i, flags[f], &v);

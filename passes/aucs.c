@@ -129,6 +129,8 @@ static const char usage[] =
     "                     a call of a function the module only declares\n"
     "                     is unsupported (default: an arbitrary result,\n"
     "                     no memory written, noted on every finding)\n"
+    "  --library-kernels  check the kernels defined in the CUDA SDK's headers\n"
+    "                     too (CUB's, Thrust's; default: listed, not checked)\n"
     "  --smt-timeout MS   per solver query (default 2000)\n"
     "  --static-budget MS all solver queries of one kernel (default 10000);\n"
     "                     both in nominal ms of Z3 work (resource units,\n"
@@ -331,6 +333,7 @@ static int parse(args *a, int argc, char **argv) {
     return fail_usage("%s: no input file", a->command);
   a->detect.input = a->input;
   a->fix.detect.input = a->input;
+  a->detect.sdk = a->fix.detect.sdk = aucs_module_sdk(&a->load);
   if (a->in_place && a->output)
     return fail_usage("%s: -i and -o exclude each other", a->command);
   size_t len = strlen(a->input);

@@ -139,6 +139,8 @@ static json_t *summarize(const aucs_report *r) {
       "report", json_loads(js.data, 0, NULL), "sarif", aucs_sarif_partial(&s));
   AUCS_ASSERT(res);
   json_object_set_new(res, "host_launched", json_integer((json_int_t)host));
+  json_object_set_new(res, "library_kernels",
+                      json_integer((json_int_t)r->nlibrary));
   aucs_buf_free(&text);
   aucs_buf_free(&js);
   return res;
@@ -538,20 +540,26 @@ static void table(const check *c) {
 }
 
 static void total_line(const check *c, int code) {
-  size_t kernels = 0, unsup = 0, failed = 0, warn = 0, n[NKINDS] = {0};
+  size_t kernels = 0, lib = 0, unsup = 0, failed = 0, warn = 0;
+  size_t n[NKINDS] = {0};
   for (size_t f = 0; f < c->src.n; f++) {
     const json_t *res = c->jobs[f].res;
     failed += !json_is_null(json_object_get(res, "error"));
     kernels += get(res, "kernels");
+    lib += get(res, "library_kernels");
     unsup += get(res, "unsupported");
     warn += get(res, "warnings");
     for (size_t k = 0; k < NKINDS; k++)
       n[k] += (size_t)json_integer_value(
           json_array_get(json_object_get(res, "counts"), k));
   }
-  fprintf(stderr, "aucs: total: %zu file%s, %zu kernel%s, %zu finding%s",
-          c->src.n, c->src.n == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s",
-          c->findings, c->findings == 1 ? "" : "s");
+  fprintf(stderr, "aucs: total: %zu file%s, %zu kernel%s", c->src.n,
+          c->src.n == 1 ? "" : "s", kernels, kernels == 1 ? "" : "s");
+  if (lib)
+    fprintf(stderr, " (and %zu library kernel%s not checked)", lib,
+            lib == 1 ? "" : "s");
+  fprintf(stderr, ", %zu finding%s", c->findings,
+          c->findings == 1 ? "" : "s");
   const char *sep = " (";
   for (size_t k = 0; k < NKINDS; k++)
     if (n[k]) {

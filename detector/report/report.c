@@ -588,6 +588,15 @@ void aucs_report_text(const aucs_report *r, aucs_buf *out) {
       aucs_finding_counts(&k->findings.v[j], r->strict) ? nf++ : nw++;
     count[k->status]++;
   }
+  if (r->nlibrary) {
+    const char *f = r->library[0].file;
+    aucs_buf_printf(out,
+                    "aucs: note: %zu library kernel%s not checked (defined "
+                    "in the CUDA SDK's headers%s%s, launched by the "
+                    "library; --library-kernels checks them)\n",
+                    r->nlibrary, plural(r->nlibrary), f ? ", e.g. " : "",
+                    f ? f : "");
+  }
   aucs_buf_printf(out, "aucs: %zu finding%s", nf, plural(nf));
   severities(out, r);
   aucs_buf_printf(out, " in %zu kernel%s (%zu checked", r->nkernels,
@@ -875,9 +884,16 @@ void aucs_report_json(const aucs_report *r, aucs_buf *out) {
   json_t *ks = json_array();
   for (size_t i = 0; i < r->nkernels; i++)
     json_array_append_new(ks, json_kernel(&r->kernels[i], r));
-  json_t *root = json_pack("{s:s,s:s,s:o,s:o}", "tool", "aucs", "version",
+  json_t *lib = json_array();
+  for (size_t i = 0; i < r->nlibrary; i++)
+    json_array_append_new(
+        lib, json_pack("{s:s,s:o,s:o}", "name", r->library[i].name,
+                       "demangled", json_str(r->library[i].demangled),
+                       "file", json_str(r->library[i].file)));
+  json_t *root = json_pack("{s:s,s:s,s:o,s:o,s:o}", "tool", "aucs", "version",
                            r->version ? r->version : "?", "input",
-                           json_str(r->input), "kernels", ks);
+                           json_str(r->input), "kernels", ks,
+                           "library_kernels", lib);
   aucs_report_json_put(out, root);
 }
 

@@ -44,7 +44,8 @@ void aucs_detect_report_free(aucs_report *r);
 
 /* The exit code of a report: 1 when a finding counts (aucs_finding_counts:
  * an error or a redundant barrier; with --strict any); otherwise 2 when a
- * kernel's runs failed or no kernel could be checked; otherwise 0. */
+ * kernel's runs failed or no kernel could be checked (a module of library
+ * kernels only is 0: nothing of the user's to check); otherwise 0. */
 int aucs_detect_exit(const aucs_report *r);
 
 #endif

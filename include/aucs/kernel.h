@@ -17,6 +17,13 @@ int aucs_kernel_is(LLVMValueRef fn);
 /* The kernels that have a body, in module order. Returns the count and sets
  * *out to an array the caller frees with free() (NULL when none). */
 size_t aucs_kernel_list(LLVMModuleRef m, LLVMValueRef **out);
+/* The file fn is defined in, from its DISubprogram ("dir/name" unless
+ * name is absolute); free with free(). NULL without debug info. */
+char *aucs_kernel_file(LLVMValueRef fn);
+/* 1 when fn's definition (its DISubprogram's file) lies in the directory
+ * root or below it, both paths resolved (realpath) where they exist; 0
+ * otherwise, or without debug info. */
+int aucs_kernel_defined_under(LLVMValueRef fn, const char *root);
 /* mangled names a template function instantiated more than once in m
  * (or, without m, a template instance at all): one source edit would
  * change every instantiation. The source patch (repair/patch/) leaves such

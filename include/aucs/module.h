@@ -74,6 +74,10 @@ int aucs_module_cuda_version(const char *root, int *major, int *minor);
 /* 1 when path names CUDA source, which the loader compiles (".cu"); 0 for
  * anything else or NULL. */
 int aucs_module_is_cu(const char *path);
+/* The CUDA SDK root o compiles with (--cuda-path, $CUDA_PATH, else
+ * /usr/local/cuda when it holds the runtime), or NULL (no_cuda_sdk, or none
+ * installed). Kernels defined under it are library kernels (detect.h). */
+const char *aucs_module_sdk(const aucs_load_options *o);
 
 /* 0 when m targets NVPTX; otherwise nonzero and *err (free with free()). */
 int aucs_module_check_nvptx(LLVMModuleRef m, char **err);

@@ -90,6 +90,12 @@ typedef struct aucs_detect_options {
    * (they only annotate redundant-barrier findings, which the final check
    * does not read); every pair is still asked. */
   int no_barrier_proofs;
+  /* Library kernels: a kernel defined in a header under sdk (the CUDA SDK
+   * root, aucs_module_sdk; NULL: none) is CUB's or Thrust's, launched by
+   * the library's own host code; it is listed, not checked, unless
+   * --library-kernels (library_kernels) or --kernel names it. */
+  const char *sdk;
+  int library_kernels;
   char *text; /* owned copy of the text aucs_options_parse split */
 } aucs_detect_options;
 

@@ -112,11 +112,20 @@ typedef struct aucs_report_kernel {
   aucs_report_static st;
 } aucs_report_kernel;
 
+/* A library kernel (options.h: sdk) listed, not checked. Owns its
+ * strings. */
+typedef struct aucs_report_library {
+  char *name, *demangled;
+  char *file; /* where it is defined, or NULL */
+} aucs_report_library;
+
 typedef struct aucs_report {
   const char *input;   /* the input as the user named it */
   const char *version; /* aucs's version */
   aucs_report_kernel *kernels;
   size_t nkernels;
+  aucs_report_library *library;
+  size_t nlibrary;
   int stats;    /* add run statistics */
   int possible; /* text: list each possible race, not only their count */
   int strict;   /* --strict: warnings count (aucs_finding_counts) */

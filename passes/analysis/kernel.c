@@ -8,14 +8,18 @@
  *      key/value pairs.
  * aucs_kernel_list reads the annotations once and walks the functions in
  * module order, so each kernel appears once however it is marked.
+ * aucs_kernel_defined_under tells a library kernel (CUB's, in the SDK) by
+ * where its debug info says it is defined.
  * aucs_kernel_template_shared tells a template instantiated more than once
  * by its mangled name: a source edit there changes every instantiation.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "aucs/kernel.h"
 
 #include "aucs/util.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,4 +121,38 @@ int aucs_kernel_template_shared(const char *mangled, LLVMModuleRef m) {
       count++;
   }
   return count > 1;
+}
+
+/* path resolved when it exists, else a copy of it. */
+static char *resolved(const char *path) {
+  char *real = realpath(path, NULL);
+  return real ? real : aucs_xstrdup(path);
+}
+
+char *aucs_kernel_file(LLVMValueRef fn) {
+  LLVMMetadataRef sp = fn ? LLVMGetSubprogram(fn) : NULL;
+  LLVMMetadataRef file = sp ? LLVMDIScopeGetFile(sp) : NULL;
+  unsigned n = 0, dn = 0;
+  const char *name = file ? LLVMDIFileGetFilename(file, &n) : NULL;
+  const char *dir = file ? LLVMDIFileGetDirectory(file, &dn) : NULL;
+  if (!name || !n)
+    return NULL;
+  if (name[0] == '/' || !dn)
+    return aucs_xasprintf("%.*s", (int)n, name);
+  return aucs_xasprintf("%.*s/%.*s", (int)dn, dir, (int)n, name);
+}
+
+int aucs_kernel_defined_under(LLVMValueRef fn, const char *root) {
+  char *path = root ? aucs_kernel_file(fn) : NULL;
+  if (!path)
+    return 0;
+  char *p = resolved(path), *r = resolved(root);
+  size_t k = strlen(r);
+  while (k > 1 && r[k - 1] == '/')
+    k--;
+  int under = !strncmp(p, r, k) && p[k] == '/';
+  free(path);
+  free(p);
+  free(r);
+  return under;
 }

@@ -293,6 +293,10 @@ static const char *cuda_sdk(const aucs_load_options *o) {
   return has_cuda_runtime("/usr/local/cuda") ? "/usr/local/cuda" : NULL;
 }
 
+const char *aucs_module_sdk(const aucs_load_options *o) {
+  return cuda_sdk(o);
+}
+
 /* Without an SDK clang assumes PTX 4.2: ask for one the arch accepts. */
 static int ptx_for(const char *arch) {
   const char *digits = strpbrk(arch, "0123456789");
