@@ -26,6 +26,12 @@
 
 struct aucs_budget;
 
+/* The wall clock the proofs of one kernel have even when its runs spent
+ * its time budget (the queries are bounded by AUCS_STATIC_VALUES_MS of
+ * solver work; this bounds a loaded machine): whether a race is benign
+ * must not depend on how long the kernel's runs took. */
+#define AUCS_BENIGN_SECONDS 2.0
+
 /* Classify the races of fs that are still errors, with st the kernel's
  * static analysis (NULL: none, nothing is benign) and budget the wall
  * clock its queries keep to. Returns the number made warnings. */
