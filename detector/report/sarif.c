@@ -239,6 +239,8 @@ static json_t *properties(const aucs_report_kernel *k, size_t i) {
     json_object_set_new(p, "confidence", json_string("confirmed"));
   if (f->benign)
     json_object_set_new(p, "benign", json_string(f->benign));
+  if (f->lock)
+    json_object_set_new(p, "lock", json_string(f->lock));
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
     json_object_set_new(p, "redundancy",
                         json_string(f->proven ? "proven" : "dynamic evidence"));
