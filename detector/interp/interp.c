@@ -854,7 +854,7 @@ static int run_thread(run *R, thread *T) {
       if (I->imm & (MEM_ATOMIC | MEM_VOLATILE))
         strong_write(R, T, A, I->imm, 0);
       if (T->lk)
-        ip_lock_store(R, T, pc, A, I->imm);
+        ip_lock_store(R, T, pc, A, I->imm, B & mask_of(8 * I->x));
       break;
     case OP_TEX:
       ip_tex(R, T, pc, I, r);

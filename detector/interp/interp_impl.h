@@ -292,8 +292,9 @@ enum { IP_LOCK_RMW, IP_LOCK_CAS, IP_LOCK_XCHG }; /* how ip_lock_rmw wrote */
  * compare-and-swap, an exchange of 0) or its holder's release. */
 void ip_lock_rmw(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t imm,
                  int how, uint64_t old, uint64_t nv);
-void ip_lock_store(run *R, thread *T, uint32_t pc, uint64_t ptr,
-                   uint64_t imm);
+/* T stored v at ptr: its lock's release when it writes the free value. */
+void ip_lock_store(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t imm,
+                   uint64_t v);
 void ip_lock_fence(thread *T, int scope);
 /* Is an access of n bytes at ptr by T one of a critical section? */
 int ip_lock_inside(const thread *T, uint64_t ptr, uint64_t n);

@@ -4,10 +4,14 @@
  *
  * A thread takes a lock when a compare-and-swap succeeds and changes the
  * word (atomicCAS(l, 0, 1) == 0), or an exchange turns 0 into another value
- * (atomicExch(l, 1) == 0), while it holds no lock; it releases the lock with
- * its next write of that word (atomicExch(l, 0), an atomic, volatile or
- * plain store). Its accesses in between, but those of the word, are the
- * critical section's; their shadow records carry the `locked` bit.
+ * (atomicExch(l, 1) == 0), while it holds no lock; it releases the lock when
+ * it writes the word's free value back (the value its acquire replaced:
+ * atomicExch(l, 0), atomicCAS(l, 1, 0), an atomic, volatile or plain
+ * store). Its accesses in between, but those of the word, are the critical
+ * section's; their shadow records carry the `locked` bit. A word some
+ * thread released is a lock: only then does this file decide an order or
+ * name it (a compare-and-swap loop that adds to a sum takes no lock it
+ * gives back).
  *
  * Which thread takes the lock first is up to the hardware, so two
  * conflicting accesses of critical sections of one lock are ordered only
@@ -50,6 +54,7 @@ typedef struct pend { /* a pair that waits for r's release (step 4) */
 struct ip_hold {
   uint64_t key;  /* block << 12 | tid, + 1 */
   uint64_t lock; /* the word held, or last held; 0: none */
+  uint64_t free; /* the value its acquire replaced */
   uint32_t blk;
   int holding;
   uint32_t acq_pc, rel_pc;   /* the user's lines of the acquire, release */
@@ -67,7 +72,27 @@ struct ip_hold {
 struct ip_locks {
   ip_hold **v; /* open addressing on key */
   size_t cap, len;
+  uint64_t *locks; /* words some thread released: locks */
+  size_t nlocks, caplocks;
 };
+
+static int is_lock(const run *R, uint64_t w) {
+  for (size_t i = 0; R->lk && i < R->lk->nlocks; i++)
+    if (R->lk->locks[i] == w)
+      return 1;
+  return 0;
+}
+
+static void add_lock(run *R, uint64_t w) {
+  ip_locks *L = R->lk;
+  if (is_lock(R, w))
+    return;
+  if (L->nlocks == L->caplocks) {
+    L->caplocks = L->caplocks ? L->caplocks * 2 : 8;
+    L->locks = aucs_xrealloc(L->locks, L->caplocks * sizeof *L->locks);
+  }
+  L->locks[L->nlocks++] = w;
+}
 
 static size_t hmix(uint64_t x) {
   x ^= x >> 31;
@@ -131,6 +156,7 @@ void ip_locks_free(run *R) {
   for (size_t i = 0; i < R->lk->cap; i++)
     free(R->lk->v[i]);
   free(R->lk->v);
+  free(R->lk->locks);
   free(R->lk);
   R->lk = NULL;
 }
@@ -155,9 +181,10 @@ static int scope_of(uint64_t imm) {
 }
 
 static void acquire(run *R, thread *T, uint32_t pc, uint64_t ptr,
-                    uint64_t imm) {
+                    uint64_t imm, uint64_t old) {
   ip_hold *h = hold_make(R, T);
   h->lock = ptr;
+  h->free = old;
   h->holding = 1;
   h->acq_pc = site(R, T, pc);
   h->acq_rel0 = T->sy.rel;
@@ -195,6 +222,7 @@ static void release(run *R, thread *T, uint32_t pc, uint64_t imm) {
   ip_hold *h = T->lk;
   h->holding = 0;
   h->released = 1;
+  add_lock(R, h->lock);
   h->rel_pc = site(R, T, pc);
   h->rel_scope = (uint8_t)scope_of(imm);
   h->rel_sem = (imm & MEM_RELEASE) != 0 && (imm & MEM_ATOMIC);
@@ -214,17 +242,17 @@ void ip_lock_rmw(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t imm,
   if (nv == old)
     return;
   if (T->lk && T->lk->holding) {
-    if (T->lk->lock == ptr)
+    if (T->lk->lock == ptr && nv == T->lk->free)
       release(R, T, pc, imm);
     return;
   }
   if (how == IP_LOCK_CAS || (how == IP_LOCK_XCHG && old == 0))
-    acquire(R, T, pc, ptr, imm);
+    acquire(R, T, pc, ptr, imm, old);
 }
 
-void ip_lock_store(run *R, thread *T, uint32_t pc, uint64_t ptr,
-                   uint64_t imm) {
-  if (T->lk && T->lk->holding && T->lk->lock == ptr)
+void ip_lock_store(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t imm,
+                   uint64_t v) {
+  if (T->lk && T->lk->holding && T->lk->lock == ptr && v == T->lk->free)
     release(R, T, pc, imm);
 }
 
@@ -256,8 +284,8 @@ ip_lock_verdict ip_lock_judge(const run *R, const thread *T, uint32_t eblk,
                               aucs_shadow_rec e, aucs_shadow_rec r) {
   const ip_hold *eh = hold_at(R, eblk, e), *th = T->lk;
   uint32_t rr = aucs_shadow_rec_rel(r), blk = R->blk;
-  if (!eh || !aucs_shadow_rec_locked(r) || !th || eh->lock != th->lock ||
-      rr >= AUCS_SYNC_REL_MAX)
+  if (!eh || !eh->released || !aucs_shadow_rec_locked(r) || !th ||
+      eh->lock != th->lock || rr >= AUCS_SYNC_REL_MAX)
     return IP_LOCK_CLOCKS;
   if (eblk != blk && (eh->acq_scope < AUCS_SCOPE_DEVICE ||
                       th->acq_scope < AUCS_SCOPE_DEVICE ||
@@ -365,7 +393,8 @@ char *ip_lock_sentence(const run *R, const thread *T, uint32_t eblk,
   }
   if (!aucs_shadow_rec_locked(r) || !th || th->lock == 0)
     th = NULL;
-  if (!eh && !th)
+  if ((!eh && !th) || (eh && !is_lock(R, eh->lock)) ||
+      (th && !is_lock(R, th->lock)))
     return NULL;
   uint32_t epc = aucs_shadow_rec_pc(e), rpc = aucs_shadow_rec_pc(r);
   const ip_hold *in = eh ? eh : th;
