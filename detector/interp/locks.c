@@ -196,12 +196,13 @@ static void acquire(run *R, thread *T, uint32_t pc, uint64_t ptr,
   h->np = 0;
 }
 
-/* Is e's thread, holding h, protected toward block blk: its scope s
- * reaches it? */
+/* Does an order of scope s, made in block `from`, reach block blk? */
 static int reach(int s, uint32_t from, uint32_t blk) {
   return s >= AUCS_SCOPE_DEVICE || (s == AUCS_SCOPE_BLOCK && from == blk);
 }
 
+/* Is the access of h's critical section with release number rel ordered
+ * before h's release for block blk (a fence after it, or a release)? */
 static int rel_protected(const ip_hold *h, uint32_t rel, uint32_t blk) {
   if (!h->released || h->rel_plain)
     return 0;
@@ -211,6 +212,7 @@ static int rel_protected(const ip_hold *h, uint32_t rel, uint32_t blk) {
   return h->rel_q > h->acq_rel0 && rel < h->rel_q && reach(s, h->blk, blk);
 }
 
+/* ... and after h's acquire (a fence before it, or an acquire)? */
 static int acq_protected(const ip_hold *h, uint32_t rel, uint32_t blk) {
   if (h->acq_sem)
     return reach(h->acq_scope, h->blk, blk);
