@@ -445,7 +445,7 @@ static int add_finding(kstate *s, const aucs_finding *f,
   aucs_finding g = *f;
   g.runs = 1;
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
-  g.message = f->message ? aucs_xstrdup(f->message) : NULL;
+  aucs_finding_dup_text(&g, f);
   g.args = aucs_xstrdup(args);
   g.shown_args = format_args(s, c->args, res->leaf_read);
   g.data_dependent = g.data_loads = NULL; /* set by datadep() only */

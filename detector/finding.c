@@ -69,6 +69,11 @@ const void *aucs_finding_key(const aucs_finding *f) {
   return (const void *)((h ^ (h >> 29)) | 1);
 }
 
+void aucs_finding_dup_text(aucs_finding *g, const aucs_finding *f) {
+  g->message = f->message ? aucs_xstrdup(f->message) : NULL;
+  g->lock = f->lock ? aucs_xstrdup(f->lock) : NULL;
+}
+
 void aucs_findings_free(aucs_findings *l) {
   for (size_t i = 0; i < l->n; i++) {
     free(l->v[i].object);
@@ -80,6 +85,7 @@ void aucs_findings_free(aucs_findings *l) {
     free(l->v[i].data_dependent);
     free(l->v[i].data_loads);
     free(l->v[i].benign);
+    free(l->v[i].lock);
   }
   free(l->v);
   *l = (aucs_findings){0};

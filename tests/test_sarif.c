@@ -169,11 +169,15 @@ static void test_sarif_log_and_rules(void **state) {
   assert_int_equal(json_array_size(at(log, "runs")), 1);
   assert_string_equal(str(log, "runs/0/tool/driver/name"), "aucs");
   assert_string_equal(str(log, "runs/0/tool/driver/version"), "1.2.3");
-  const char *ids[] = {"race", "inter-block-race", "barrier-divergence",
-                       "redundant-barrier", "out-of-bounds"};
+  /* one rule per kind, in finding.def's order: ruleIndex is the kind */
+  const char *ids[] = {"race",          "inter-block-race",
+                       "barrier-divergence", "redundant-barrier",
+                       "out-of-bounds", "unsupported",
+                       "scope-race",    "missing-fence",
+                       "texture-incoherent"};
   json_t *rules = at(log, "runs/0/tool/driver/rules");
-  assert_int_equal(json_array_size(rules), 5);
-  for (size_t i = 0; i < 5; i++) {
+  assert_int_equal(json_array_size(rules), 9);
+  for (size_t i = 0; i < 9; i++) {
     assert_string_equal(str(json_array_get(rules, i), "id"), ids[i]);
     assert_non_null(str(json_array_get(rules, i), "shortDescription/text"));
   }

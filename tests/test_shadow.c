@@ -35,6 +35,27 @@ static void test_shadow_rec_round_trip(void **state) {
   assert_true(rd(0, 0) != 0); /* thread 0 at pc 0 is still an access */
 }
 
+/* The critical-section bit (locks.c) is its own: it changes no other field,
+ * and none of them sets it. */
+static void test_shadow_rec_locked_bit_is_its_own(void **state) {
+  (void)state;
+  aucs_shadow_rec r = aucs_shadow_rec_sync(
+      aucs_shadow_rec_make(AUCS_SHADOW_MAX_PC, AUCS_SHADOW_MAX_THREADS - 1, 1,
+                           1, 0xffff),
+      255, 1, 1);
+  assert_false(aucs_shadow_rec_locked(r));
+  aucs_shadow_rec l = aucs_shadow_rec_lock(r);
+  assert_true(aucs_shadow_rec_locked(l));
+  assert_int_equal(aucs_shadow_rec_pc(l), AUCS_SHADOW_MAX_PC);
+  assert_int_equal(aucs_shadow_rec_tid(l), AUCS_SHADOW_MAX_THREADS - 1);
+  assert_int_equal(aucs_shadow_rec_wphase(l), 0xffff);
+  assert_int_equal(aucs_shadow_rec_rel(l), 255);
+  assert_true(aucs_shadow_rec_narrow(l) && aucs_shadow_rec_strong(l));
+  assert_true(aucs_shadow_rec_write(l) && aucs_shadow_rec_atomic(l));
+  assert_true(aucs_shadow_rec_locked(aucs_shadow_rec_lock(rd(1, 2))));
+  assert_false(aucs_shadow_rec_locked(rd(1, 2)));
+}
+
 static void test_shadow_same_thread_never_races(void **state) {
   (void)state;
   aucs_shadow_cell c = {0};
@@ -162,6 +183,7 @@ static void test_shadow_grid_write_after_two_readers(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shadow_rec_round_trip),
+      cmocka_unit_test(test_shadow_rec_locked_bit_is_its_own),
       cmocka_unit_test(test_shadow_same_thread_never_races),
       cmocka_unit_test(test_shadow_read_read_is_no_race),
       cmocka_unit_test(test_shadow_write_then_read_races),

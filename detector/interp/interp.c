@@ -312,6 +312,9 @@ static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
     if (store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, r[I->c]))
       return 1;
     strong_write(R, T, ptr, I->imm, 1);
+    if (R->sy)
+      ip_lock_rmw(R, T, pc, ptr, I->imm, IP_LOCK_CAS, old,
+                  r[I->c] & mask_of(8 * I->x));
     return 0;
   }
   r[I->d] = old;
@@ -320,6 +323,10 @@ static int rmw(run *R, thread *T, uint32_t pc, const bc_insn *I, uint64_t *r) {
   if (store(R, T, pc, ptr, I->x, M_RAW_WRITE, 1, nv))
     return 1;
   strong_write(R, T, ptr, I->imm, 1);
+  if (R->sy)
+    ip_lock_rmw(R, T, pc, ptr, I->imm,
+                I->c == RMW_XCHG ? IP_LOCK_XCHG : IP_LOCK_RMW, old,
+                nv & mask_of(8 * I->x));
   /* atomicAdd(p, 0) polling: no progress, even between the polls that
    * yield (ip_touch counted the store unless it was to a local) */
   if (nv == old && (uint32_t)(ptr >> AUCS_PTR_SHIFT) < R->local0)
@@ -846,6 +853,8 @@ static int run_thread(run *R, thread *T) {
       }
       if (I->imm & (MEM_ATOMIC | MEM_VOLATILE))
         strong_write(R, T, A, I->imm, 0);
+      if (T->lk)
+        ip_lock_store(R, T, pc, A, I->imm, B & mask_of(8 * I->x));
       break;
     case OP_TEX:
       ip_tex(R, T, pc, I, r);
@@ -860,6 +869,8 @@ static int run_thread(run *R, thread *T) {
     case OP_FENCE:
       if (R->sy)
         aucs_sync_fence(R->sy, &T->sy, I->x);
+      if (T->lk)
+        ip_lock_fence(T, I->x);
       break;
     case OP_ALOAD:
     case OP_ASTORE:
@@ -1072,6 +1083,7 @@ static void run_free(run *R) {
     aucs_sync_thread_free(&R->th[t].sy);
   }
   aucs_sync_free(R->sy);
+  ip_locks_free(R);
   if (R->cfg->keep_memory) {
     aucs_run_memory *m = aucs_xcalloc(1, sizeof(*m));
     *m = (aucs_run_memory){R->pages, R->cfg->seed, R->cfg->fill, R->p};

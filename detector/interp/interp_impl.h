@@ -77,6 +77,9 @@ typedef struct ip_tthread {
   uint32_t dst, nd; /* its destination slots (absolute); nd 0: none */
 } ip_tthread;
 
+typedef struct ip_hold ip_hold;   /* a thread's lock (locks.c) */
+typedef struct ip_locks ip_locks; /* every thread's, by block and thread */
+
 typedef struct thread {
   uint32_t pc, base, fn, depth, frame_cap, end_pc, tid;
   uint8_t state;
@@ -93,6 +96,7 @@ typedef struct thread {
   uint32_t spin_pc, spin_n; /* the strong read repeating, its count */
   uint64_t spin_val;
   ip_tthread tt;
+  ip_hold *lk; /* its lock, held or last held; NULL: none yet */
 } thread;
 
 typedef struct pagemap {
@@ -133,6 +137,7 @@ typedef struct run {
   char *args;
   unsigned char *pread; /* per kernel parameter: an OP_MARK ran */
   aucs_sync *sy;   /* the kernel fences or uses atomics, or NULL */
+  ip_locks *lk;    /* critical sections so far (locks.c), or NULL */
   uint64_t first;  /* blocks simulated before the last one */
   uint64_t writes; /* memory writes so far: progress for spinners */
   uint64_t at;     /* the address touch() is tracking */
@@ -213,6 +218,13 @@ int ip_run_warp(run *R, uint32_t w0, uint32_t w1);
 
 /* interp_mem.c */
 int ip_first_time(run *R, aucs_finding_kind k, uint32_t a, uint32_t b);
+/* T's access r races with e had T taken the lock first (locks.c): r was
+ * not fenced before T's release (at_release), or e after its acquire.
+ * Reported with r first: the repair puts a fence before r's release or
+ * before e. */
+void ip_lock_race(run *R, thread *T, const robj *o, uint64_t off,
+                  aucs_shadow_rec e, uint32_t eblk, aucs_shadow_rec r,
+                  unsigned n, int at_release);
 aucs_access ip_side(run *R, uint32_t pc, uint32_t tid, uint32_t blk, aucs_op op,
                     unsigned size);
 void ip_push(run *R, aucs_finding *f, const robj *o, uint64_t off);
@@ -266,6 +278,37 @@ void ip_taint_findings(run *R, aucs_findings *fs);
  * filled data already (never for more than 32 findings). */
 int ip_taint_settled(run *R);
 void ip_data_page(run *R, uint32_t id, uint64_t pno, page *pg);
+
+/* locks.c: the discipline of spin locks */
+typedef enum ip_lock_verdict {
+  IP_LOCK_CLOCKS,  /* not two critical sections of one lock: ask sync.c */
+  IP_LOCK_ORDERED, /* ordered both ways round, until r's release */
+  IP_LOCK_RACE,    /* a fence (or its scope) is missing on one side */
+  IP_LOCK_RACE_BACK /* the same, had r's thread taken the lock first: e
+                       follows no fence after its acquire */
+} ip_lock_verdict;
+enum { IP_LOCK_RMW, IP_LOCK_CAS, IP_LOCK_XCHG }; /* how ip_lock_rmw wrote */
+/* An atomic of T at pc changed ptr from old to nv: a lock's acquire (a
+ * compare-and-swap, an exchange of 0) or its holder's release. */
+void ip_lock_rmw(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t imm,
+                 int how, uint64_t old, uint64_t nv);
+/* T stored v at ptr: its lock's release when it writes the free value. */
+void ip_lock_store(run *R, thread *T, uint32_t pc, uint64_t ptr, uint64_t imm,
+                   uint64_t v);
+void ip_lock_fence(thread *T, int scope);
+/* Is an access of n bytes at ptr by T one of a critical section? */
+int ip_lock_inside(const thread *T, uint64_t ptr, uint64_t n);
+/* The earlier access e (of block eblk) and T's access r conflict. */
+ip_lock_verdict ip_lock_judge(const run *R, const thread *T, uint32_t eblk,
+                              aucs_shadow_rec e, aucs_shadow_rec r);
+/* An ordered pair waits for r's release (then ip_lock_race if unfenced). */
+void ip_lock_defer(thread *T, const robj *o, uint64_t off, aucs_shadow_rec e,
+                   uint32_t eblk, aucs_shadow_rec r, unsigned n);
+/* The sentence naming the lock of a race of e and r, or NULL (free);
+ * at_release: r was left unfenced before T's release (ip_lock_defer). */
+char *ip_lock_sentence(const run *R, const thread *T, uint32_t eblk,
+                       aucs_shadow_rec e, aucs_shadow_rec r, int at_release);
+void ip_locks_free(run *R);
 
 /* interp_grid.c */
 void ip_run_grid_synced(run *R, uint64_t first, uint64_t nblocks);

@@ -180,10 +180,11 @@ static void compare_values(run *R, aucs_shadow_rec e, uint32_t pc,
   }
 }
 
+/* lock: the sentence naming a lock (taken), or NULL. */
 static void report_race(run *R, aucs_finding_kind k, const robj *o,
                         uint64_t off, aucs_shadow_rec prev, uint32_t pblk,
-                        aucs_access b, aucs_values values) {
-  aucs_finding f = {.kind = k, .values = values};
+                        aucs_access b, aucs_values values, char *lock) {
+  aucs_finding f = {.kind = k, .values = values, .lock = lock};
   f.a = ip_side(R, aucs_shadow_rec_pc(prev), aucs_shadow_rec_tid(prev), pblk,
                 aucs_shadow_rec_op(prev), size_at(R, aucs_shadow_rec_pc(prev)));
   f.b = b;
@@ -192,6 +193,8 @@ static void report_race(run *R, aucs_finding_kind k, const robj *o,
       "byte %llu",
       k == AUCS_FINDING_RACE         ? "data race: "
       : k == AUCS_FINDING_SCOPE_RACE ? "block-scoped atomics shared by blocks: "
+      : k == AUCS_FINDING_MISSING_FENCE && lock
+          ? "critical section without a fence: "
       : k == AUCS_FINDING_MISSING_FENCE ? "flag hand-off without a fence: "
                                         : "race between blocks: ",
       op_word(f.a.op), f.a.thread.x, f.a.thread.y, f.a.thread.z, op_word(b.op),
@@ -314,6 +317,13 @@ static int flag_pair(const run *R, const thread *T, uint32_t blk,
   if (blk != R->blk &&
       (aucs_shadow_rec_narrow(e) || aucs_shadow_rec_narrow(r)))
     return 0;
+  /* a critical section's data, though volatile, is no flag: two accesses
+   * under locks, or two writes one of which holds a lock (a read outside
+   * any lock may be a flag's poll) */
+  int le = aucs_shadow_rec_locked(e), lr = aucs_shadow_rec_locked(r);
+  if ((le && lr) || ((le || lr) && aucs_shadow_rec_write(e) &&
+                     aucs_shadow_rec_write(r)))
+    return 0;
   (void)i; /* the flag is the whole access, published at its start */
   return aucs_sync_published(R->sy, R->at) ||
          (aucs_shadow_rec_write(r) && T->sy.fenced);
@@ -327,6 +337,49 @@ static int hb_ordered(const run *R, const thread *T, uint32_t blk, uint32_t ep,
          (aucs_sync_covers(R->sy, &T->sy, sync_slot(R, blk), ep,
                            aucs_shadow_rec_tid(e), aucs_shadow_rec_rel(e)) ||
           flag_pair(R, T, blk, e, r, i));
+}
+
+/* Is the conflict of e (of block blk, barrier epoch ep) and T's access r
+ * (of n bytes at off of o) ordered? For two critical sections of one lock
+ * the lock's discipline decides (locks.c; *lk = 1 when its fences do not
+ * order them, 2 when they would not had r's thread taken the lock first),
+ * else the clocks. */
+static int ordered(run *R, thread *T, uint32_t blk, uint32_t ep,
+                   aucs_shadow_rec e, aucs_shadow_rec r, uint64_t i,
+                   const robj *o, uint64_t off, unsigned n, int *lk) {
+  *lk = 0;
+  if (R->lk && aucs_shadow_rec_locked(r) && aucs_shadow_rec_locked(e)) {
+    ip_lock_verdict v = ip_lock_judge(R, T, blk, e, r);
+    if (v == IP_LOCK_ORDERED) {
+      ip_lock_defer(T, o, off, e, blk, r, n);
+      return 1;
+    }
+    if (v == IP_LOCK_RACE || v == IP_LOCK_RACE_BACK) {
+      *lk = v == IP_LOCK_RACE ? 1 : 2;
+      return 0;
+    }
+  }
+  return hb_ordered(R, T, blk, ep, e, r, i);
+}
+
+/* The sentence naming the lock of a race of e and r, or NULL. */
+static char *lock_note(const run *R, const thread *T, uint32_t blk,
+                       aucs_shadow_rec e, aucs_shadow_rec r) {
+  if (!R->lk || (!aucs_shadow_rec_locked(e) && !aucs_shadow_rec_locked(r)))
+    return NULL;
+  return ip_lock_sentence(R, T, blk, e, r, 0);
+}
+
+void ip_lock_race(run *R, thread *T, const robj *o, uint64_t off,
+                  aucs_shadow_rec e, uint32_t eblk, aucs_shadow_rec r,
+                  unsigned n, int at_release) {
+  aucs_finding_kind k = AUCS_FINDING_MISSING_FENCE;
+  if (!ip_first_time(R, k, aucs_shadow_rec_pc(r), aucs_shadow_rec_pc(e)))
+    return;
+  aucs_access b = ip_side(R, aucs_shadow_rec_pc(e), aucs_shadow_rec_tid(e),
+                          eblk, aucs_shadow_rec_op(e), n);
+  report_race(R, k, o, off, r, R->blk, b, AUCS_VALUES_UNKNOWN,
+              ip_lock_sentence(R, T, eblk, e, r, at_release));
 }
 
 /* A race that a flag hand-off would order if it had its fences: the kind
@@ -388,7 +441,7 @@ static int hidden_read(run *R, thread *T, uint32_t pc, const robj *o,
     return 0;
   report_race(R, k, o, at, reader, R->blk,
               ip_side(R, pc, T->tid, R->blk, AUCS_OP_WRITE, n),
-              AUCS_VALUES_UNKNOWN);
+              AUCS_VALUES_UNKNOWN, lock_note(R, T, R->blk, reader, r));
   return 1;
 }
 
@@ -408,6 +461,9 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
       aucs_shadow_rec_make(pc, T->tid, write, atomic, T->wphase);
   if (R->sy)
     r = aucs_shadow_rec_sync(r, aucs_sync_rel(&T->sy), narrow, strong);
+  if (T->lk && ip_lock_inside(T, R->at, n))
+    r = aucs_shadow_rec_lock(r);
+  int lk = 0;
   aucs_op op = atomic ? AUCS_OP_ATOMIC : write ? AUCS_OP_WRITE : AUCS_OP_READ;
   int raced = 0, graced = 0, rraced = 0;
   /* a plain store of the bytes already there: its races may be benign */
@@ -424,7 +480,8 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
     aucs_shadow_access(&sh[i], R->epoch, r, R->cfg->warp_lockstep, &hit);
     if (!hit.race && R->partial_wsync && !R->cfg->warp_lockstep)
       hit.race = warp_race(R, &was, r);
-    if (hit.race && hb_ordered(R, T, R->blk, R->bepoch, hit.race, r, i))
+    if (hit.race && ordered(R, T, R->blk, R->bepoch, hit.race, r, i, o,
+                            off + i, (unsigned)n, &lk))
       hit.race = 0;
     if (hit.race)
       cover(R, COVER_KEY(COVER_PAIR, aucs_shadow_rec_pc(hit.race), pc));
@@ -434,36 +491,45 @@ static void track(run *R, thread *T, uint32_t pc, const robj *o,
       rraced = hidden_read(R, T, pc, o, off + i, hit.reader, r, i, (unsigned)n);
     if (hit.ordered && R->last_barrier >= 0)
       R->res->barrier_ordered[R->last_barrier] = 1;
-    aucs_finding_kind k = hit.race ? race_kind(R, T, R->blk, R->bepoch,
-                                               hit.race, AUCS_FINDING_RACE)
-                                   : AUCS_FINDING_RACE;
-    if (hit.race && !raced &&
-        ip_first_time(R, k, aucs_shadow_rec_pc(hit.race), pc)) {
+    aucs_finding_kind k = !hit.race ? AUCS_FINDING_RACE
+                          : lk      ? AUCS_FINDING_MISSING_FENCE
+                                    : race_kind(R, T, R->blk, R->bepoch,
+                                                hit.race, AUCS_FINDING_RACE);
+    if (hit.race && !raced && lk == 2) {
+      raced = 1;
+      ip_lock_race(R, T, o, off + i, hit.race, R->blk, r, (unsigned)n, 0);
+    } else if (hit.race && !raced &&
+               ip_first_time(R, k, aucs_shadow_rec_pc(hit.race), pc)) {
       raced = 1;
       report_race(R, k, o, off + i, hit.race, R->blk,
                   ip_side(R, pc, T->tid, R->blk, op, (unsigned)n),
                   k == AUCS_FINDING_RACE ? race_values(R, hit.race, pc, op)
-                                         : AUCS_VALUES_UNKNOWN);
+                                         : AUCS_VALUES_UNKNOWN,
+                  lock_note(R, T, R->blk, hit.race, r));
     }
     if (!g)
       continue;
     uint32_t ob, oep;
     aucs_shadow_rec other =
         aucs_shadow_grid_access_ep(&g[i], R->blk, R->bepoch, r, &ob, &oep);
-    if (other && hb_ordered(R, T, ob, oep, other, r, i))
+    if (other && ordered(R, T, ob, oep, other, r, i, o, off + i,
+                         (unsigned)n, &lk))
       other = 0;
     /* two atomics conflict only when one's scope is too narrow */
     aucs_finding_kind gk =
         !other ? AUCS_FINDING_INTER_BLOCK_RACE
-        : atomic && aucs_shadow_rec_atomic(other)
-            ? AUCS_FINDING_SCOPE_RACE
-            : race_kind(R, T, ob, oep, other, AUCS_FINDING_INTER_BLOCK_RACE);
-    if (other && !graced &&
-        ip_first_time(R, gk, aucs_shadow_rec_pc(other), pc)) {
+        : atomic && aucs_shadow_rec_atomic(other) ? AUCS_FINDING_SCOPE_RACE
+        : lk ? AUCS_FINDING_MISSING_FENCE
+             : race_kind(R, T, ob, oep, other, AUCS_FINDING_INTER_BLOCK_RACE);
+    if (other && !graced && gk == AUCS_FINDING_MISSING_FENCE && lk == 2) {
+      graced = 1;
+      ip_lock_race(R, T, o, off + i, other, ob, r, (unsigned)n, 0);
+    } else if (other && !graced &&
+               ip_first_time(R, gk, aucs_shadow_rec_pc(other), pc)) {
       graced = 1;
       report_race(R, gk, o, off + i, other, ob,
                   ip_side(R, pc, T->tid, R->blk, op, (unsigned)n),
-                  AUCS_VALUES_UNKNOWN);
+                  AUCS_VALUES_UNKNOWN, lock_note(R, T, ob, other, r));
     }
   }
 }

@@ -215,6 +215,9 @@ static void access_notes(aucs_buf *out, const aucs_finding *f) {
   who(out, &f->b);
   if (f->kind == AUCS_FINDING_INTER_BLOCK_RACE)
     aucs_buf_puts(out, " (no barrier orders two blocks)\n");
+  else if (f->kind == AUCS_FINDING_MISSING_FENCE && f->lock)
+    aucs_buf_puts(out, " (a lock orders its critical sections only with a "
+                       "fence after the acquire and before the release)\n");
   else if (f->kind == AUCS_FINDING_MISSING_FENCE)
     aucs_buf_puts(out, " (an atomic or volatile flag orders them only with "
                        "a fence (__threadfence()) between the data and the "
@@ -228,6 +231,10 @@ static void access_notes(aucs_buf *out, const aucs_finding *f) {
   else
     aucs_buf_printf(out, " in the same barrier interval (epoch %u)\n",
                     f->epoch);
+  if (f->lock) {
+    loc_prefix(out, f->b.instr);
+    aucs_buf_printf(out, "note: %s\n", f->lock);
+  }
 }
 
 static void divergence_notes(aucs_buf *out, const aucs_finding *f) {
@@ -697,6 +704,8 @@ static json_t *json_finding(const aucs_finding *f, const char *reproduce) {
       "object", json_str(base), "offset", (json_int_t)f->offset, "element", obj,
       "accesses", acc, "epoch", (json_int_t)f->epoch, "launch",
       json_launch(f->launch, f->args), "reproduce", json_str(reproduce));
+  if (f->lock)
+    json_object_set_new(j, "lock", json_string(f->lock));
   free(head);
   free(obj);
   free(base);
@@ -942,6 +951,7 @@ static void free_finding_at(aucs_report_kernel *k, size_t i) {
   free(f->data_dependent);
   free(f->data_loads);
   free(f->benign);
+  free(f->lock);
   if (k->reproduce)
     free(k->reproduce[i]);
   if (st->witness && st->witness[i]) {

@@ -40,6 +40,14 @@ static const char *const rule_text[AUCS_FINDING_NKINDS] = {
                                        "conflicting pair of accesses",
     [AUCS_FINDING_OUT_OF_BOUNDS] = "Out-of-bounds access: outside the "
                                    "memory object it points into",
+    [AUCS_FINDING_UNSUPPORTED] = "Kernel not checked (a notification, "
+                                 "never a result: the rule keeps each "
+                                 "ruleIndex equal to its kind)",
+    [AUCS_FINDING_SCOPE_RACE] = "Scope race: atomics of different blocks on "
+                                "one location, one of them block-scoped",
+    [AUCS_FINDING_MISSING_FENCE] = "Missing fence: a flag or a lock would "
+                                   "order two accesses with a "
+                                   "__threadfence() on both sides",
     [AUCS_FINDING_TEXTURE_INCOHERENT] = "Stale texture read: the kernel "
                                         "writes the buffer behind a texture "
                                         "it fetches in the same launch",
@@ -231,6 +239,8 @@ static json_t *properties(const aucs_report_kernel *k, size_t i) {
     json_object_set_new(p, "confidence", json_string("confirmed"));
   if (f->benign)
     json_object_set_new(p, "benign", json_string(f->benign));
+  if (f->lock)
+    json_object_set_new(p, "lock", json_string(f->lock));
   if (f->kind == AUCS_FINDING_REDUNDANT_BARRIER)
     json_object_set_new(p, "redundancy",
                         json_string(f->proven ? "proven" : "dynamic evidence"));
@@ -334,16 +344,13 @@ json_t *aucs_sarif_partial(aucs_sarif *s) {
 
 static json_t *rules(void) {
   json_t *a = json_array();
-  for (int k = 0; k < AUCS_FINDING_NKINDS; k++) {
-    if (!rule_text[k])
-      break; /* unsupported, the last kind, is a notification */
+  for (int k = 0; k < AUCS_FINDING_NKINDS; k++) /* ruleIndex is the kind */
     json_array_append_new(
         a, json_pack(
                "{s:s,s:{s:s},s:{s:s}}", "id",
                aucs_finding_kind_name((aucs_finding_kind)k), "shortDescription",
                "text", rule_text[k], "defaultConfiguration", "level",
                k == AUCS_FINDING_REDUNDANT_BARRIER ? "warning" : "error"));
-  }
   return a;
 }
 

@@ -53,6 +53,7 @@ static void put_findings(aucs_wire *w, const aucs_findings *l) {
     put_str(w, l->v[i].data_dependent);
     put_str(w, l->v[i].data_loads);
     put_str(w, l->v[i].benign);
+    put_str(w, l->v[i].lock);
   }
 }
 
@@ -161,6 +162,7 @@ static void get_findings(reader *r, aucs_findings *l) {
     f.data_dependent = get_str(r);
     f.data_loads = get_str(r);
     f.benign = get_str(r);
+    f.lock = get_str(r);
     aucs_findings_push(l, &f);
   }
 }

@@ -93,6 +93,9 @@ typedef struct aucs_finding {
    * values, on every run and by a static proof; the evidence, as one
    * sentence, or NULL. */
   char *benign;
+  /* A race of a critical section (interp/locks.c): the lock, and why it
+   * does not order the two accesses, as one sentence; or NULL. */
+  char *lock;
   /* A redundant barrier the static checker proved redundant (every pair
    * of accesses it separates is race-free); without a proof it is dynamic
    * evidence only, a warning. */
@@ -114,6 +117,8 @@ aucs_severity aucs_finding_severity(const aucs_finding *f);
 /* Whether f sets the exit code and is repaired: an error or a proven
  * redundant barrier; with strict, every finding. */
 int aucs_finding_counts(const aucs_finding *f, int strict);
+/* g->message and g->lock: copies of f's (g may be a copy of f). */
+void aucs_finding_dup_text(aucs_finding *g, const aucs_finding *f);
 /* Append a copy of f; the list takes ownership of f's strings. */
 aucs_finding *aucs_findings_push(aucs_findings *l, const aucs_finding *f);
 /* Whether a and b are one finding: the same kind and the same two

@@ -81,6 +81,13 @@ static inline uint32_t aucs_shadow_rec_rel(aucs_shadow_rec r) {
 static inline int aucs_shadow_rec_narrow(aucs_shadow_rec r) {
   return (int)((r >> 37) & 1);
 }
+/* Made inside a critical section (bit 39; the locks of interp/locks.c). */
+static inline aucs_shadow_rec aucs_shadow_rec_lock(aucs_shadow_rec r) {
+  return r | (uint64_t)1 << 39;
+}
+static inline int aucs_shadow_rec_locked(aucs_shadow_rec r) {
+  return (int)((r >> 39) & 1);
+}
 /* READ, WRITE or ATOMIC, for reports. */
 aucs_op aucs_shadow_rec_op(aucs_shadow_rec r);
 
