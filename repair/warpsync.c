@@ -206,18 +206,37 @@ static LLVMValueRef branch_condition(LLVMBasicBlockRef bb) {
   return NULL;
 }
 
-static int block_warp_uniform(const aucs_cfg *g, const wctx *w, int b) {
-  if (aucs_uniform_block(w->u, b))
+/* memo: 0 not asked, 1 being asked (a cycle through loop edges adds no
+ * branch of its own), 2 warp-uniform, 3 not. */
+static int warp_block(const aucs_cfg *g, const wctx *w, int b,
+                      unsigned char *memo) {
+  if (aucs_uniform_block(w->u, b) || memo[b] == 1 || memo[b] == 2)
     return 1;
-  for (int c = 0; c < g->nblocks; c++) {
-    if (g->topo_index[c] < 0 || !aucs_uniform_branch_divergent(w->u, c) ||
-        !depends_on(g, b, c))
+  if (memo[b] == 3)
+    return 0;
+  memo[b] = 1;
+  int ok = 1;
+  for (int c = 0; ok && c < g->nblocks; c++) {
+    if (c == b || g->topo_index[c] < 0 || !depends_on(g, b, c))
       continue;
     LLVMValueRef cond = branch_condition(g->blocks[c]);
-    if (!cond || !warp_uniform(w, cond, 0))
-      return 0;
+    if (aucs_uniform_branch_divergent(w->u, c) &&
+        (!cond || !warp_uniform(w, cond, 0)))
+      ok = 0;
+    else
+      ok = warp_block(g, w, c, memo);
   }
-  return 1;
+  memo[b] = ok ? 2 : 3;
+  return ok;
+}
+
+/* Every branch b is control dependent on, directly or through other
+ * branches, is the same for every lane of a warp. */
+static int block_warp_uniform(const aucs_cfg *g, const wctx *w, int b) {
+  unsigned char *memo = aucs_xcalloc((size_t)g->nblocks, 1);
+  int ok = warp_block(g, w, b, memo);
+  free(memo);
+  return ok;
 }
 
 /* ---- step 2: the point ---------------------------------------------------*/
@@ -502,7 +521,19 @@ int rp_plan_warp(state *s, trial *t, LLVMValueRef kernel,
     if (aucs_place_reaches(g, x, y))
       add_point(&ps, point_for(g, &w, x, y), x, y);
   }
-  int found = ps.n;
+  int found = ps.n, divergent = 0;
+  for (int i = 0; i < ps.n; i++)
+    divergent |= !aucs_uniform_block(
+        u, aucs_cfg_index(g, LLVMGetInstructionParent(ps.at[i])));
+  if (!divergent && found) { /* a __syncthreads() there is reached too */
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    free(t->why);
+    t->why = aucs_xstrdup("every thread of the block reaches the point "
+                          "between the accesses: a block barrier orders "
+                          "them, whichever warps take part");
+    return 1;
+  }
   LLVMValueRef st = LLVMIsAStoreInst(a) ? a : LLVMIsAStoreInst(b) ? b : NULL;
   for (int k = 0; found && st && k < 2; k++) {
     LLVMBasicBlockRef bb = LLVMGetInstructionParent(k ? b : a);

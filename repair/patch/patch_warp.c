@@ -27,7 +27,9 @@
  *                                     s[tid] += val8;
  *                                     __syncwarp();
  *
- * The edit after the write gives the same hunk (a duplicate patch.c
+ * When RHS reads no memory (the partner is in a register already: `T v =
+ * s[t - d];` above), the statement stays and the two `__syncwarp();` go
+ * around it. The edit after the write gives the same hunk (a duplicate patch.c
  * drops), so the next step's hunk does not overlap it; the name carries
  * the line, so each step's is its own without pt_names.
  *
@@ -151,12 +153,12 @@ static LLVMValueRef split_before(LLVMValueRef sync, unsigned *l) {
 }
 
 /* `LHS op= RHS;` (op may be empty) on line l: the parts, or 0. */
-static int parse_step(const pt_text *t, unsigned l, const char **lhs,
-                      size_t *nl, const char **op, size_t *nop,
-                      const char **rhs, size_t *nr) {
+static int parse_step(const pt_text *t, unsigned l, int body,
+                      const char **lhs, size_t *nl, const char **op,
+                      size_t *nop, const char **rhs, size_t *nr) {
   size_t n;
   const char *s = pt_trimmed(t, l, &n);
-  if (!pt_one_statement(t, l) || n < 4 || s[n - 1] != ';')
+  if ((!body && !pt_one_statement(t, l)) || n < 4 || s[n - 1] != ';')
     return 0;
   const char *e = memchr(s, '=', n);
   /* `<<=` and `>>=` pass; `<=`, `>=`, `!=`, `==` do not */
@@ -183,21 +185,56 @@ static int parse_step(const pt_text *t, unsigned l, const char **lhs,
          pt_side_effect_free(*rhs, *nr);
 }
 
+static void form_body(const pt_text *t, unsigned l, LLVMValueRef store,
+                      const char *lhs, size_t nl, const char *op, size_t nop,
+                      const char *rhs, size_t nr, pt_hunk *h);
+
 static const char *form_step(const pt_text *t, unsigned l, LLVMValueRef sync,
                              pt_hunk *h) {
   const char *lhs, *op, *rhs;
-  size_t nl, nop, nr, in;
+  size_t nl, nop, nr;
   LLVMValueRef store = split_store(sync, l);
   if (!store)
     return "the __syncwarp() does not fall after every read and right "
            "before the one write of its statement";
-  if (!parse_step(t, l, &lhs, &nl, &op, &nop, &rhs, &nr))
+  /* the one-line body of a braceless loop gets braces */
+  unsigned head = l > 1 && pt_loop_end(t, l - 1) == l ? l - 1 : 0;
+  if (!parse_step(t, l, head != 0, &lhs, &nl, &op, &nop, &rhs, &nr))
     return "the statement the __syncwarp() splits is not `LHS op= RHS;` on "
            "one line, free of calls and other side effects";
+  h->from = head ? head : l;
+  h->to = l;
+  if (head) {
+    size_t hn, hin;
+    const char *hs = pt_trimmed(t, head, &hn), *hind = pt_indent(t, head, &hin);
+    pt_hunk_line(h, head, "%.*s%.*s {", (int)hin, hind, (int)hn, hs);
+  }
+  form_body(t, l, store, lhs, nl, op, nop, rhs, nr, h);
+  if (head) {
+    size_t hin;
+    const char *hind = pt_indent(t, head, &hin);
+    pt_hunk_line(h, 0, "%.*s}", (int)hin, hind);
+  }
+  return NULL;
+}
+
+/* The lines of the split step l (statement lines only). */
+static void form_body(const pt_text *t, unsigned l, LLVMValueRef store,
+                      const char *lhs, size_t nl, const char *op, size_t nop,
+                      const char *rhs, size_t nr, pt_hunk *h) {
+  size_t in;
   const char *ind = pt_indent(t, l, &in);
+  if (!memchr(rhs, '[', nr) && !memchr(rhs, '*', nr) && !memchr(rhs, '>', nr)) {
+    /* the partner was read into a register already: sync before the
+     * statement and after it */
+    pt_hunk_line(h, 0, "%.*s__syncwarp();", (int)in, ind);
+    pt_hunk_copy(h, t, l, "");
+    if (is_warpsync(LLVMGetNextInstruction(store)))
+      pt_hunk_line(h, 0, "%.*s__syncwarp();", (int)in, ind);
+    return;
+  }
   pt_names scratch = {t, {0}}; /* the file's words only: one name a line */
   char *base = aucs_xasprintf("val%u", l), *val = pt_fresh(&scratch, base);
-  h->from = h->to = l;
   pt_hunk_line(h, l, "%.*sauto %s = %.*s;", (int)in, ind, val, (int)nr, rhs);
   pt_hunk_line(h, 0, "%.*s__syncwarp();", (int)in, ind);
   pt_hunk_line(h, l, "%.*s%.*s %.*s= %s;", (int)in, ind, (int)nl, lhs,
@@ -207,7 +244,6 @@ static const char *form_step(const pt_text *t, unsigned l, LLVMValueRef sync,
   aucs_buf_free(&scratch.used);
   free(base);
   free(val);
-  return NULL;
 }
 
 static unsigned source_line(const char *source, const char *base) {
