@@ -4,36 +4,44 @@
  * barrier (warp-synchronous code: correct before Volta, a race under
  * independent thread scheduling).
  *
- *     if (tid < 32) {                        if (tid < 32) {
- *       s[tid] += s[tid + 16];       ->        auto val = s[tid + 16];
- *       s[tid] += s[tid + 8];                  __syncwarp();
- *     }                                        s[tid] += val;
- *                                              __syncwarp();
- *                                              s[tid] += s[tid + 8]; ...
+ *     if (tid < 32) {                     if (tid < 32) {
+ *       s[tid] += s[tid + 16];    ->        <load s[tid+16]> <load s[tid]>
+ *       s[tid] += s[tid + 8];               call @llvm.nvvm.bar.warp.sync(-1)
+ *     }                                     <store s[tid]>
+ *                                           call @llvm.nvvm.bar.warp.sync(-1)
+ *                                           <the next step, the same> ...
  *
  * Steps (rp_plan_warp, the loop's variant RP_WARP, tried before the block
- * barrier for a race whose accesses sit in code not every thread reaches):
+ * barrier for a race one of whose accesses sits in code not every thread
+ * reaches, rp_warp_candidate):
  *   1. The finding's two threads are in one warp of the finding's launch
  *      (linear thread id / 32), and are not one instruction racing with
  *      itself.
  *   2. For each order A -> B in which A reaches B barrier-free, the point
- *      is the first of: right after A, right before B, the start of the
+ *      is the first of: right before B when B is a store (after the reads
+ *      of its statement), right after A, right before B, the start of the
  *      blocks that post-dominate A's (up to 4), that lies on every path
- *      from A to B and in a block every lane of a warp reaches together
- *      (step 3).
+ *      from A to B and in a warp-uniform block (step 3). When every point
+ *      is in a block every thread reaches, a __syncthreads() is right
+ *      there and the variant declines.
  *   3. A block is warp-uniform when every branch it is control dependent
- *      on has a condition that is the same for the 32 lanes of a warp: a
- *      block-uniform value, or a comparison of the linear thread id with a
- *      multiple of 32 (`tid < 32`, `tid < warpSize`, `tid >= 64`), and
- *      and/or/not of such. The linear thread id is threadIdx.x of a
- *      one-dimensional block (or one whose x size is a multiple of 32), or
- *      threadIdx.y * blockDim.x + threadIdx.x of a block with z size 1.
- *   4. The mask is the full warp (0xffffffff): by step 3 every lane of a
+ *      on, directly or through other branches, is block-uniform or has a
+ *      condition the same for the 32 lanes of a warp: a comparison of the
+ *      linear thread id with a multiple of 32 (`tid < 32`,
+ *      `tid < warpSize`, `tid >= 64`), and and/or/xor of such. The linear
+ *      thread id is threadIdx.x of a one-dimensional block (or one whose x
+ *      size is a multiple of 32), or threadIdx.y * blockDim.x + threadIdx.x
+ *      of a block with z size 1.
+ *   4. The other steps of the sequence in the blocks of A and B (each
+ *      statement that reads another slot of the object and then writes
+ *      it) get the same two points, before and after their write: once a
+ *      __syncwarp has run, the detector may not show them (sibling_steps).
+ *   5. The mask is the full warp (0xffffffff): by step 3 every lane of a
  *      warp that reaches the point reaches it together, the same number of
- *      times; a warp of the block none of whose lanes reach it never waits.
- *      The repair loop then detects again: the race must be gone and no
- *      new finding may appear (a pair of other warps keeps the finding, and
- *      the block barrier variants follow).
+ *      times; a warp none of whose lanes reach it never waits. The repair
+ *      loop then detects again: the race must be gone and no new finding
+ *      may appear (a pair of other warps keeps the finding, and the block
+ *      barrier variants follow).
  *
  * Limitation: the launch of the finding decides step 3's thread id (a
  * kernel launched with another block shape must be checked again); a
