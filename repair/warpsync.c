@@ -16,7 +16,9 @@
  * reaches, rp_warp_candidate):
  *   1. The finding's two threads are in one warp of the finding's launch
  *      (linear thread id / 32), and are not one instruction racing with
- *      itself.
+ *      itself; both accesses lie in code only the first warp runs (the
+ *      true side of `lin < 32`, `lin < warpSize`, `lin <= 31`, or a block
+ *      of at most 32 threads), so every race there is within one warp.
  *   2. For each order A -> B in which A reaches B barrier-free, the point
  *      is the first of: right before B when B is a store (after the reads
  *      of its statement), right after A, right before B, the start of the
@@ -245,6 +247,58 @@ static int block_warp_uniform(const aucs_cfg *g, const wctx *w, int b) {
   int ok = warp_block(g, w, b, memo);
   free(memo);
   return ok;
+}
+
+/* The linear thread id itself (not plus a multiple of 32). */
+static int lin_exact(const wctx *w, LLVMValueRef v) {
+  v = strip_casts(v);
+  if (is_sreg(v, "tid.x"))
+    return w->block.y == 1 && w->block.z == 1;
+  if (!binop(v, LLVMAdd) && !binop(v, LLVMOr))
+    return 0;
+  for (int k = 0; k < 2; k++)
+    if (is_sreg(strip_casts(LLVMGetOperand(v, k)), "tid.x") &&
+        y_row(w, LLVMGetOperand(v, !k)) && w->block.z == 1)
+      return 1;
+  return 0;
+}
+
+/* `lin < 32`, `lin < warpSize`, `lin <= 31`: true for warp 0 alone. */
+static int first_warp(const wctx *w, LLVMValueRef cmp) {
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+  LLVMValueRef r = LLVMGetOperand(cmp, 1);
+  long long c;
+  if (!lin_exact(w, LLVMGetOperand(cmp, 0)))
+    return 0;
+  if (p == LLVMIntULT || p == LLVMIntSLT)
+    return (const_of(r, &c) && c == 32) || is_sreg(strip_casts(r), "warpsize");
+  return (p == LLVMIntULE || p == LLVMIntSLE) && const_of(r, &c) && c == 31;
+}
+
+/* Only the lanes of one warp of the block reach block b (so every race
+ * there is between lanes of one warp): the block has at most 32 threads,
+ * or b lies on the true side of a first_warp branch (that side entered
+ * from nowhere else). */
+static int one_warp_region(const aucs_cfg *g, const wctx *w, int b) {
+  if ((unsigned long)w->block.x * w->block.y * w->block.z <= 32)
+    return 1;
+  for (int c = 0; c < g->nblocks; c++) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[c]);
+    LLVMValueRef cond = g->topo_index[c] >= 0 && term &&
+                                LLVMIsABranchInst(term) && LLVMIsConditional(term)
+                            ? LLVMGetCondition(term)
+                            : NULL;
+    if (!cond || !LLVMIsAICmpInst(cond) || !first_warp(w, cond))
+      continue;
+    int T = aucs_cfg_index(g, LLVMGetSuccessor(term, 0));
+    int ok = T != aucs_cfg_index(g, LLVMGetSuccessor(term, 1)) &&
+             aucs_cfg_dominates(g, T, b);
+    for (int i = 0; ok && i < g->npred[T]; i++)
+      ok = g->pred[T][i] == c || aucs_cfg_dominates(g, T, g->pred[T][i]);
+    if (ok)
+      return 1;
+  }
+  return 0;
 }
 
 /* ---- step 2: the point ---------------------------------------------------*/
@@ -492,6 +546,8 @@ static void sibling_steps(points *ps, LLVMBasicBlockRef bb, LLVMValueRef obj) {
        S = LLVMGetNextInstruction(S)) {
     if (!LLVMIsAStoreInst(S) || base_of(pointer_of(S)) != obj)
       continue;
+    /* the step: the loads since the last store or sync (of S's line,
+     * when the module has lines) */
     unsigned line = LLVMGetDebugLocLine(S);
     LLVMValueRef first = NULL;
     for (LLVMValueRef L = LLVMGetPreviousInstruction(S); L;
@@ -502,7 +558,7 @@ static void sibling_steps(points *ps, LLVMBasicBlockRef bb, LLVMValueRef obj) {
           base_of(pointer_of(L)) == obj && pointer_of(L) != pointer_of(S))
         first = L;
     }
-    if (!first || !line)
+    if (!first)
       continue;
     add_point(ps, S, first, S);
     LLVMValueRef after = LLVMGetNextInstruction(S);
@@ -513,17 +569,32 @@ static void sibling_steps(points *ps, LLVMBasicBlockRef bb, LLVMValueRef obj) {
 
 int rp_plan_warp(state *s, trial *t, LLVMValueRef kernel,
                  const aucs_finding *f) {
-  LLVMValueRef a = f->a.instr, b = f->b.instr;
+  LLVMValueRef a = f->a.instr, b = f->b.instr, k0;
+  /* the trial's finding has its instructions only: threads and launch
+   * are the item's */
+  const aucs_finding *seen = rp_lookup_cur(s, &s->r->items[t->item], &k0);
   (void)kernel;
-  if (!a || !b || a == b || rp_fn_of(a) != rp_fn_of(b) || !one_warp(f)) {
+  if (!a || !b || a == b || rp_fn_of(a) != rp_fn_of(b) || !seen ||
+      !one_warp(seen)) {
     free(t->why);
     t->why = aucs_xstrdup("the racing threads are not two lanes of one warp");
     return 1;
   }
   aucs_cfg *g = aucs_cfg_build(rp_fn_of(a));
   aucs_uniformity *u = aucs_uniform_compute(g);
-  wctx w = {u, f->launch.block};
+  wctx w = {u, seen->launch.block};
   points ps = {0};
+  if (!one_warp_region(g, &w, aucs_cfg_index(g, LLVMGetInstructionParent(a))) ||
+      !one_warp_region(g, &w, aucs_cfg_index(g, LLVMGetInstructionParent(b)))) {
+    aucs_uniform_free(u);
+    aucs_cfg_free(g);
+    free(t->why);
+    t->why = aucs_xstrdup("the accesses are not in code that only the first "
+                          "warp runs (`if (tid < 32)`, `tid < warpSize`): "
+                          "lanes of another warp may race there too, and a "
+                          "part of a warp would need a partial mask");
+    return 1;
+  }
   for (int k = 0; k < 2; k++) {
     LLVMValueRef x = k ? b : a, y = k ? a : b;
     if (aucs_place_reaches(g, x, y))
