@@ -285,7 +285,8 @@ static int one_warp_region(const aucs_cfg *g, const wctx *w, int b) {
   for (int c = 0; c < g->nblocks; c++) {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[c]);
     LLVMValueRef cond = g->topo_index[c] >= 0 && term &&
-                                LLVMIsABranchInst(term) && LLVMIsConditional(term)
+                                LLVMIsABranchInst(term) &&
+                                LLVMIsConditional(term)
                             ? LLVMGetCondition(term)
                             : NULL;
     if (!cond || !LLVMIsAICmpInst(cond) || !first_warp(w, cond))
@@ -313,8 +314,8 @@ static int is_barrier_like(LLVMValueRef I) {
 static int avoids(const aucs_cfg *g, LLVMValueRef a, LLVMValueRef b,
                   LLVMValueRef p) {
   unsigned char *seen = aucs_xcalloc((size_t)g->nblocks, 1);
-  int *q = aucs_xmalloc((size_t)(g->nblocks + 1) * sizeof *q), head = 0, tail = 0,
-      found = 0;
+  int *q = aucs_xmalloc((size_t)(g->nblocks + 1) * sizeof *q), head = 0,
+      tail = 0, found = 0;
   LLVMValueRef from = LLVMGetNextInstruction(a);
   int start = aucs_cfg_index(g, LLVMGetInstructionParent(a));
   for (int first = 1; !found && (first || head < tail); first = 0) {
@@ -353,7 +354,8 @@ static LLVMValueRef first_insertion(LLVMBasicBlockRef bb) {
 static int usable(const aucs_cfg *g, const wctx *w, LLVMValueRef a,
                   LLVMValueRef b, LLVMValueRef p) {
   return p && !LLVMIsAPHINode(p) &&
-         block_warp_uniform(g, w, aucs_cfg_index(g, LLVMGetInstructionParent(p))) &&
+         block_warp_uniform(g, w,
+                            aucs_cfg_index(g, LLVMGetInstructionParent(p))) &&
          !avoids(g, a, b, p);
 }
 
@@ -423,8 +425,8 @@ static unsigned body_end(LLVMValueRef sync, unsigned line) {
   if (last) {
     last = 0;
     for (int i = 0; i < g->loops[l].nblocks; i++)
-      for (LLVMValueRef I = LLVMGetFirstInstruction(
-               g->blocks[g->loops[l].blocks[i]]);
+      for (LLVMValueRef I =
+               LLVMGetFirstInstruction(g->blocks[g->loops[l].blocks[i]]);
            I; I = LLVMGetNextInstruction(I)) {
         unsigned at = aucs_place_line_of(I);
         if (at > last)
@@ -472,8 +474,11 @@ static void log_sync(state *s, trial *t, LLVMValueRef before, LLVMValueRef a,
   LLVMValueRef fn = rp_fn_of(before);
   aucs_edit e = {.kind = AUCS_EDIT_INSERT_WARP_SYNC};
   e.where = rp_where(before, ", before");
-  LLVMValueRef sync = rp_trial_op(t, (op){OP_WARPSYNC, rp_pos_of(before),
-                                          ++t->next_id, FULL_MASK, 0,
+  LLVMValueRef sync = rp_trial_op(t, (op){OP_WARPSYNC,
+                                          rp_pos_of(before),
+                                          ++t->next_id,
+                                          FULL_MASK,
+                                          0,
                                           {0, 0, 0}});
   if (!sync)
     return;

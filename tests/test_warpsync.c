@@ -80,7 +80,8 @@ static int count_calls(LLVMValueRef fn, const char *callee) {
          I = LLVMGetNextInstruction(I)) {
       LLVMValueRef f = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
       size_t len;
-      n += f && LLVMIsAFunction(f) && !strcmp(LLVMGetValueName2(f, &len), callee);
+      n += f && LLVMIsAFunction(f) &&
+           !strcmp(LLVMGetValueName2(f, &len), callee);
     }
   return n;
 }
@@ -96,7 +97,8 @@ static void all_fixed(const aucs_repair_result *r) {
   assert_true(r->nitems >= 1);
   for (size_t i = 0; i < r->nitems; i++)
     if (!r->items[i].introduced && r->items[i].outcome != AUCS_OUTCOME_FIXED)
-      print_message("item %zu: %s\n", i, r->items[i].how ? r->items[i].how : "");
+      print_message("item %zu: %s\n", i,
+                    r->items[i].how ? r->items[i].how : "");
   for (size_t i = 0; i < r->nitems; i++)
     if (!r->items[i].introduced)
       assert_int_equal(r->items[i].outcome, AUCS_OUTCOME_FIXED);
@@ -115,8 +117,7 @@ static void test_warpsync_one_warp_gets_syncwarp(void **state) {
   assert_int_equal(edits_of(&r, AUCS_EDIT_INSERT_WARP_SYNC), 3);
   LLVMValueRef k = support_fn(m, "k");
   assert_int_equal(count_calls(k, "llvm.nvvm.bar.warp.sync"), 3);
-  assert_int_equal(count_calls(k, "llvm.nvvm.barrier.cta.sync.aligned.all"),
-                   2);
+  assert_int_equal(count_calls(k, "llvm.nvvm.barrier.cta.sync.aligned.all"), 2);
   assert_non_null(strstr(r.log.v[0].why, "warp-synchronous code: correct "
                                          "before Volta, a race under "
                                          "independent thread scheduling"));

@@ -153,9 +153,9 @@ static LLVMValueRef split_before(LLVMValueRef sync, unsigned *l) {
 }
 
 /* `LHS op= RHS;` (op may be empty) on line l: the parts, or 0. */
-static int parse_step(const pt_text *t, unsigned l, int body,
-                      const char **lhs, size_t *nl, const char **op,
-                      size_t *nop, const char **rhs, size_t *nr) {
+static int parse_step(const pt_text *t, unsigned l, int body, const char **lhs,
+                      size_t *nl, const char **op, size_t *nop,
+                      const char **rhs, size_t *nr) {
   size_t n;
   const char *s = pt_trimmed(t, l, &n);
   if ((!body && !pt_one_statement(t, l)) || n < 4 || s[n - 1] != ';')
@@ -163,8 +163,8 @@ static int parse_step(const pt_text *t, unsigned l, int body,
   const char *e = memchr(s, '=', n);
   /* `<<=` and `>>=` pass; `<=`, `>=`, `!=`, `==` do not */
   if (!e || e == s || e[1] == '=' ||
-      (strchr("<>!=", e[-1]) && !(e - s >= 2 && e[-1] == e[-2] &&
-                                  strchr("<>", e[-1]))))
+      (strchr("<>!=", e[-1]) &&
+       !(e - s >= 2 && e[-1] == e[-2] && strchr("<>", e[-1]))))
     return 0;
   const char *o = e;
   while (o > s && strchr("+-*/%&|^<>", o[-1]))
@@ -237,8 +237,8 @@ static void form_body(const pt_text *t, unsigned l, LLVMValueRef store,
   char *base = aucs_xasprintf("val%u", l), *val = pt_fresh(&scratch, base);
   pt_hunk_line(h, l, "%.*sauto %s = %.*s;", (int)in, ind, val, (int)nr, rhs);
   pt_hunk_line(h, 0, "%.*s__syncwarp();", (int)in, ind);
-  pt_hunk_line(h, l, "%.*s%.*s %.*s= %s;", (int)in, ind, (int)nl, lhs,
-               (int)nop, op, val);
+  pt_hunk_line(h, l, "%.*s%.*s %.*s= %s;", (int)in, ind, (int)nl, lhs, (int)nop,
+               op, val);
   if (is_warpsync(LLVMGetNextInstruction(store)))
     pt_hunk_line(h, 0, "%.*s__syncwarp();", (int)in, ind);
   aucs_buf_free(&scratch.used);
