@@ -279,6 +279,10 @@ static LLVMValueRef apply_op(LLVMModuleRef m, const op *o, char **err) {
     return bar;
   case OP_ATOMIC:
     return aucs_atomic_rmw_apply(I, err);
+  case OP_WARPSYNC:
+    bar = rp_warpsync_insert(I, o->u1);
+    set_id(bar, o->id);
+    return bar;
   }
   return NULL;
 }
@@ -681,6 +685,8 @@ static int plan(state *s, trial *t, LLVMValueRef kernel,
   const aucs_finding *f = *fp;
   if (variant == RP_ATOMIC)
     return rp_plan_atomic(s, t, kernel, f);
+  if (variant == RP_WARP)
+    return rp_plan_warp(s, t, kernel, f);
   switch (f->kind) {
   case AUCS_FINDING_RACE:
     return rp_place_race(s, t, f->a.instr, f->b.instr, variant);
@@ -1034,6 +1040,8 @@ static int attempt(state *s, int item) {
     return 1;
   if (unfixable(s, item, &f, &kernel))
     return 0;
+  if (rp_warp_candidate(f) && try_once(s, item, kernel, f, RP_WARP))
+    return 1;
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 3
                  : f->kind == AUCS_FINDING_RACE             ? 4
                  : f->kind == AUCS_FINDING_SCOPE_RACE       ? 3

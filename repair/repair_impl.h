@@ -51,8 +51,9 @@ typedef enum op_kind {
   OP_KEEP_IN,
   OP_WIDEN, /* syncfix.c (planned in repair_sync.c): an atomic of block scope made device-scoped */
   OP_FENCE, /* syncfix.c (planned in repair_sync.c): __threadfence() before `at` (id: the fence's) */
-  OP_ATOMIC /* atomic_rmw.c: the read-modify-write ending in store `at` made
+  OP_ATOMIC, /* atomic_rmw.c: the read-modify-write ending in store `at` made
                one atomicrmw */
+  OP_WARPSYNC /* warpsync.c: __syncwarp(u1) before `at` (id: the call's) */
 } op_kind;
 
 typedef struct op {
@@ -248,5 +249,13 @@ int rp_splits_rmw(const state *s, trial *t, LLVMValueRef kernel,
                   unsigned first);
 int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
                    const aucs_finding *f);
+/* warpsync.c: a race of two lanes of one warp in code some threads skip,
+ * ordered by __syncwarp() (the loop's variant RP_WARP, tried first when
+ * rp_warp_candidate). rp_warpsync_insert: the call before `before`. */
+enum { RP_WARP = -2 };
+int rp_warp_candidate(const aucs_finding *f);
+int rp_plan_warp(state *s, trial *t, LLVMValueRef kernel,
+                 const aucs_finding *f);
+LLVMValueRef rp_warpsync_insert(LLVMValueRef before, int mask);
 
 #endif

@@ -339,6 +339,16 @@ static const char *classify(const aucs_edit *e, const text *t, const char *base,
            "would change every instantiation";
   if (e->kind == AUCS_EDIT_INSERT_BARRIER)
     return classify_insert(e, t, base, m, names, h);
+  if (e->kind == AUCS_EDIT_INSERT_WARP_SYNC) { /* patch_warp.c */
+    const char *why = NULL;
+    if (pt_form_warp(e, t, base, m, h, &why))
+      return why;
+    aucs_edit b = pt_warp_as_barrier(e);
+    why = classify_insert(&b, t, base, m, names, h);
+    pt_warp_barrier_free(&b);
+    pt_warp_respell(h);
+    return why;
+  }
   if (e->kind == AUCS_EDIT_DELETE_BARRIER) {
     unsigned line =
         parse_at(e->source_edit, "delete the __syncthreads(); at ", base);

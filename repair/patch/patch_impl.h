@@ -78,6 +78,16 @@ const char *pt_form_split(const pt_text *t, unsigned line, LLVMValueRef bar,
  * x = val op B;`. */
 const char *pt_form_split_reads(const pt_text *t, unsigned line,
                                 LLVMValueRef bar, pt_names *names, pt_hunk *h);
+/* patch_warp.c: an insert-warp-sync edit read as an insert-barrier one
+ * (its strings respelt; free them with pt_warp_barrier_free), and the new
+ * lines of the hunk its form made spelt `__syncwarp();` again. */
+aucs_edit pt_warp_as_barrier(const aucs_edit *e);
+void pt_warp_barrier_free(aucs_edit *b);
+void pt_warp_respell(pt_hunk *h);
+/* A step `LHS op= RHS;` split by the edit's __syncwarp (or the one after
+ * its write): 1 with *why (NULL: *h made); 0 when e is no such edit. */
+int pt_form_warp(const aucs_edit *e, const pt_text *t, const char *base,
+                 LLVMModuleRef m, pt_hunk *h, const char **why);
 /* I is a load, store, call or atomic: something that may touch memory
  * (patch_forms.c). */
 int pt_touches_memory(LLVMValueRef I);
