@@ -324,7 +324,8 @@ static void at_most(solver *v, Z3_ast **a, size_t *n, Z3_ast t, uint64_t hi,
     st_push_ast(a, n, Z3_mk_bvuge(z, t, st_bv(z, lo, w)));
 }
 
-/* Tier t's bounds on the inputs the query leaves free. */
+/* Tier t's bounds on the inputs the query leaves free (tier 0: blocks of
+ * 32 to 256 threads along x, as the search's). */
 static void tier(solver *v, int t, Z3_ast **a, size_t *n) {
   static const uint64_t grid_max[2] = {4, 64}, block_x_max[2] = {256, 1024};
   static const uint64_t int_lo[2] = {1, 0}, int_hi[2] = {4096, 65536};
@@ -338,6 +339,8 @@ static void tier(solver *v, int t, Z3_ast **a, size_t *n) {
     st_push_ast(a, n,
                 Z3_mk_bvule(S->z, st_product(S->z, S->nctaid),
                             st_bv(S->z, grid_max[1], 32)));
+  if (!v->q->fixed_block && t == 0)
+    st_push_ast(a, n, Z3_mk_bvuge(S->z, S->ntid[0], st_bv(S->z, 32, 32)));
   if (!v->q->fixed_block)
     st_push_ast(a, n,
                 Z3_mk_bvule(S->z, S->ntid[0], st_bv(S->z, block_x_max[t], 32)));

@@ -17,7 +17,7 @@
  *     call) out of a branch whose other side does some. A want is dropped
  *     when the musts leave no input that keeps it.
  * The solve asks for inputs within tiers of bounds, tightest first: (0)
- * the search's own ranges (grid <= 4 per dimension, block.x <= 256,
+ * the search's own ranges (grid <= 4 per dimension, 32 <= block.x <= 256,
  * integers in [1, 4096]); (1) at most 64 blocks, integers in [0, 65536];
  * (2) only the launch bounds of static.h, which decides whether any input
  * exists. The first tier with an input gives up to `want` diverse ones
