@@ -11,9 +11,9 @@
  *      (tid = ctaid = 0), side 1 its last (tid = ntid - 1, ctaid =
  *      nctaid - 1). A must holds on both sides (`EC(b) -> c`, `!EC(b)`), a
  *      want on side 0 (`!(EC(p) && cond(p -> exit))`).
- *   4. Ask tier 0 with the wants, tier 0, tier 1 (with the wants when
- *      tier 0 had none without them), then tier 2: the first SAT tier
- *      gives the inputs, each next one asked to differ from the earlier.
+ *   4. Ask tier 0 with the wants, tier 0, tier 1, then tier 2: the first
+ *      SAT tier below 2 gives the inputs, each next one asked to differ
+ *      from the earlier.
  *   5. Tier 2 UNSAT: grow the musts one by one in program order until
  *      UNSAT; the last one added is the culprit.
  *   6. Constants: the integer constants of the conditions' computations
@@ -580,8 +580,8 @@ void aucs_precond_result_free(aucs_precond_result *r) {
 }
 
 char *aucs_precond_describe(LLVMValueRef culprit) {
-  if (!culprit)
-    return aucs_xstrdup("the launch bounds");
+  if (!culprit) /* no prefix was UNSAT within its limit */
+    return aucs_xstrdup("the kernel's assumptions");
   if (!LLVMIsACallInst(culprit) || is_trap(culprit)) {
     const char *name =
         LLVMIsAUnreachableInst(culprit) ? "__builtin_unreachable()"

@@ -100,7 +100,8 @@ void aucs_precond_solve(LLVMValueRef kernel, const aucs_precond_query *q,
                         aucs_precond_result *out);
 void aucs_precond_result_free(aucs_precond_result *r);
 /* "k.cu:9:3 `n % 64 == 0`" for an assumption; "k.cu:12:5 (the guard of
- * `__trap()`)" for a trap or an `unreachable`. Free with free(). */
+ * `__trap()`)" for a trap or an `unreachable`; "the kernel's assumptions"
+ * for NULL (no culprit found). Free with free(). */
 char *aucs_precond_describe(LLVMValueRef culprit);
 
 #endif
