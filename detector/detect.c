@@ -56,6 +56,7 @@
 #include "aucs/benign.h"
 #include "aucs/replay.h"
 #include "aucs/search.h"
+#include "aucs/seeds.h"
 #include "aucs/srcloc.h"
 #include "aucs/assume.h"
 #include "aucs/static.h"
@@ -109,6 +110,7 @@ typedef struct kstate {
   aucs_findings until; /* a replay may stop once these are settled */
   aucs_replay_memo replayed; /* a trial's replayed runs, for its search */
   aucs_launchplan lp; /* the launch: the user's, the host code's, searched */
+  aucs_seeds *seeds;  /* inputs solved from the preconditions, or NULL */
   int stop_runs;             /* a trial's replays stop at its stop's finding */
   int stopped;               /* one did: the trial ends, its report partial */
   double start;        /* its budget's clock start (the command's); 0: now */
@@ -248,6 +250,7 @@ static void lower(kstate *s, LLVMValueRef fn) {
 
 static void kstate_free(kstate *s) {
   aucs_launchplan_free(&s->lp);
+  aucs_seeds_free(s->seeds);
   for (size_t i = 0; i < s->nbar; i++) {
     free(s->bar_args[i]);
     free(s->bar_shown[i]);
@@ -517,17 +520,29 @@ static void run_failed(kstate *s, const aucs_run_result *res,
   free(shown);
 }
 
+/* The kernel's inputs solved from its preconditions (seeds.h), once. */
+static aucs_seeds *seeds(kstate *s) {
+  aucs_seeds_kernel sk = {
+      s->k->fn,       s->k->demangled, s->in,
+      &s->iv,         s->lfixed,       s->lset,
+      s->lp.has_grid, s->lp.has_block, {s->lp.grid, s->lp.block}};
+  return s->seeds ? s->seeds : (s->seeds = aucs_seeds_solve(&sk));
+}
+
+static void solve_inputs(void *ctx, aucs_search_seeds *out) {
+  kstate *s = ctx;
+  aucs_seeds_get(seeds(s), out);
+  s->k->solved = aucs_seeds_count(s->seeds);
+}
+
 /* After the search: no run finished makes the kernel "error"; failed runs
  * among finished ones leave it "checked", with a reason that says so. */
 static void settle(kstate *s) {
   aucs_report_kernel *k = s->k;
   if (k->discarded && !k->runs) {
     k->status = AUCS_KERNEL_ERROR;
-    k->reason = aucs_xasprintf(
-        "kernel '%s': every input tried (%llu) violated the kernel's "
-        "assumptions (%s): nothing ran; give inputs that satisfy them "
-        "(--arg, --grid, --block)",
-        k->demangled, (unsigned long long)k->discarded, k->assumption);
+    k->reason =
+        aucs_seeds_reason(seeds(s), k->demangled, k->discarded, k->assumption);
     return;
   }
   if (!s->failed)
@@ -669,6 +684,7 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
                    ? (double)res.distinct_addresses / (double)res.accesses
                    : 1.0;
   fit->tie = -(double)res.accesses;
+  fit->idle = res.accesses == 0;
   s->pg.run_cut |= st == AUCS_RUN_BUDGET;
   s->stopped |= st == AUCS_RUN_STOPPED;
   if (st != AUCS_RUN_OK && st != AUCS_RUN_BUDGET && st != AUCS_RUN_STOPPED)
@@ -686,16 +702,19 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
 
 /* ---- natural inputs (natural.h) -----------------------------------------*/
 
+/* A replay in which no thread touched memory (the natural values took an
+ * early exit of the kernel's) tells nothing, as one that did not finish. */
 static int natural_replay(void *ctx, const aucs_candidate *c,
                           aucs_findings *out) {
   aucs_run_result res = {0};
   aucs_run_status st = run(ctx, c, &res);
-  if (st == AUCS_RUN_OK) {
+  int told = st == AUCS_RUN_OK && res.accesses;
+  if (told) {
     *out = res.findings;
     res.findings = (aucs_findings){0};
   }
   aucs_run_result_free(&res);
-  return st != AUCS_RUN_OK;
+  return !told;
 }
 
 /* Each finding a run made: does it occur with natural inputs too? */
@@ -1159,7 +1178,7 @@ static unsigned dims_count(unsigned bits) {
   return bits & 4 ? 3 : bits & 2 ? 2 : 1;
 }
 
-static void space_of(const kstate *s, aucs_search_space *sp) {
+static void space_of(kstate *s, aucs_search_space *sp) {
   const aucs_detect_options *o = s->o;
   *sp = (aucs_search_space){
       .params = s->leaves,
@@ -1176,6 +1195,8 @@ static void space_of(const kstate *s, aucs_search_space *sp) {
       .seed = o->has_seed ? o->seed : AUCS_SEARCH_SEED,
       .exhaustive = o->exhaustive,
       .budget_ms = o->search_budget,
+      .solve = solve_inputs,
+      .solve_ctx = s,
   };
   unsigned block, grid;
   aucs_nvvm_dims_read(s->k->fn, &block, &grid);

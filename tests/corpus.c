@@ -65,6 +65,8 @@ typedef enum kind {
   KIND_FINDING,
   KIND_CLEAN,
   KIND_DEADLOCK,        /* deadlock L: the run ends in a spin at line L */
+  KIND_UNSATISFIABLE,   /* unsatisfiable L: no input meets the assumption
+                           at line L (the solver's proof) */
   KIND_PROOF,           /* AUCS-EXPECT-STATIC: proof race-free|partial|none */
   KIND_NEVER_PROVEN,    /* AUCS-EXPECT-STATIC: never-proven */
   KIND_CONFIRMED,       /* AUCS-EXPECT-STATIC: confirmed A B */
@@ -147,9 +149,16 @@ static const char *kind_name(const expect *x) {
     return "clean";
   case KIND_DEADLOCK:
     return "deadlock";
+  case KIND_UNSATISFIABLE:
+    return "unsatisfiable";
   default:
     return aucs_finding_kind_name(x->finding);
   }
+}
+
+static int is_detection(kind k) {
+  return k == KIND_FINDING || k == KIND_CLEAN || k == KIND_DEADLOCK ||
+         k == KIND_UNSATISFIABLE;
 }
 
 static void push(expects *e, expect x) {
@@ -215,6 +224,8 @@ static int parse_kind(const corpus *c, const char **s, const char *end,
   }
   if (word_is(w, len, "deadlock"))
     return x->kind = KIND_DEADLOCK, 0;
+  if (word_is(w, len, "unsatisfiable"))
+    return x->kind = KIND_UNSATISFIABLE, 0;
   for (int k = 0; k < AUCS_FINDING_NKINDS; k++)
     if (k != AUCS_FINDING_UNSUPPORTED &&
         word_is(w, len, aucs_finding_kind_name((aucs_finding_kind)k))) {
@@ -230,7 +241,7 @@ static void arity(const expect *x, unsigned *lo, unsigned *hi) {
   *lo = *hi = 1;
   if (x->kind == KIND_CLEAN)
     *lo = *hi = 0;
-  else if (x->kind == KIND_DEADLOCK)
+  else if (x->kind == KIND_DEADLOCK || x->kind == KIND_UNSATISFIABLE)
     return;
   else if (x->finding == AUCS_FINDING_RACE ||
            x->finding == AUCS_FINDING_INTER_BLOCK_RACE ||
@@ -686,11 +697,12 @@ static void unexpected(const corpus *c, const aucs_report_kernel *k, size_t i,
   aucs_buf_free(&b);
 }
 
-/* The line of this file where k's run ended in a spin that nothing
- * releases (the reason names "<base>:L:C: ... deadlocks"), else 0. */
-static unsigned deadlock_line(const corpus *c, const aucs_report_kernel *k) {
+/* The first line of this file that the reason names ("<base>:L:C") after
+ * `from` in it, when the reason has `has`; else 0. */
+static unsigned reason_line(const corpus *c, const aucs_report_kernel *k,
+                            const char *has, const char *from) {
   const char *r = k->reason;
-  if (!r || !strstr(r, "the launch deadlocks"))
+  if (!r || !strstr(r, has) || !(r = strstr(r, from)))
     return 0;
   size_t n = strlen(c->base);
   for (const char *p = strstr(r, c->base); p; p = strstr(p + 1, c->base))
@@ -699,19 +711,26 @@ static unsigned deadlock_line(const corpus *c, const aucs_report_kernel *k) {
   return 0;
 }
 
-/* A deadlock expectation that k's run matches (marking it): 1. */
-static int expected_deadlock(corpus *c, const aucs_report_kernel *k) {
-  unsigned line = deadlock_line(c, k);
+/* A deadlock expectation that k's run matches (the reason names
+ * "<base>:L:C: ... deadlocks"), or an unsatisfiable one that k's reason
+ * proves ("the solver proved <base>:L:C ... unsatisfiable"), marking it:
+ * 1. */
+static int expected_error(corpus *c, const aucs_report_kernel *k) {
+  unsigned dead = reason_line(c, k, "the launch deadlocks", "");
+  unsigned unsat = reason_line(c, k, "unsatisfiable", "the solver proved ");
   int hit = 0;
-  for (int e = 0; line && e < c->ex.n; e++)
-    if (c->ex.v[e].kind == KIND_DEADLOCK && c->ex.v[e].line[0] == line)
-      hit = c->ex.v[e].matched = 1;
+  for (int e = 0; e < c->ex.n; e++) {
+    expect *x = &c->ex.v[e];
+    if ((x->kind == KIND_DEADLOCK && dead && x->line[0] == dead) ||
+        (x->kind == KIND_UNSATISFIABLE && unsat && x->line[0] == unsat))
+      hit = x->matched = 1;
+  }
   return hit;
 }
 
 /* Match every finding of k to the expectations; each unmatched one fails. */
 static void match_kernel(corpus *c, const aucs_report_kernel *k) {
-  if (k->status != AUCS_KERNEL_CHECKED && !expected_deadlock(c, k)) {
+  if (k->status != AUCS_KERNEL_CHECKED && !expected_error(c, k)) {
     printf("%s:1: kernel %s not checked at -O%d: %s\n", c->path, k->demangled,
            c->level, k->reason ? k->reason : "(no reason)");
     c->failed++;
@@ -772,8 +791,7 @@ static void detect(corpus *c, LLVMModuleRef m) {
     findings += r.kernels[i].findings.n;
   }
   for (int e = 0; e < c->ex.n; e++)
-    if (c->ex.v[e].kind == KIND_FINDING || c->ex.v[e].kind == KIND_CLEAN ||
-        c->ex.v[e].kind == KIND_DEADLOCK)
+    if (is_detection(c->ex.v[e].kind))
       check_expectation(c, &c->ex.v[e], findings);
   aucs_detect_report_free(&r);
 }
@@ -950,8 +968,7 @@ static int parse_args(corpus *c, int argc, char **argv) {
 
 static int has_kind(const corpus *c, int detection) {
   for (int i = 0; i < c->ex.n; i++)
-    if ((c->ex.v[i].kind == KIND_FINDING || c->ex.v[i].kind == KIND_CLEAN ||
-         c->ex.v[i].kind == KIND_DEADLOCK) == detection)
+    if (is_detection(c->ex.v[i].kind) == detection)
       return 1;
   return 0;
 }

@@ -679,7 +679,26 @@ static const char *data_kernels =
     "  call void @llvm.assume(i1 %ok)\n"
     "  ret void\n"
     "}\n"
+    /* assumes n == 777 and 96 threads a block; exits unless m == 5; then
+     * every thread writes out[0] */
+    "define ptx_kernel void @solved(ptr %out, i32 %n, i32 %m) {\n"
+    "entry:\n"
+    "  %a = icmp eq i32 %n, 777\n"
+    "  call void @llvm.assume(i1 %a)\n"
+    "  %b = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "  %c = icmp eq i32 %b, 96\n"
+    "  call void @llvm.assume(i1 %c)\n"
+    "  %x = icmp ne i32 %m, 5\n"
+    "  br i1 %x, label %done, label %work\n"
+    "work:\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  store i32 %t, ptr %out\n"
+    "  br label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n"
     "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
     "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n"
     "declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32, i1)\n"
     "declare void @llvm.assume(i1)\n";
@@ -778,20 +797,33 @@ static void test_detect_failed_run_does_not_end_the_search(void **state) {
 }
 
 /* An input violating llvm.assume is not a run: nothing it found is
- * reported (the race comes before the assume), and when every input does,
- * the kernel says so. */
+ * reported (the race comes before the assume), and when no input can
+ * satisfy it the kernel says which assumption the solver proved
+ * unsatisfiable, for which launch (the search stops at the proof; with
+ * the fill fixed too, the one run is all). */
 static void test_detect_assume_discards_inputs(void **state) {
   (void)state;
   aucs_report r;
-  fx *f = data_detect("--kernel assumes --grid 1 --block 32 --arg n=3", &r);
-  const aucs_report_kernel *k = only(&r);
-  assert_int_equal(k->status, AUCS_KERNEL_ERROR);
-  assert_int_equal(k->runs, 0);
-  assert_int_equal(k->discarded, AUCS_FILL_NMODES);
-  assert_int_equal(k->findings.n, 0);
-  assert_non_null(strstr(k->reason, "violated the kernel's assumptions"));
-  assert_non_null(strstr(k->assumption, "@assumes"));
-  data_free(f, &r);
+  static const char *const fixed[] = {
+      "--kernel assumes --grid 1 --block 32 --arg n=3",
+      "--kernel assumes --grid 1 --block 32 --arg n=3 --fill zero"};
+  for (int i = 0; i < 2; i++) {
+    fx *f = data_detect(fixed[i], &r);
+    const aucs_report_kernel *k = only(&r);
+    assert_int_equal(k->status, AUCS_KERNEL_ERROR);
+    assert_int_equal(k->runs, 0);
+    assert_int_equal(k->discarded, 1);
+    assert_int_equal(k->solved, 0);
+    assert_int_equal(k->findings.n, 0);
+    assert_non_null(strstr(k->reason, "the solver proved @assumes"));
+    assert_non_null(strstr(k->reason, "unsatisfiable for this launch (grid "
+                                      "(1,1,1), block (32,1,1); given n=3)"));
+    assert_null(strstr(k->reason, "every input tried"));
+    assert_non_null(strstr(k->assumption, "@assumes"));
+    data_free(f, &r);
+  }
+  fx *f;
+  const aucs_report_kernel *k;
   f = data_detect("--kernel assumes --grid 1 --block 32 --arg n=128", &r);
   k = only(&r);
   assert_int_equal(k->status, AUCS_KERNEL_CHECKED);
@@ -805,6 +837,28 @@ static void test_detect_assume_discards_inputs(void **state) {
   assert_true(k->discarded > 0);
   assert_true(k->runs > 0);
   assert_true(count_kind(k, AUCS_FINDING_RACE) >= 1);
+  data_free(f, &r);
+}
+
+/* n == 777 and blockDim.x == 96: no searched input meets them; inputs
+ * solved from them (precond.h) run, and the race's reproduce line carries
+ * the solved values. An early exit unless m == 5 makes every searched run
+ * idle: the solve gives m too. */
+static void test_detect_solved_inputs(void **state) {
+  (void)state;
+  aucs_report r;
+  fx *f = data_detect("--kernel solved --seed 2", &r);
+  const aucs_report_kernel *k = only(&r);
+  assert_int_equal(k->status, AUCS_KERNEL_CHECKED);
+  assert_true(k->solved >= 1);
+  assert_true(k->runs > 0);
+  assert_true(count_kind(k, AUCS_FINDING_RACE) >= 1);
+  for (size_t i = 0; i < k->findings.n; i++) {
+    assert_non_null(strstr(k->reproduce[i], "--block 96,1,1"));
+    assert_non_null(strstr(k->reproduce[i], "--arg n=777"));
+    assert_non_null(strstr(k->reproduce[i], "--arg m=5"));
+    assert_int_equal(k->findings.v[i].severity, AUCS_SEVERITY_ERROR);
+  }
   data_free(f, &r);
 }
 
@@ -909,6 +963,7 @@ int main(void) {
       cmocka_unit_test(test_detect_fill_reaches_data_dependent_race),
       cmocka_unit_test(test_detect_failed_run_does_not_end_the_search),
       cmocka_unit_test(test_detect_assume_discards_inputs),
+      cmocka_unit_test(test_detect_solved_inputs),
       cmocka_unit_test(test_detect_proven_kernel_stops_after_one_run),
       cmocka_unit_test(test_detect_divergent_barrier_keeps_searching),
       cmocka_unit_test(test_detect_trial_search_skips_replayed_run),

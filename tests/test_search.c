@@ -96,6 +96,9 @@ typedef struct log {
   int fitness_arg;     /* fitness = args[fitness_arg] / 1000 */
   int fail_fill;       /* runs with fill == fail_fill - 1 fail; 0 none */
   uint64_t assume_mod; /* args[0] % assume_mod != 0 is discarded; 0 none */
+  uint64_t assume_eq;  /* args[0] != assume_eq is discarded; 0 none */
+  uint32_t block_eq;   /* launch.block.x != block_eq is discarded; 0 none */
+  uint64_t idle_unless; /* args[0] != idle_unless is an idle run; 0 none */
   int grow;            /* every run sets a coverage bit of its own */
   int sleep_ms;        /* every run takes this long (CPU time) */
 } log;
@@ -128,6 +131,10 @@ static aucs_search_verdict record(void *ctx, const aucs_candidate *c,
     return AUCS_SEARCH_STOP;
   if (l->assume_mod && c->args[0] % l->assume_mod)
     return AUCS_SEARCH_DISCARDED;
+  if ((l->assume_eq && c->args[0] != l->assume_eq) ||
+      (l->block_eq && c->launch.block.x != l->block_eq))
+    return AUCS_SEARCH_DISCARDED;
+  fit->idle = l->idle_unless && c->args[0] != l->idle_unless;
   return (int)c->fill == l->fail_fill - 1 ? AUCS_SEARCH_FAILED
                                           : AUCS_SEARCH_NEXT;
 }
@@ -409,6 +416,114 @@ static void test_search_selection_improves(void **state) {
   log_free(&l);
 }
 
+/* ---- solved seeds -------------------------------------------------------*/
+
+/* A solve that answers n = 777 on blocks of 96 threads (two seeds, the
+ * second on 192 threads), or that no input exists. */
+typedef struct solver {
+  int calls;
+  int unsat;
+  aucs_launch launch[2];
+  uint64_t a0[4], a1[4];
+  uint64_t *args[2];
+  unsigned char chosen[4];
+  uint64_t dict[1];
+} solver;
+
+static void solve_777(void *ctx, aucs_search_seeds *out) {
+  solver *v = ctx;
+  v->calls++;
+  v->launch[0] = (aucs_launch){{1, 1, 1}, {96, 1, 1}};
+  v->launch[1] = (aucs_launch){{2, 1, 1}, {96, 1, 1}};
+  v->a0[0] = v->a1[0] = 777;
+  v->args[0] = v->a0, v->args[1] = v->a1;
+  v->chosen[0] = 1;
+  v->dict[0] = 777;
+  *out = (aucs_search_seeds){.n = v->unsat ? 0 : 2,
+                             .launch = v->launch,
+                             .args = v->args,
+                             .block = {1, 0, 0},
+                             .chosen = v->chosen,
+                             .dict = v->dict,
+                             .ndict = 1,
+                             .unsat = v->unsat};
+}
+
+static size_t valid_runs(const log *l) {
+  size_t ok = 0;
+  for (size_t i = 0; i < l->n; i++)
+    ok += l->c[i].args[0] == 777 && l->c[i].launch.block.x == 96;
+  return ok;
+}
+
+/* n == 777 on blocks of 96 threads: no searched candidate meets it; with
+ * the solve (asked once, at the first discarded candidate) the retries and
+ * children take n and block.x from the seeds, so most candidates run. */
+static void test_search_seeds_from_solve(void **state) {
+  (void)state;
+  aucs_search_space s = space(3);
+  log plain = {.assume_eq = 777, .block_eq = 96};
+  aucs_search_run(&s, record, &plain);
+  assert_int_equal(valid_runs(&plain), 0);
+  solver v = {0};
+  s.solve = solve_777, s.solve_ctx = &v;
+  log l = {.assume_eq = 777, .block_eq = 96};
+  aucs_search_stats st;
+  aucs_search_run_stats(&s, record, &l, &st);
+  assert_int_equal(v.calls, 1);
+  assert_true(valid_runs(&l) >= AUCS_SEARCH_POPULATION);
+  /* the other genes still vary: valid runs differ in fill or grid */
+  unsigned seen = 0, kinds = 0;
+  for (size_t i = 0; i < l.n; i++)
+    if (l.c[i].args[0] == 777 && l.c[i].launch.block.x == 96) {
+      unsigned bit = 1u << (l.c[i].fill * 8 + l.c[i].launch.grid.x % 8);
+      kinds += !(seen & bit);
+      seen |= bit;
+    }
+  assert_true(kinds >= 2);
+  log_free(&plain);
+  log_free(&l);
+}
+
+/* Every run of the initial population is idle (an early exit unless
+ * n == 777): the solve is asked after it and each seed runs. */
+static void test_search_seeds_after_idle_runs(void **state) {
+  (void)state;
+  aucs_search_space s = space(4);
+  solver v = {0};
+  s.solve = solve_777, s.solve_ctx = &v;
+  log l = {.idle_unless = 777};
+  aucs_search_run(&s, record, &l);
+  assert_int_equal(v.calls, 1);
+  size_t seeded = 0;
+  for (size_t i = 0; i < l.n; i++)
+    seeded += l.c[i].args[0] == 777;
+  assert_true(seeded >= 2);
+  /* a run that did work first: no solve */
+  solver w = {0};
+  s.solve_ctx = &w;
+  log busy = {0};
+  aucs_search_run(&s, record, &busy);
+  assert_int_equal(w.calls, 0);
+  log_free(&l);
+  log_free(&busy);
+}
+
+/* The solve proves that no input exists: the search stops there. */
+static void test_search_stops_when_unsat(void **state) {
+  (void)state;
+  aucs_search_space s = space(5);
+  solver v = {.unsat = 1};
+  s.solve = solve_777, s.solve_ctx = &v;
+  log l = {.assume_eq = 777};
+  aucs_search_stats st;
+  aucs_search_run_stats(&s, record, &l, &st);
+  assert_int_equal(v.calls, 1);
+  assert_int_equal(l.n, 1);
+  assert_int_equal(st.end, AUCS_SEARCH_END_UNSAT);
+  log_free(&l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_search_rng_same_seed_same_stream),
@@ -429,6 +544,9 @@ int main(void) {
       cmocka_unit_test(test_search_keeps_what_user_fixed),
       cmocka_unit_test(test_search_stops_when_asked),
       cmocka_unit_test(test_search_selection_improves),
+      cmocka_unit_test(test_search_seeds_from_solve),
+      cmocka_unit_test(test_search_seeds_after_idle_runs),
+      cmocka_unit_test(test_search_stops_when_unsat),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

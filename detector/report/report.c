@@ -510,6 +510,12 @@ static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,
                     k->demangled, (unsigned long long)k->discarded,
                     plural(k->discarded), k->assumption,
                     k->discarded == 1 ? "was" : "were");
+  if (k->solved && k->runs)
+    aucs_buf_printf(out,
+                    "aucs: note: kernel '%s': %llu input%s solved from the "
+                    "kernel's preconditions seeded the search\n",
+                    k->demangled, (unsigned long long)k->solved,
+                    plural(k->solved));
   if (r->stats)
     aucs_buf_printf(out,
                     "aucs: stats: kernel '%s': %llu runs, %llu thread "
@@ -856,6 +862,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, const aucs_report *r) {
   json_object_set_new(j, "pairs", json_pairs(&k->st));
   json_object_set_new(j, "assumptions", json_assumptions(&k->st));
   json_object_set_new(j, "discarded", json_integer((json_int_t)k->discarded));
+  json_object_set_new(j, "solved", json_integer((json_int_t)k->solved));
   json_object_set_new(j, "cooperative_launch", json_boolean(k->cooperative));
   json_object_set_new(j, "launch_from", json_str(k->launch_from));
   json_object_set_new(j, "assumption", json_str(k->assumption));

@@ -27,6 +27,14 @@
  *      same runs happen). The initial population runs the
  *      smallest launch first, so a search stopped after one run ran the
  *      cheapest.
+ *   6. Solved seeds (search.h): at the first discarded candidate, or
+ *      after an initial population in which no run made a memory access,
+ *      ask the solve once. Then a discarded candidate's retries take the
+ *      solver's genes from the seeds in turn (odd retries on a new launch
+ *      and round sizes for the other genes), half the children take them
+ *      from a random seed, round sizes come from the conditions'
+ *      constants too, and after an idle initial population each seed is
+ *      run on one of its candidates.
  *   A candidate equal to one already run is not run again. Every run gets
  *   its own seed from the PRNG, for the memory it leaves uninitialised,
  *   except the first, which keeps the given seed: with all but the fill
@@ -129,6 +137,10 @@ typedef struct search {
   int stopped;
   int discarded; /* the last try_run's candidate was discarded */
   int assumes;   /* some candidate was: children take round sizes too */
+  int solved;    /* the solve ran: seeds holds its seeds */
+  aucs_search_seeds seeds;
+  size_t next_seed;                   /* the seed of the next retry */
+  int worked;                         /* some run made a memory access */
   uint64_t seen[AUCS_COVERAGE_WORDS]; /* union of the runs' coverage */
   int grew;        /* some run grew coverage since it was last cleared */
   double deadline; /* cpu_seconds() at which the budget runs out */
@@ -139,6 +151,10 @@ static unsigned dims(unsigned d) { return d == 0 ? 1 : d > 3 ? 3 : d; }
 
 static uint32_t *dim(aucs_dim3 *d, unsigned i) {
   return i == 0 ? &d->x : i == 1 ? &d->y : &d->z;
+}
+
+static uint32_t dim_of(const aucs_dim3 *d, unsigned i) {
+  return i == 0 ? d->x : i == 1 ? d->y : d->z;
 }
 
 static uint64_t threads(const aucs_launch *l) {
@@ -332,7 +348,7 @@ static void mutate_arg(search *x, step_fn step, aucs_candidate *c, size_t p) {
 static uint64_t round_size(search *x, const aucs_param *par,
                            const aucs_launch *l) {
   uint64_t v;
-  switch (aucs_search_rng_below(&x->rng, 4)) {
+  switch (aucs_search_rng_below(&x->rng, x->seeds.ndict ? 5 : 4)) {
   case 0:
     v = l->block.x;
     break;
@@ -342,12 +358,55 @@ static uint64_t round_size(search *x, const aucs_param *par,
   case 2:
     v = (uint64_t)l->block.x * (1 + aucs_search_rng_below(&x->rng, 4));
     break;
-  default:
+  case 3:
     v = 64u << aucs_search_rng_below(&x->rng, 4);
+    break;
+  default: /* a constant of the conditions, or a multiple of it */
+    v = x->seeds.dict[aucs_search_rng_below(&x->rng, x->seeds.ndict)];
+    if (aucs_search_rng_below(&x->rng, 2))
+      v *= 2 + aucs_search_rng_below(&x->rng, 3);
     break;
   }
   int64_t hi = int_max(par, l);
   return v > (uint64_t)hi ? (uint64_t)hi : v;
+}
+
+/* ---- solved seeds -------------------------------------------------------*/
+
+static uint64_t block_threads(const aucs_dim3 *b) {
+  return (uint64_t)b->x * b->y * b->z;
+}
+
+/* Seed k's chosen genes on c; a block dimension the solver did not choose
+ * halves while the block has too many threads. */
+static void overlay(search *x, aucs_candidate *c, size_t k) {
+  const aucs_search_space *s = x->s;
+  const aucs_search_seeds *sd = &x->seeds;
+  for (unsigned d = 0; d < 3; d++) {
+    if (!s->fixed_grid && sd->grid[d])
+      *dim(&c->launch.grid, d) = dim_of(&sd->launch[k].grid, d);
+    if (!s->fixed_block && sd->block[d])
+      *dim(&c->launch.block, d) = dim_of(&sd->launch[k].block, d);
+  }
+  for (unsigned d = 0; d < 3 && !s->fixed_block; d++)
+    while (block_threads(&c->launch.block) > MAX_THREADS && !sd->block[d] &&
+           *dim(&c->launch.block, d) > 1)
+      *dim(&c->launch.block, d) /= 2;
+  for (size_t p = 0; p < s->nparams; p++)
+    if (searched(s, p) && sd->chosen && sd->chosen[p])
+      c->args[p] = sd->args[k][p];
+}
+
+/* Ask the search space's solve, once. */
+static void solve_once(search *x) {
+  if (x->solved || !x->s->solve)
+    return;
+  x->solved = 1;
+  x->s->solve(x->s->solve_ctx, &x->seeds);
+  if (x->seeds.unsat && !x->stopped) {
+    x->stopped = 1;
+    x->end = AUCS_SEARCH_END_UNSAT;
+  }
 }
 
 static aucs_candidate child(search *x, step_fn step,
@@ -365,6 +424,8 @@ static aucs_candidate child(search *x, step_fn step,
     else
       mutate_arg(x, step, &c, p);
   }
+  if (x->seeds.n && aucs_search_rng_below(&x->rng, 2))
+    overlay(x, &c, aucs_search_rng_below(&x->rng, x->seeds.n));
   return c;
 }
 
@@ -423,8 +484,10 @@ static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
   m->c.seed = seed;
   x->ndone++;
   aucs_search_verdict v = x->eval(x->ctx, &m->c, &m->fit);
-  if (v == AUCS_SEARCH_NEXT || v == AUCS_SEARCH_FAILED)
+  if (v == AUCS_SEARCH_NEXT || v == AUCS_SEARCH_FAILED) {
     x->grew |= grow(x, &m->fit);
+    x->worked |= !m->fit.idle;
+  }
   x->stopped = v == AUCS_SEARCH_STOP;
   if (x->stopped)
     x->end = AUCS_SEARCH_END_STOPPED;
@@ -434,15 +497,18 @@ static const member *try_run(search *x, aucs_candidate c, uint64_t seed) {
 }
 
 /* Retry k of a discarded candidate: round integer arguments, and on odd
- * retries another launch. */
+ * retries another launch; with seeds, the next seed's genes over that
+ * (over the candidate itself on even retries). */
 static aucs_candidate retry(search *x, const aucs_candidate *from,
                             unsigned k) {
   aucs_candidate c = copy(x->s, from);
   if (k % 2)
     mutate_launch(x, aucs_search_rng_cauchy, &c.launch);
-  for (size_t p = 0; p < x->s->nparams; p++)
+  for (size_t p = 0; (k % 2 || !x->seeds.n) && p < x->s->nparams; p++)
     if (searched(x->s, p) && x->s->params[p].kind == AUCS_PARAM_INT)
       c.args[p] = round_size(x, &x->s->params[p], &c.launch);
+  if (x->seeds.n)
+    overlay(x, &c, x->next_seed++ % x->seeds.n);
   return c;
 }
 
@@ -451,6 +517,8 @@ static aucs_candidate retry(search *x, const aucs_candidate *from,
 static const member *try_valid(search *x, aucs_candidate c, uint64_t seed) {
   aucs_candidate base = copy(x->s, &c);
   const member *m = try_run(x, c, seed);
+  if (!m && x->discarded)
+    solve_once(x);
   for (unsigned k = 0; !m && x->discarded && k < DISCARD_RETRIES; k++)
     m = try_run(x, retry(x, &base, k), aucs_search_rng_next(&x->rng));
   free(base.args);
@@ -535,6 +603,35 @@ static void stale(search *x, unsigned *quiet) {
   }
 }
 
+/* No run of the initial population made an access: run each seed (up to
+ * mu) over one of the candidates run; the best mu of them and the parents
+ * are the parents. */
+static void seeded_runs(search *x, size_t *parents, size_t *n, size_t mu) {
+  int was = x->solved;
+  solve_once(x);
+  size_t ran = x->ndone, len = 0;
+  if (was || !ran)
+    return;
+  size_t cap = *n + mu;
+  const member **pool = aucs_xmalloc((cap ? cap : 1) * sizeof *pool);
+  size_t *idx = aucs_xmalloc((cap ? cap : 1) * sizeof *idx);
+  for (size_t i = 0; i < *n; i++)
+    idx[len++] = parents[i];
+  for (size_t k = 0; k < x->seeds.n && k < mu && !x->stopped; k++) {
+    aucs_candidate c = copy(x->s, &x->done[k % ran].c);
+    overlay(x, &c, k);
+    if (try_valid(x, c, aucs_search_rng_next(&x->rng)))
+      idx[len++] = x->ndone - 1;
+  }
+  for (size_t i = 0; i < len; i++) /* x->done may have moved: index now */
+    pool[i] = &x->done[idx[i]];
+  *n = select_best(pool, len, mu);
+  for (size_t i = 0; i < *n; i++)
+    parents[i] = (size_t)(pool[i] - x->done);
+  free(pool);
+  free(idx);
+}
+
 static void evolve(search *x) {
   const aucs_search_space *s = x->s;
   size_t mu = population(s), n = 0;
@@ -551,6 +648,8 @@ static void evolve(search *x) {
   for (size_t i = 0; i < mu; i++)
     if (try_valid(x, init[i], i == 0 ? s->seed : seeds[i]))
       parents[n++] = x->ndone - 1;
+  if (!x->worked && !x->stopped)
+    seeded_runs(x, parents, &n, mu);
   x->grew = 0;
   for (unsigned g = 0; g < gens && n && !x->stopped; g++) {
     n = generation(x, parents, n, mu);
@@ -569,6 +668,8 @@ const char *aucs_search_end_name(aucs_search_end e) {
     return "every pair proven, no barrier in question";
   case AUCS_SEARCH_END_BUDGET:
     return "time budget spent";
+  case AUCS_SEARCH_END_UNSAT:
+    return "no input satisfies the kernel's assumptions";
   default:
     return "every generation ran";
   }

@@ -175,8 +175,9 @@ static void options(aucs_static *S, const aucs_static_options *o) {
   S->trace = dbg && strstr(dbg, "static");
 }
 
-aucs_static *aucs_static_analyze(LLVMValueRef kernel,
-                                 const aucs_static_options *o) {
+/* Steps 1 and the symbols of step 4: what an analysis and precond.c's
+ * solve share. Free with aucs_static_free. */
+aucs_static *st_setup(LLVMValueRef kernel, const aucs_static_options *o) {
   aucs_static *S = aucs_xcalloc(1, sizeof *S);
   options(S, o);
   S->fn = kernel;
@@ -197,6 +198,12 @@ aucs_static *aucs_static_analyze(LLVMValueRef kernel,
   st_collect_fn(S, st_new_frame(S, kernel, NULL, NULL), NULL);
   S->nassume = aucs_assume_collect(S->cfg, &S->assumes);
   S->assume_used = aucs_xcalloc(S->nassume + 1, 1);
+  return S;
+}
+
+aucs_static *aucs_static_analyze(LLVMValueRef kernel,
+                                 const aucs_static_options *o) {
+  aucs_static *S = st_setup(kernel, o);
   S->phase = 1;
   st_interval_queries(S, NULL, &S->base);
   st_inter_queries(S, &S->base);

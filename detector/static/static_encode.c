@@ -1132,6 +1132,8 @@ static Z3_ast ec(enc *e, frame *f, int b) {
   return t;
 }
 
+Z3_ast st_entry_cond(enc *e, frame *f, int b) { return ec(e, f, b); }
+
 Z3_ast st_guard(enc *e, const acc *a) {
   Z3_ast g = ec(e, a->f, st_block_of(a->f->cfg, a->instr));
   for (frame *f = a->f; f->call; f = f->parent)

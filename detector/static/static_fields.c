@@ -149,8 +149,8 @@ static int locate(aucs_static *S, frame *f, LLVMValueRef p, unsigned *param,
   return 0;
 }
 
-static Z3_ast field_symbol(aucs_static *S, unsigned param, uint64_t off,
-                           unsigned bits) {
+Z3_ast st_field_symbol(aucs_static *S, unsigned param, uint64_t off,
+                       unsigned bits) {
   char name[64];
   snprintf(name, sizeof name, "arg%u+%llu:%u", param, (unsigned long long)off,
            bits);
@@ -166,7 +166,7 @@ Z3_ast st_field_value(aucs_static *S, frame *f, LLVMValueRef load,
       LLVMGetOrdering(load) != LLVMAtomicOrderingNotAtomic ||
       !locate(S, f, LLVMGetOperand(load, 0), &param, &off))
     return NULL;
-  return field_symbol(S, param, off, bits);
+  return st_field_symbol(S, param, off, bits);
 }
 
 /* Step 4: the first load of the pointer field load reads stands for the
@@ -189,7 +189,7 @@ LLVMValueRef st_field_root(aucs_static *S, frame *f, LLVMValueRef load) {
 Z3_ast st_field_base(aucs_static *S, LLVMValueRef root) {
   for (size_t i = 0; i < S->nfields; i++)
     if (S->fields[i].root == root)
-      return field_symbol(S, S->fields[i].param, S->fields[i].offset, 64);
+      return st_field_symbol(S, S->fields[i].param, S->fields[i].offset, 64);
   return NULL;
 }
 
@@ -202,7 +202,7 @@ void st_fix_fields(aucs_static *S) {
         !is_byval(S->fn, x->param))
       continue;
     st_push_ast(&S->launch, &S->nlaunch,
-                Z3_mk_eq(S->z, field_symbol(S, x->param, x->offset, x->bits),
+                Z3_mk_eq(S->z, st_field_symbol(S, x->param, x->offset, x->bits),
                          st_bv(S->z, x->value, x->bits)));
   }
 }

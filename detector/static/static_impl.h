@@ -7,6 +7,7 @@
  *   static_intervals.c  step 2, barrier intervals and the queries
  *   static_query.c      step 3, asking Z3, witnesses and replay limits
  *   static.c            the interface: pairs, barriers, redundancy
+ *   precond.c           the kernel's preconditions solved for inputs
  * Functions one part calls in another are prefixed st_.
  */
 #ifndef AUCS_STATIC_IMPL_H
@@ -210,6 +211,9 @@ typedef struct enc {
                        function of their address (static_values.c) */
 } enc;
 
+/* steps 1 and 4's symbols, for an analysis and for precond.c (static.c) */
+aucs_static *st_setup(LLVMValueRef kernel, const aucs_static_options *o);
+
 /* step 1: accesses, frames, barriers (static_access.c) */
 const char *st_callee_name(LLVMValueRef call);
 LLVMValueRef st_defined_callee(LLVMValueRef call);
@@ -225,6 +229,8 @@ Z3_ast st_field_value(aucs_static *S, frame *f, LLVMValueRef load,
                       unsigned bits);
 LLVMValueRef st_field_root(aucs_static *S, frame *f, LLVMValueRef load);
 Z3_ast st_field_base(aucs_static *S, LLVMValueRef root);
+Z3_ast st_field_symbol(aucs_static *S, unsigned param, uint64_t off,
+                       unsigned bits);
 void st_fix_fields(aucs_static *S);
 
 /* step 4: values and guards (static_encode.c) */
@@ -245,6 +251,7 @@ Z3_ast st_global_base(enc *e, LLVMValueRef g);
 Z3_ast st_root_base(enc *e, LLVMValueRef root);
 Z3_ast st_val(enc *e, frame *f, LLVMValueRef v);
 Z3_ast st_edge_cond(enc *e, frame *f, int p, int b);
+Z3_ast st_entry_cond(enc *e, frame *f, int b);
 Z3_ast st_guard(enc *e, const acc *a);
 Z3_ast st_address(enc *e, const acc *a);
 Z3_ast st_extent(enc *e, const acc *a);

@@ -55,7 +55,8 @@ int aucs_natural_value(const aucs_natural *n, size_t i, aucs_launch l,
 
 /* Replay c: 0 when the run finished, its findings appended to out (the
  * caller frees them); nonzero when it did not (a budget, a trap, an
- * assumption violated). */
+ * assumption violated) or touched no memory (an early exit): such a
+ * replay tells nothing, and the finding stays an error. */
 typedef int (*aucs_natural_replay)(void *ctx, const aucs_candidate *c,
                                    aucs_findings *out);
 

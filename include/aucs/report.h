@@ -91,6 +91,9 @@ typedef struct aucs_report_kernel {
    * first violated assumption's location ("k.cu:12:3") or NULL. */
   uint64_t discarded;
   char *assumption;
+  /* Inputs solved from the kernel's preconditions (precond.h) that seeded
+   * the search. */
+  uint64_t solved;
   int cooperative; /* it syncs its grid: the launch must be cooperative */
   /* Functions the module only declares that the kernel calls (the runs
    * take their results as arbitrary values and assume they write no

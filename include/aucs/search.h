@@ -18,7 +18,12 @@
  * kept out of the parents and the search goes on. A candidate that
  * violates the kernel's assumptions is discarded, and up to four others
  * (round integer sizes such as blockDim.x or 64 << k, another launch) are
- * tried in its place.
+ * tried in its place. At the first discarded candidate, or when no run of
+ * the initial population made a memory access (each took an early exit or
+ * trapped), the search asks once for inputs solved from the kernel's
+ * preconditions (aucs_search_space.solve, precond.h): the retries and half
+ * the children then take the genes the solver chose from them, and round
+ * sizes from the constants the conditions compare inputs with.
  *
  * The parameters are the kernel's inputs (inputs.h): integer fields of
  * structs passed by value are searched like integer arguments.
@@ -83,7 +88,27 @@ typedef struct aucs_fitness {
    * for the first time). Either new makes the run one that grew coverage. */
   uint64_t coverage[AUCS_COVERAGE_WORDS];
   unsigned news;
+  int idle; /* the run made no memory access */
 } aucs_fitness;
+
+/* Inputs solved from the kernel's preconditions (precond.h) that seed the
+ * search: overlaid on a candidate, seed k replaces the launch dimensions
+ * and parameters the solver chose. Owned by the solve's caller, valid
+ * until the search ends. */
+typedef struct aucs_search_seeds {
+  size_t n;
+  const aucs_launch *launch;       /* per seed */
+  uint64_t *const *args;           /* per seed, one value per parameter */
+  unsigned char grid[3], block[3]; /* the dimensions the solver chose */
+  const unsigned char *chosen;     /* per parameter; NULL: none */
+  const uint64_t *dict; /* constants compared with inputs (round sizes) */
+  size_t ndict;
+  int unsat; /* the solver proved that no input satisfies the kernel's
+                assumptions: the search stops */
+} aucs_search_seeds;
+
+/* Fill *out with the seeds (n = 0 when there are none). */
+typedef void (*aucs_search_solve)(void *ctx, aucs_search_seeds *out);
 
 typedef struct aucs_search_space {
   const aucs_param *params; /* nparams entries */
@@ -108,6 +133,10 @@ typedef struct aucs_search_space {
   unsigned patience;
   int exhaustive;
   unsigned budget_ms;
+  /* Called at most once per search, when candidates violate the kernel's
+   * assumptions or no run does anything (NULL: never). */
+  aucs_search_solve solve;
+  void *solve_ctx;
 } aucs_search_space;
 
 /* Why a search ended. */
@@ -116,6 +145,7 @@ typedef enum aucs_search_end {
   AUCS_SEARCH_END_COVERAGE, /* coverage stopped growing */
   AUCS_SEARCH_END_STOPPED,  /* the evaluation said STOP (e.g. all proven) */
   AUCS_SEARCH_END_BUDGET,   /* the time budget ran out */
+  AUCS_SEARCH_END_UNSAT,    /* no input satisfies the kernel's assumptions */
 } aucs_search_end;
 
 typedef struct aucs_search_stats {
