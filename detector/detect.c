@@ -38,83 +38,7 @@
  * Limitation: the interpreter reports no address range, so fitness ties go
  * to the run with more accesses rather than to the denser range.
  */
-#include "aucs/detect.h"
-
-#include "aucs/demangle.h"
-#include "aucs/kernel.h"
-#include "aucs/nvvm.h"
-
-#include "aucs/adaptive.h"
-#include "aucs/jobs.h"
-
-#include "aucs/inputs.h"
-#include "aucs/launchplan.h"
-#include "aucs/interp.h"
-#include "aucs/progress.h"
-#include "aucs/natural.h"
-#include "aucs/datadep.h"
-#include "aucs/benign.h"
-#include "aucs/replay.h"
-#include "aucs/search.h"
-#include "aucs/seeds.h"
-#include "aucs/srcloc.h"
-#include "aucs/assume.h"
-#include "aucs/static.h"
-#include "aucs/util.h"
-#include <errno.h>
-#include <llvm-c/Core.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-/* ---- kernels and their parameters ---------------------------------------*/
-
-/* One selected kernel while it is checked. */
-typedef struct kstate {
-  const aucs_detect_options *o;
-  aucs_qcache *cache; /* the static answers of the module (qcache.h) */
-  const char *prefix; /* of the reproduce command */
-  aucs_report_kernel *k;
-  aucs_prog *prog;
-  aucs_param *params;
-  size_t np;
-  uint64_t *vals;       /* per parameter: --arg values, raw bits */
-  unsigned char *fixed; /* which params --arg fixed */
-  aucs_inputs *in;      /* the leaves, also of a kernel that did not lower */
-  size_t nl;
-  aucs_inputs_values iv; /* per leaf: the user's values, buffer sizes */
-  aucs_param *leaves;    /* per leaf, for the search */
-  unsigned char *lfixed; /* per leaf: not searched (the user's, or a float
-                            field left to the fill) */
-  unsigned char *lset;   /* per leaf: a run writes the field's value */
-  size_t nbar;
-  uint64_t *bar_runs; /* runs that passed barrier i */
-  unsigned char *bar_ordered;
-  aucs_launch *bar_launch; /* the first run that passed it */
-  char **bar_args;
-  char **bar_shown; /* what its launch note shows of bar_args */
-  char **bar_cmd;   /* its reproduce command */
-  aucs_static *st; /* the static checker's results, or NULL */
-  unsigned char *unreplayed; /* per pair: the replay limit cut its replay */
-  aucs_candidate *found;     /* per finding of a run: that run (natural.h) */
-  size_t nfound;
-  aucs_adaptive *plan;       /* the search may stop once the runs settle it */
-  uint64_t failed; /* runs that hit a budget or trapped */
-  char *failure;   /* the first one: what, where, how to reproduce */
-  aucs_progress pg; /* the kernel's time and memory budget, how far it got */
-  aucs_ptrmap fmap; /* add_finding's index (finding_key) */
-  size_t *fnext;
-  int taint; /* runs track filled data (datadep.h) */
-  aucs_budget datadep; /* the taint replays' own time (datadep.h) */
-  uint64_t datadep_steps; /* thread instructions the replays have left */
-  aucs_findings until; /* a replay may stop once these are settled */
-  aucs_replay_memo replayed; /* a trial's replayed runs, for its search */
-  aucs_launchplan lp; /* the launch: the user's, the host code's, searched */
-  aucs_seeds *seeds;  /* inputs solved from the preconditions, or NULL */
-  int stop_runs;             /* a trial's replays stop at its stop's finding */
-  int stopped;               /* one did: the trial ends, its report partial */
-  double start;        /* its budget's clock start (the command's); 0: now */
-} kstate;
+#include "detect_impl.h"
 
 static const char *fn_name(LLVMValueRef fn) {
   size_t len;
@@ -286,15 +210,15 @@ static void kstate_free(kstate *s) {
 
 /* ---- argument values ----------------------------------------------------*/
 
-static int scalar(const aucs_param *p) {
+int dt_scalar(const aucs_param *p) {
   return p->kind == AUCS_PARAM_INT || p->kind == AUCS_PARAM_FLOAT;
 }
 
 /* "n=100 t.dims[0]=4": the inputs a run used (per leaf values); with
  * read (aucs_run_result.leaf_read), only those the user gave or the run
  * read. */
-static char *format_args(const kstate *s, const uint64_t *vals,
-                         const unsigned char *read) {
+char *dt_format_args(const kstate *s, const uint64_t *vals,
+                     const unsigned char *read) {
   return aucs_inputs_format(s->in, &s->iv, vals, read);
 }
 
@@ -315,7 +239,6 @@ static void leaves_of(kstate *s) {
     }
   }
 }
-
 
 /* --replay: every input still free is 0, not searched (a float field
  * left to the fill stays so: it is not settable). */
@@ -450,7 +373,7 @@ static int add_finding(kstate *s, const aucs_finding *f,
   g.object = f->object ? aucs_xstrdup(f->object) : NULL;
   aucs_finding_dup_text(&g, f);
   g.args = aucs_xstrdup(args);
-  g.shown_args = format_args(s, c->args, res->leaf_read);
+  g.shown_args = dt_format_args(s, c->args, res->leaf_read);
   g.data_dependent = g.data_loads = NULL; /* set by datadep() only */
   g.benign = NULL;                        /* set by benign() only */
   g.launch = c->launch;
@@ -481,7 +404,7 @@ static unsigned merge_barriers(kstate *s, const aucs_run_result *res,
       news++;
       s->bar_launch[i] = c->launch;
       s->bar_args[i] = aucs_xstrdup(args);
-      s->bar_shown[i] = format_args(s, c->args, res->leaf_read);
+      s->bar_shown[i] = dt_format_args(s, c->args, res->leaf_read);
       s->bar_cmd[i] = reproduce(s, c, res->leaf_read);
     }
   }
@@ -509,7 +432,7 @@ static void run_failed(kstate *s, const aucs_run_result *res,
     return;
   char *g = dim_arg(c->launch.grid), *b = dim_arg(c->launch.block);
   char *cmd = reproduce(s, c, res->leaf_read);
-  char *shown = format_args(s, c->args, res->leaf_read);
+  char *shown = dt_format_args(s, c->args, res->leaf_read);
   s->failure =
       aucs_xasprintf("%s (run: grid (%s) block (%s)%s%s; reproduce with: %s)",
                      res->error ? res->error : status_text(res->status), g, b,
@@ -599,9 +522,8 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
       .taint_until = s->taint && s->until.n ? &s->until : NULL,
       .stop = s->stop_runs ? run_stop : NULL,
       .stop_ctx = s,
-      .dynamic_shared_bytes = s->lp.dynamic_shared
-                                  ? s->lp.dynamic_shared
-                                  : s->o->user.dynamic_shared,
+      .dynamic_shared_bytes = s->lp.dynamic_shared ? s->lp.dynamic_shared
+                                                   : s->o->user.dynamic_shared,
       .seed = c->seed,
       .fill = c->fill,
       .warp_lockstep = s->o->warp_lockstep,
@@ -616,7 +538,6 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
   free(pargs);
   return st;
 }
-
 
 static int tied(const kstate *s) { return s->lp.grid_tied || s->lp.args_tied; }
 
@@ -645,8 +566,8 @@ static aucs_search_verdict no_launch(aucs_fitness *fit) {
 }
 
 /* The search's evaluation: one interpreter run, merged into the report. */
-static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
-                                aucs_fitness *fit) {
+aucs_search_verdict dt_eval(void *ctx, const aucs_candidate *c,
+                            aucs_fitness *fit) {
   kstate *s = ctx;
   aucs_candidate d;
   if (tied(s)) {
@@ -659,7 +580,7 @@ static aucs_search_verdict eval(void *ctx, const aucs_candidate *c,
   return eval_as_is(s, c, fit);
 }
 
-/* eval on c as it is. */
+/* dt_eval on c as it is. */
 static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
                                       aucs_fitness *fit) {
   aucs_report_kernel *k = s->k;
@@ -669,7 +590,7 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
   aucs_run_status st = run_as_is(s, c, &res);
   if (st == AUCS_RUN_ASSUME)
     return discard(s, &res);
-  char *args = format_args(s, c->args, NULL);
+  char *args = dt_format_args(s, c->args, NULL);
   if (k->runs++ == 0) {
     k->launch = c->launch;
     k->args = aucs_xstrdup(args);
@@ -818,7 +739,7 @@ static void benign(kstate *s) {
 
 /* ---- redundant barriers -------------------------------------------------*/
 
-static int in_finding(const aucs_report_kernel *k, LLVMValueRef I) {
+int dt_in_finding(const aucs_report_kernel *k, LLVMValueRef I) {
   for (size_t i = 0; i < k->findings.n; i++)
     if (k->findings.v[i].a.instr == I || k->findings.v[i].b.instr == I)
       return 1;
@@ -827,7 +748,7 @@ static int in_finding(const aucs_report_kernel *k, LLVMValueRef I) {
 
 /* A reduction barrier (__syncthreads_count, _and, _or) whose result is
  * used hands every thread a block-wide value: deleting it changes that. */
-static int communicates(LLVMValueRef bar) {
+int dt_communicates(LLVMValueRef bar) {
   return LLVMGetTypeKind(LLVMTypeOf(bar)) != LLVMVoidTypeKind &&
          LLVMGetFirstUse(bar) != NULL;
 }
@@ -835,7 +756,7 @@ static int communicates(LLVMValueRef bar) {
 static void redundant(kstate *s, size_t i) {
   LLVMValueRef bar = aucs_prog_barrier(s->prog, i);
   aucs_report_kernel *k = s->k;
-  if (in_finding(k, bar) || communicates(bar))
+  if (dt_in_finding(k, bar) || dt_communicates(bar))
     return;
   aucs_finding f = {
       .kind = AUCS_FINDING_REDUNDANT_BARRIER,
@@ -851,323 +772,6 @@ static void redundant(kstate *s, size_t i) {
   aucs_findings_push(&k->findings, &f);
   k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
   k->reproduce[k->findings.n - 1] = aucs_xstrdup(s->bar_cmd[i]);
-}
-
-/* ---- the static checker (static.h) --------------------------------------*/
-
-/* The fields of struct parameters the user (or the host launch) fixed, as
- * the static checker takes them (*n of them; free with free()). */
-static aucs_static_field *fixed_fields(const kstate *s, size_t *n) {
-  aucs_static_field *v = aucs_xcalloc(s->nl + 1, sizeof *v);
-  *n = 0;
-  for (size_t j = 0; j < s->nl; j++) {
-    const aucs_input *x = &s->in->v[j];
-    if (x->field && s->iv.fixed[j] && scalar(&x->p) && x->p.bits <= 64)
-      v[(*n)++] = (aucs_static_field){.param = x->param,
-                                      .offset = x->offset,
-                                      .bits = x->p.bits,
-                                      .value = s->iv.vals[j]};
-  }
-  return v;
-}
-
-static void static_analyze(kstate *s) {
-  const aucs_detect_options *o = s->o;
-  size_t nfields;
-  aucs_static_field *fields = fixed_fields(s, &nfields);
-  aucs_static_options so = {
-      .timeout_ms = o->smt_timeout,
-      .budget_ms = o->static_budget,
-      .fixed_grid = s->lp.has_grid,
-      .fixed_block = s->lp.has_block,
-      .launch = {s->lp.grid, s->lp.block},
-      .args = s->vals,
-      .fixed_arg = s->fixed,
-      .fields = fields,
-      .nfields = nfields,
-      .may_alias = o->may_alias,
-      .skip_barriers = o->no_barrier_proofs,
-      .cache = s->cache,
-      .smt = o->smt,
-      .budget = &s->pg.stat,
-  };
-  s->st = aucs_static_analyze(s->k->fn, &so);
-  s->pg.st = s->st;
-  free(fields);
-}
-
-static int same_inputs(const aucs_candidate *a, const aucs_candidate *b,
-                       size_t np) {
-  return !memcmp(&a->launch, &b->launch, sizeof a->launch) &&
-         !memcmp(a->args, b->args, np * sizeof *a->args);
-}
-
-static int pair_matches(const aucs_static_pair *p, const aucs_finding *f) {
-  aucs_finding_kind want =
-      p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE : AUCS_FINDING_RACE;
-  return f->kind == want &&
-         ((f->a.instr == p->a.instr && f->b.instr == p->b.instr) ||
-          (f->a.instr == p->b.instr && f->b.instr == p->a.instr));
-}
-
-/* A run has found the race of pair p already. */
-static int confirmed(const aucs_report_kernel *k, const aucs_static_pair *p) {
-  for (size_t i = 0; i < k->findings.n; i++)
-    if (pair_matches(p, &k->findings.v[i]))
-      return 1;
-  return 0;
-}
-
-/* Two pairs of the same source lines (and kind). */
-static int same_lines(const aucs_static_pair *p, const aucs_static_pair *q) {
-  return p->inter_block == q->inter_block &&
-         LLVMGetDebugLocLine(p->a.instr) == LLVMGetDebugLocLine(q->a.instr) &&
-         LLVMGetDebugLocLine(p->b.instr) == LLVMGetDebugLocLine(q->b.instr);
-}
-
-/* Pair indices: the first of each pair of lines, then the others. */
-static size_t *replay_order(const aucs_static *st, size_t n) {
-  size_t *order = aucs_xcalloc(n + 1, sizeof *order), m = 0;
-  unsigned char *first = aucs_xcalloc(n + 1, 1);
-  for (size_t i = 0; i < n; i++) {
-    first[i] = 1;
-    for (size_t j = 0; j < i && first[i]; j++)
-      first[i] = !same_lines(aucs_static_pair_at(st, i),
-                             aucs_static_pair_at(st, j));
-  }
-  for (int pass = 1; pass >= 0; pass--)
-    for (size_t i = 0; i < n; i++)
-      if (first[i] == pass)
-        order[m++] = i;
-  free(first);
-  return order;
-}
-
-static unsigned replay_limit(const aucs_detect_options *o) {
-  return o->replays ? o->replays : AUCS_DETECT_REPLAYS;
-}
-
-/* Per leaf: a witness's value of each scalar parameter the user left free,
- * else the user's value; an integer field the user left free (the solver
- * does not choose fields) is the witness launch's thread count, a size. */
-static void witness_args(const kstate *s, const aucs_static_witness *w,
-                         uint64_t *out) {
-  const aucs_dim3 g = w->launch.grid, b = w->launch.block;
-  uint64_t threads = (uint64_t)g.x * g.y * g.z * b.x * b.y * b.z;
-  for (size_t j = 0; j < s->nl; j++) {
-    const aucs_input *x = &s->in->v[j];
-    out[j] = s->iv.vals[j];
-    if (s->iv.fixed[j] || !scalar(&x->p))
-      continue;
-    if (!x->field && x->param < s->np)
-      out[j] = w->args[x->param];
-    else if (x->p.kind == AUCS_PARAM_INT && x->p.bits > 1)
-      out[j] = x->p.bits < 64 && threads >> (x->p.bits - 1)
-                   ? (UINT64_C(1) << (x->p.bits - 1)) - 1
-                   : threads;
-  }
-}
-
-/* Replay each SAT pair's witness as one run (once per distinct input, and
- * not when an earlier run found the pair's race), unless the search's
- * single run is that input anyway. At most o->replays runs: a witness can
- * choose long loops, and a kernel can have a hundred SAT pairs (an
- * unrolled loop repeats its accesses); the first pair of each pair of
- * source lines goes first, and the pairs left stay possible races, saying
- * why. */
-static void static_replay(kstate *s, const aucs_search_space *sp) {
-  if (s->o->no_static)
-    return;
-  static_analyze(s);
-  int all_fixed = s->lp.has_grid && s->lp.has_block;
-  for (size_t j = 0; j < s->nl; j++)
-    all_fixed &= !scalar(&s->leaves[j]) || s->lfixed[j];
-  if (all_fixed && !s->o->static_only)
-    return; /* the search runs the only launch a witness can have */
-  size_t n = aucs_static_npairs(s->st), done = 0;
-  size_t limit = replay_limit(s->o);
-  aucs_candidate *runs = aucs_xcalloc(n + 1, sizeof *runs);
-  s->unreplayed = aucs_xcalloc(n + 1, 1);
-  size_t *order = replay_order(s->st, n);
-  for (size_t o = 0; o < n; o++) {
-    size_t i = order[o];
-    const aucs_static_pair *p = aucs_static_pair_at(s->st, i);
-    if (p->verdict != AUCS_STATIC_SAT || !p->witness.replayable ||
-        confirmed(s->k, p))
-      continue;
-    aucs_candidate c = {.launch = p->witness.launch,
-                        .args = aucs_xcalloc(s->nl + 1, sizeof *c.args),
-                        .seed = sp->seed,
-                        .fill = sp->fixed_fill ? sp->fill : AUCS_FILL_RANDOM};
-    witness_args(s, &p->witness, c.args);
-    size_t k = 0;
-    while (k < done && !same_inputs(&runs[k], &c, s->nl))
-      k++;
-    if (k < done || done == limit) {
-      s->unreplayed[i] = k == done;
-      free(c.args);
-      continue;
-    }
-    aucs_fitness fit;
-    runs[done++] = c;
-    uint64_t before = s->k->runs;
-    aucs_search_verdict v = eval(s, &c, &fit);
-    s->pg.replays += s->k->runs - before;
-    if (v == AUCS_SEARCH_STOP || s->pg.kernel.hit) {
-      s->pg.replays_cut = 1;
-      break;
-    }
-  }
-  for (size_t i = 0; i < done; i++)
-    free(runs[i].args);
-  free(runs);
-  free(order);
-}
-
-/* The user or the host code fixed part of the launch or arguments: the
- * static checker's proofs then hold for those only. */
-static int fixed_inputs(const kstate *s) {
-  int fixed = s->lp.has_grid || s->lp.has_block || s->o->user.nargs;
-  for (size_t j = 0; j < s->nl && !fixed; j++)
-    fixed = s->iv.fixed[j];
-  return fixed;
-}
-
-/* With --static, the barriers Z3 proves redundant are the findings (a
- * run that saw one order a pair wins); by default the dynamic rule finds
- * them and the proof only annotates. */
-static void static_proven_barriers(kstate *s) {
-  aucs_report_kernel *k = s->k;
-  for (size_t i = 0; s->st && s->o->static_only &&
-                     i < aucs_static_nbarriers(s->st);
-       i++) {
-    LLVMValueRef bar = aucs_static_barrier(s->st, i);
-    int ordered = 0;
-    for (size_t j = 0; j < s->nbar; j++)
-      ordered |= aucs_prog_barrier(s->prog, j) == bar && s->bar_ordered[j];
-    if (!aucs_static_barrier_redundant(s->st, bar) || ordered ||
-        in_finding(k, bar) || communicates(bar))
-      continue;
-    aucs_finding f = {
-        .kind = AUCS_FINDING_REDUNDANT_BARRIER,
-        .a = {.instr = bar},
-        .proven = 1,
-        .args = aucs_xstrdup(""), /* no run made it: no launch */
-        .message = aucs_xasprintf(
-            "it separates no pair of accesses that can conflict (proven by "
-            "Z3 for %s)",
-            fixed_inputs(s) ? "the given launch and arguments"
-                            : "every launch within the stated bounds"),
-    };
-    aucs_findings_push(&k->findings, &f);
-    k->reproduce = aucs_xrealloc(k->reproduce, k->findings.n * sizeof(char *));
-    k->reproduce[k->findings.n - 1] = NULL;
-  }
-}
-
-static aucs_report_witness *witness_of(const kstate *s,
-                                       const aucs_static_witness *w) {
-  aucs_report_witness *r = aucs_xcalloc(1, sizeof *r);
-  *r = (aucs_report_witness){.launch = w->launch,
-                             .thread = {w->thread[0], w->thread[1]},
-                             .block = {w->block[0], w->block[1]}};
-  uint64_t *vals = aucs_xcalloc(s->nl + 1, sizeof *vals);
-  unsigned char *chosen = aucs_xcalloc(s->nl + 1, 1);
-  witness_args(s, w, vals);
-  for (size_t j = 0; j < s->nl; j++) /* the solver chooses no field */
-    chosen[j] = !s->in->v[j].field;
-  r->args = format_args(s, vals, NULL);
-  r->shown_args = format_args(s, vals, chosen);
-  free(vals);
-  free(chosen);
-  return r;
-}
-
-/* A SAT pair no finding matches: a possible race. */
-static void possible(kstate *s, const aucs_static_pair *p, size_t j) {
-  aucs_report_static *st = &s->k->st;
-  const aucs_static_witness *w = &p->witness;
-  aucs_report_witness *rw = witness_of(s, w);
-  aucs_finding f = {
-      .kind =
-          p->inter_block ? AUCS_FINDING_INTER_BLOCK_RACE : AUCS_FINDING_RACE,
-      .memory = p->memory,
-      .object = p->object ? aucs_xstrdup(p->object) : NULL,
-      .offset = w->offset,
-      .a = {p->a.instr, w->thread[0], w->block[0], p->a.op, p->a.size},
-      .b = {p->b.instr, w->thread[1], w->block[1], p->b.op, p->b.size},
-      .launch = w->launch,
-      .args = aucs_xstrdup(rw->args),
-      .message =
-          s->unreplayed && s->unreplayed[j]
-              ? aucs_xasprintf("the solver's witness was not replayed: the "
-                               "kernel's replays were spent (%u runs)",
-                               replay_limit(s->o))
-              : aucs_xstrdup(
-                    w->replayable
-                        ? "the solver's witness did not replay as a race "
-                          "(values it chose freely, such as loaded data, "
-                          "differ in the run)"
-                        : "the solver's witness cannot be run by the "
-                          "interpreter (e.g. distinct pointer arguments "
-                          "aliasing, or a grid beyond its limits)"),
-  };
-  aucs_findings_push(&st->possible, &f);
-  st->possible_witness = aucs_xrealloc(
-      st->possible_witness, st->possible.n * sizeof *st->possible_witness);
-  st->possible_witness[st->possible.n - 1] = *rw;
-  free(rw);
-}
-
-static void static_assumptions(const aucs_static *a, aucs_report_static *st) {
-  st->nassumptions = aucs_static_nassumptions(a);
-  st->assumptions =
-      aucs_xcalloc(st->nassumptions + 1, sizeof *st->assumptions);
-  for (size_t i = 0; i < st->nassumptions; i++) {
-    LLVMValueRef call = aucs_static_assumption(a, i);
-    st->assumptions[i].location = aucs_srcloc_format(call);
-    st->assumptions[i].condition = aucs_assume_text(call);
-  }
-}
-
-/* What the static checker adds to the kernel's report. */
-static void static_annotate(kstate *s) {
-  if (!s->st)
-    return;
-  aucs_report_kernel *k = s->k;
-  aucs_report_static *st = &k->st;
-  aucs_static_counts c = aucs_static_counts_of(s->st);
-  const aucs_smt_stats *q = aucs_static_stats(s->st);
-  st->ran = 1;
-  st->fixed = fixed_inputs(s);
-  st->may_alias = s->o->may_alias;
-  st->proof = aucs_static_proof_name(aucs_static_proof_of(s->st));
-  st->pairs = c.total, st->unsat = c.unsat, st->sat = c.sat;
-  st->unknown = c.unknown;
-  st->queries = q->queries, st->q_sat = q->sat, st->q_unsat = q->unsat;
-  st->q_unknown = q->unknown, st->seconds = q->seconds;
-  st->units = q->units;
-  st->q_cheap = q->cheap, st->q_cached = q->cached;
-  static_assumptions(s->st, st);
-  st->witness = aucs_xcalloc(k->findings.n + 1, sizeof *st->witness);
-  for (size_t i = 0; i < k->findings.n; i++)
-    if (k->findings.v[i].kind == AUCS_FINDING_REDUNDANT_BARRIER)
-      k->findings.v[i].proven =
-          aucs_static_barrier_redundant(s->st, k->findings.v[i].a.instr);
-  for (size_t j = 0; j < aucs_static_npairs(s->st); j++) {
-    const aucs_static_pair *p = aucs_static_pair_at(s->st, j);
-    int matched = 0;
-    for (size_t i = 0; p->verdict == AUCS_STATIC_SAT && i < k->findings.n;
-         i++)
-      if (pair_matches(p, &k->findings.v[i])) {
-        matched = 1;
-        if (!st->witness[i])
-          st->witness[i] = witness_of(s, &p->witness);
-      }
-    if (p->verdict == AUCS_STATIC_SAT && !matched)
-      possible(s, p, j);
-    st->confirmed += matched;
-  }
 }
 
 /* ---- one kernel ---------------------------------------------------------*/
@@ -1255,7 +859,7 @@ static aucs_search_verdict search_eval(void *ctx, const aucs_candidate *c,
   aucs_search_verdict v;
   if (aucs_replay_memo_get(&s->replayed, s->nl, c, &v, fit))
     return v; /* a trial replayed this very run */
-  v = eval(s, c, fit);
+  v = dt_eval(s, c, fit);
   s->pg.searched += s->k->runs - runs;
   return v;
 }
@@ -1318,7 +922,7 @@ static void trial_runs(kstate *s, aucs_search_space *sp) {
     aucs_fitness fit = {0};
     size_t before = s->k->findings.n;
     s->stop_runs = t->stop != NULL;
-    aucs_search_verdict v = eval(s, &t->runs[i], &fit);
+    aucs_search_verdict v = dt_eval(s, &t->runs[i], &fit);
     s->stop_runs = 0;
     if (!s->stopped)
       aucs_replay_memo_put(&s->replayed, s->nl, &t->runs[i], v, &fit);
@@ -1344,7 +948,7 @@ static void check_kernel(kstate *s) {
   space_of(s, &sp);
   aucs_progress_begin(&s->pg, s->o, s->start);
   double start = aucs_seconds();
-  static_replay(s, &sp);
+  dt_static_replay(s, &sp);
   if (!s->o->static_only && !s->o->exhaustive && !s->o->trial)
     s->plan = aucs_adaptive_plan(s->k->fn, s->st, s->prog);
   if (!s->o->static_only && s->o->trial)
@@ -1363,9 +967,9 @@ static void check_kernel(kstate *s) {
       if (s->bar_runs[i] && !s->bar_ordered[i] && !s->o->static_only &&
           !s->stopped)
         redundant(s, i);
-  static_proven_barriers(s);
+  dt_static_proven_barriers(s);
   sort_findings(s->k);
-  static_annotate(s);
+  dt_static_annotate(s);
 }
 
 /* ---- kernels in parallel (jobs.h) ---------------------------------------*/
@@ -1430,10 +1034,10 @@ static size_t select_kernels(LLVMValueRef *ks, size_t n,
     } else if (o->library_kernels || !aucs_kernel_defined_under(ks[i], o->sdk))
       sel[k++] = ks[i];
     else
-      r->library[r->nlibrary++] = (aucs_report_library){
-          .name = aucs_xstrdup(fn_name(ks[i])),
-          .demangled = aucs_demangle(fn_name(ks[i])),
-          .file = aucs_kernel_file(ks[i])};
+      r->library[r->nlibrary++] =
+          (aucs_report_library){.name = aucs_xstrdup(fn_name(ks[i])),
+                                .demangled = aucs_demangle(fn_name(ks[i])),
+                                .file = aucs_kernel_file(ks[i])};
   }
   return k;
 }
