@@ -131,6 +131,9 @@ typedef struct state {
    * its edits; no_sweep: the retry of a rejected trial that did */
   unsigned swept;
   int no_sweep;
+  /* repair_tried.c: the simple edits the current finding's rejected trials
+   * made, and why each was rejected */
+  char *tried;
 } state;
 
 /* The static checker's redundancy verdict for one barrier of one kernel,
@@ -248,5 +251,11 @@ int rp_splits_rmw(const state *s, trial *t, LLVMValueRef kernel,
                   unsigned first);
 int rp_plan_atomic(state *s, trial *t, LLVMValueRef kernel,
                    const aucs_finding *f);
+
+/* repair_tried.c: the rejected simple trials of the finding being
+ * repaired, told on the first structural edit of the trial kept. */
+void rp_tried_reset(state *s);
+void rp_tried_note(state *s, const trial *t);
+void rp_tried_explain(state *s, trial *t);
 
 #endif
