@@ -538,6 +538,38 @@ static int used_reduction(LLVMValueRef I) {
   return I && aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) != NULL;
 }
 
+/* Variant 0 of a divergence: each divergent barrier of the finding that
+ * has a nearer join (candidates.h: out of the `if` around it, in its
+ * loops) moves there; one that has none (already where its threads meet,
+ * such as the other side of "threads wait at different barriers") stays.
+ * 0 when at least one moved. */
+static int move_out(state *s, trial *t, LLVMValueRef *bars, int n) {
+  LLVMValueRef to[8];
+  int moved = 0;
+  for (int i = 0; i < n; i++)
+    to[i] = join_after(bars[i], 1);
+  for (int i = 0; i < n; i++) {
+    if (!to[i])
+      continue;
+    int dup = 0;
+    for (int k = 0; k < i; k++)
+      dup |= to[k] == to[i];
+    if (!dup)
+      rp_insert(s, t, to[i],
+                "moved here from a divergent block: the nearest point after "
+                "it, out of the `if` around it, that its threads reach "
+                "together");
+    rp_delete(s, t, bars[i],
+              "only some threads reach it (barrier divergence); it moved "
+              "out of the `if` around it");
+    moved++;
+  }
+  if (!moved)
+    t->why = aucs_xstrdup("no block after the barrier is reached by its "
+                          "threads under fewer conditions");
+  return !moved;
+}
+
 static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
                            const aucs_finding *f, int variant) {
   LLVMValueRef bars[8];
@@ -557,30 +589,23 @@ static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
                           "divergent block");
     return 1;
   }
-  if (variant < 2) {
-    LLVMValueRef to = join_after(bars[0], !variant);
-    if (!to || (variant && to == join_after(bars[0], 1))) {
-      t->why = aucs_xstrdup(
-          to ? "the nearest uniform point after the barrier is the one "
-               "tried first"
-          : variant ? "no uniform block post-dominates the barrier"
-                    : "no block after the barrier is reached by its threads "
-                      "under fewer conditions");
+  if (variant == 0)
+    return move_out(s, t, bars, n);
+  if (variant == 1) {
+    LLVMValueRef to = join_after(bars[0], 0);
+    if (!to || to == join_after(bars[0], 1)) {
+      t->why = aucs_xstrdup(to ? "the nearest uniform point after the barrier "
+                                 "is the one tried first"
+                               : "no uniform block post-dominates the barrier");
       return 1;
     }
     rp_insert(s, t, to,
-              variant ? "moved here from a divergent block: the nearest "
-                        "point after it that every thread reaches"
-                      : "moved here from a divergent block: the nearest "
-                        "point after it, out of the `if` around it, that "
-                        "its threads reach together");
+              "moved here from a divergent block: the nearest point after "
+              "it that every thread reaches");
     for (int i = 0; i < n; i++)
       rp_delete(s, t, bars[i],
-                variant ? "only some threads reach it (barrier "
-                          "divergence); it moved to the nearest uniform "
-                          "point after it"
-                        : "only some threads reach it (barrier "
-                          "divergence); it moved out of the `if` around it");
+                "only some threads reach it (barrier divergence); it moved "
+                "to the nearest uniform point after it");
     return 0;
   }
   for (int i = 0; i < n; i++)
@@ -890,17 +915,29 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
   return 0;
 }
 
+/* Whether I sits in a loop of its function. */
+static int in_loop(LLVMValueRef I) {
+  aucs_cfg *g = aucs_cfg_build(rp_fn_of(I));
+  int l = g->loop_of[aucs_cfg_index(g, LLVMGetInstructionParent(I))];
+  aucs_cfg_free(g);
+  return l >= 0;
+}
+
 /* Barrier divergence, cheapest first: move the barrier out of the `if`
- * around it to where its threads join (variant 0; for a barrier after an
- * early return there is no such point, and no trial). Then, when threads
- * exited, keep them in (1: the barrier is needed where it is); otherwise,
- * and after that, move it to the nearest uniform point (when that is
- * another point), or delete it and order what it ordered, and keep the
- * threads in last. */
+ * around it to where its threads join (variant 0). When threads exited
+ * before a barrier in no loop (an early `return`, maybe in an inlined
+ * helper, then the barrier), the exit is the divergence: keeping them in
+ * comes first (the barrier is needed where it is), the move second; a
+ * barrier in a loop body is misplaced in the body and moves first.
+ * Otherwise, and after that, move it to the nearest uniform point (when
+ * that is another point), or delete it and order what it ordered, and
+ * keep the threads in last. */
 int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant) {
   int exited = f->b.instr && LLVMIsAReturnInst(f->b.instr);
-  int keep = exited ? 1 : 3;
+  int keep = !exited                ? 3
+             : f->a.instr && in_loop(f->a.instr) ? 1
+                                                 : 0;
   if (variant == keep) {
     if (plan_keep_in(s, t, kernel))
       return 1;

@@ -82,12 +82,12 @@ static json_t *cost_of(const aucs_repair_item *it, const aucs_patch_cost *v,
 
 static json_t *repair_note(const aucs_repair_item *it, json_t *cost) {
   json_t *j = json_pack("{s:s}", "outcome", outcome_name(it->outcome));
-  if (cost)
-    json_object_set_new(j, "cost", cost);
   if (it->how)
     json_object_set_new(j, "how", json_string(it->how));
   if (it->suggestion)
     json_object_set_new(j, "suggestion", json_string(it->suggestion));
+  if (cost)
+    json_object_set_new(j, "cost", cost);
   return j;
 }
 
