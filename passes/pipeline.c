@@ -256,6 +256,7 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
     code = fix_code(o, &r);
     if (o->patch && aucs_patch_write(&sp, o->patch, out, diag))
       code = AUCS_EXIT_USAGE;
+    aucs_patch_cost_print(&r, &sp, diag);
     aucs_patch_free(&sp);
     aucs_buf_free(&said);
     aucs_repair_result_free(&r);

@@ -836,6 +836,33 @@ static char *helper_edit(LLVMValueRef bar, const chain *next,
   return out;
 }
 
+/* The last line of the kernel's own code in block bb (0: none). */
+static unsigned last_line(LLVMBasicBlockRef bb) {
+  for (LLVMValueRef I = LLVMGetLastInstruction(bb); I;
+       I = LLVMGetPreviousInstruction(I))
+    if (located(I) && aucs_place_line_of(I))
+      return aucs_place_line_of(I);
+  return 0;
+}
+
+/* A block entered only from code below line n (the end of a loop body,
+ * where control jumps back up to the increment at line n): the last of
+ * its predecessors' lines, else 0. */
+static unsigned from_below(LLVMBasicBlockRef bb, unsigned n) {
+  unsigned p = 0, k = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u;
+       u = LLVMGetNextUse(u), k++) {
+    LLVMValueRef br = LLVMGetUser(u);
+    unsigned l = LLVMIsAInstruction(br) && LLVMIsATerminatorInst(br)
+                     ? last_line(LLVMGetInstructionParent(br))
+                     : 0;
+    if (l <= n)
+      return 0;
+    p = l > p ? l : p;
+  }
+  return k ? p : 0;
+}
+
 char *aucs_place_source_edit(LLVMValueRef bar, char **why) {
   LLVMValueRef next = aucs_place_next_where(bar, located),
                prev = aucs_place_prev_access_where(bar, located);
@@ -852,6 +879,8 @@ char *aucs_place_source_edit(LLVMValueRef bar, char **why) {
     return helper_edit(bar, &nc, pl, j, why);
   aucs_srcloc f = aucs_srcloc_of(next);
   unsigned n = aucs_place_line_of(next), p = aucs_place_line_of(prev);
+  if (!prev && !LLVMGetPreviousInstruction(bar))
+    p = from_below(LLVMGetInstructionParent(bar), n), prev = p ? bar : NULL;
   if (prev && p == n) {
     *why = aucs_xasprintf(
         "the barrier falls inside the statement at %.*s:%u, between its "

@@ -967,9 +967,12 @@ static int try_once(state *s, int item, LLVMValueRef kernel,
             ir);
     LLVMDisposeMessage(ir);
   }
-  if (kept)
+  if (kept) {
+    rp_tried_explain(s, &t);
+    rp_tried_reset(s);
     commit(s, &t, &after);
-  else {
+  } else {
+    rp_tried_note(s, &t);
     aucs_detect_report_free(&after);
     if (t.why)
       set_how(&s->r->items[item], aucs_xstrdup(t.why));
@@ -1042,8 +1045,8 @@ static int attempt(state *s, int item) {
     return 0;
   if (rp_warp_candidate(f) && try_once(s, item, kernel, f, RP_WARP))
     return 1;
-  int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 3
-                 : f->kind == AUCS_FINDING_RACE             ? 4
+  int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 4
+                 : f->kind == AUCS_FINDING_RACE             ? 5
                  : f->kind == AUCS_FINDING_SCOPE_RACE       ? 3
                  : f->kind == AUCS_FINDING_MISSING_FENCE    ? 3
                                                             : 1;
@@ -1293,6 +1296,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   rp_cur_changed(&s);
   free(s.err);
   rp_proofs_free(&s);
+  rp_tried_reset(&s);
   state_free(&s, own);
   return 0;
 }

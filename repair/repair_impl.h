@@ -132,6 +132,9 @@ typedef struct state {
    * its edits; no_sweep: the retry of a rejected trial that did */
   unsigned swept;
   int no_sweep;
+  /* repair_tried.c: the simple edits the current finding's rejected trials
+   * made, and why each was rejected */
+  char *tried;
 } state;
 
 /* The static checker's redundancy verdict for one barrier of one kernel,
@@ -257,5 +260,11 @@ int rp_warp_candidate(const aucs_finding *f);
 int rp_plan_warp(state *s, trial *t, LLVMValueRef kernel,
                  const aucs_finding *f);
 LLVMValueRef rp_warpsync_insert(LLVMValueRef before, int mask);
+
+/* repair_tried.c: the rejected simple trials of the finding being
+ * repaired, told on the first structural edit of the trial kept. */
+void rp_tried_reset(state *s);
+void rp_tried_note(state *s, const trial *t);
+void rp_tried_explain(state *s, trial *t);
 
 #endif

@@ -8,6 +8,8 @@
  */
 #include "repair_impl.h"
 
+#include "aucs/candidates.h"
+
 /* ---- races --------------------------------------------------------------*/
 
 static char *no_place_why(aucs_place_status st) {
@@ -299,9 +301,36 @@ static size_t race_pairs(state *s, LLVMValueRef fn, LLVMValueRef (*pairs)[2]) {
   return n;
 }
 
+/* The index in g of the block holding I. */
+static int block_of(const aucs_cfg *g, LLVMValueRef I) {
+  return aucs_cfg_index(g, LLVMGetInstructionParent(I));
+}
+
+/* The spot among the blocks that every thread of the block reaches
+ * (uniform.h), or with `wide`, among those with the threads of the two
+ * accesses (candidates.h); NULL when none, or (wide) when it is the spot
+ * the uniform blocks give too: that trial was made already. */
+static LLVMValueRef find_spot(const aucs_cfg *g, const aucs_uniformity *u,
+                              LLVMValueRef a, LLVMValueRef b,
+                              LLVMValueRef (*pairs)[2], size_t n, int wide,
+                              LLVMValueRef *first, LLVMValueRef *second) {
+  LLVMValueRef narrow = aucs_spot_find(g, u, a, b, pairs, n, first, second);
+  if (!wide)
+    return narrow;
+  int refs[2] = {block_of(g, a), block_of(g, b)};
+  unsigned char *ok = aucs_candidates_with_threads(g, u, refs, 2);
+  LLVMValueRef at = aucs_spot_find_in(g, ok, a, b, pairs, n, first, second);
+  free(ok);
+  return at == narrow ? NULL : at;
+}
+
 /* A barrier at the spot a CUDA programmer would write (spot.h); 0 on
- * success. */
-static int place_spot(state *s, trial *t, LLVMValueRef a, LLVMValueRef b) {
+ * success. wide: the second try, in a block with the threads of both
+ * accesses that the analysis does not call uniform (after an early
+ * `return`, inside an `if` around the whole race): the trial's detection
+ * tells whether every thread reaches it. */
+static int place_spot(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
+                      int wide) {
   LLVMValueRef fn = rp_fn_of(a), first, second;
   if (rp_fn_of(b) != fn) {
     free(t->why);
@@ -313,36 +342,48 @@ static int place_spot(state *s, trial *t, LLVMValueRef a, LLVMValueRef b) {
   double t0 = aucs_seconds();
   aucs_cfg *g = aucs_cfg_build(fn);
   aucs_uniformity *u = aucs_uniform_compute(g);
-  LLVMValueRef at = aucs_spot_find(g, u, a, b, pairs, n, &first, &second);
+  LLVMValueRef at = find_spot(g, u, a, b, pairs, n, wide, &first, &second);
   aucs_uniform_free(u);
   aucs_cfg_free(g);
   free(pairs);
   if (!at) {
     free(t->why);
-    t->why = aucs_xstrdup("no statement boundary of the kernel, in a block "
-                          "every thread reaches, lies on every barrier-free "
-                          "path between the accesses");
+    t->why = aucs_xstrdup(
+        wide ? "no statement boundary of the kernel that the threads of "
+               "both accesses reach, other than the one tried, lies on "
+               "every barrier-free path between the accesses"
+             : "no statement boundary of the kernel, in a block "
+               "every thread reaches, lies on every barrier-free "
+               "path between the accesses");
     return 1;
   }
   if (rp_tracing())
     fprintf(stderr,
-            "aucs: repair: spot: line %u orders %u -> %u (%zu pairs, "
+            "aucs: repair: spot%s: line %u orders %u -> %u (%zu pairs, "
             "%.3f s)\n",
-            aucs_place_line_of(at), aucs_place_line_of(first),
-            aucs_place_line_of(second), n, aucs_seconds() - t0);
-  rp_insert(s, t, at, NULL);
+            wide ? " (with the threads)" : "", aucs_place_line_of(at),
+            aucs_place_line_of(first), aucs_place_line_of(second), n,
+            aucs_seconds() - t0);
+  rp_insert(s, t, at,
+            wide ? "the spot a programmer would write: the threads that "
+                   "race reach it together (the analysis cannot show that "
+                   "every thread of the block does; the check of the edit "
+                   "found no barrier divergence)"
+                 : NULL);
   return 0;
 }
 
-/* Order the race between a and b. Variant 0 puts one barrier at the spot
- * a programmer would choose (spot.h). The detector does not say which runs
- * first: variant 1 orders a before b, 2 b before a, 3 both ways (a pair
- * racing both ways around a loop). 0 on success. */
+/* Order the race between a and b, cheapest first. Variant 0 puts one
+ * barrier at the spot a programmer would choose (spot.h), 1 at such a spot
+ * with the threads of both accesses (candidates.h). The detector does not
+ * say which runs first: variant 2 orders a before b, 3 b before a, 4 both
+ * ways (a pair racing both ways around a loop); these may restructure
+ * (flatten, uniformize). 0 on success. */
 int rp_place_race(state *s, trial *t, LLVMValueRef a, LLVMValueRef b,
                   int variant) {
-  if (variant == 0)
-    return place_spot(s, t, a, b);
-  variant--;
+  if (variant < 2)
+    return place_spot(s, t, a, b, variant);
+  variant -= 2;
   if (variant < 2)
     return place_one(s, t, variant ? b : a, variant ? a : b, 1);
   int placed = 0;
@@ -380,14 +421,18 @@ static int divergent_barriers(LLVMValueRef kernel, const aucs_finding *f,
   return n;
 }
 
-/* The first instruction of the nearest uniform block post-dominating bar's
- * block, or NULL. */
-static LLVMValueRef uniform_after(LLVMValueRef bar) {
+/* The first instruction of the nearest block post-dominating bar's block
+ * that is uniform, or (near) that is with the threads of bar's block under
+ * fewer conditions (candidates.h), or NULL. */
+static LLVMValueRef join_after(LLVMValueRef bar, int near) {
   aucs_cfg *g = aucs_cfg_build(rp_fn_of(bar));
   aucs_uniformity *u = aucs_uniform_compute(g);
-  int b = g->ipdom[aucs_cfg_index(g, LLVMGetInstructionParent(bar))];
-  while (b >= 0 && !aucs_uniform_block(u, b))
-    b = g->ipdom[b];
+  int b = aucs_cfg_index(g, LLVMGetInstructionParent(bar));
+  if (near)
+    b = aucs_candidates_join_after(g, u, b);
+  else
+    for (b = g->ipdom[b]; b >= 0 && !aucs_uniform_block(u, b);)
+      b = g->ipdom[b];
   LLVMValueRef at = b >= 0 ? LLVMGetFirstInstruction(g->blocks[b]) : NULL;
   while (at && LLVMIsAPHINode(at))
     at = LLVMGetNextInstruction(at);
@@ -421,7 +466,7 @@ static int repair_left(state *s, trial *t) {
             f->a.instr == f->b.instr)
           failed = 1;
         else
-          failed = rp_place_race(s, t, f->a.instr, f->b.instr, 3);
+          failed = rp_place_race(s, t, f->a.instr, f->b.instr, 4);
         placed = !failed;
       }
     aucs_detect_report_free(&rep);
@@ -493,6 +538,38 @@ static int used_reduction(LLVMValueRef I) {
   return I && aucs_place_is_barrier_call(I) && LLVMGetFirstUse(I) != NULL;
 }
 
+/* Variant 0 of a divergence: each divergent barrier of the finding that
+ * has a nearer join (candidates.h: out of the `if` around it, in its
+ * loops) moves there; one that has none (already where its threads meet,
+ * such as the other side of "threads wait at different barriers") stays.
+ * 0 when at least one moved. */
+static int move_out(state *s, trial *t, LLVMValueRef *bars, int n) {
+  LLVMValueRef to[8];
+  int moved = 0;
+  for (int i = 0; i < n; i++)
+    to[i] = join_after(bars[i], 1);
+  for (int i = 0; i < n; i++) {
+    if (!to[i])
+      continue;
+    int dup = 0;
+    for (int k = 0; k < i; k++)
+      dup |= to[k] == to[i];
+    if (!dup)
+      rp_insert(s, t, to[i],
+                "moved here from a divergent block: the nearest point after "
+                "it, out of the `if` around it, that its threads reach "
+                "together");
+    rp_delete(s, t, bars[i],
+              "only some threads reach it (barrier divergence); it moved "
+              "out of the `if` around it");
+    moved++;
+  }
+  if (!moved)
+    t->why = aucs_xstrdup("no block after the barrier is reached by its "
+                          "threads under fewer conditions");
+  return !moved;
+}
+
 static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
                            const aucs_finding *f, int variant) {
   LLVMValueRef bars[8];
@@ -512,20 +589,23 @@ static int plan_divergence(state *s, trial *t, LLVMValueRef kernel,
                           "divergent block");
     return 1;
   }
-  if (variant == 0) {
-    LLVMValueRef to = uniform_after(bars[0]);
-    if (!to) {
-      t->why = aucs_xstrdup("no uniform block post-dominates the barrier");
+  if (variant == 0)
+    return move_out(s, t, bars, n);
+  if (variant == 1) {
+    LLVMValueRef to = join_after(bars[0], 0);
+    if (!to || to == join_after(bars[0], 1)) {
+      t->why = aucs_xstrdup(to ? "the nearest uniform point after the barrier "
+                                 "is the one tried first"
+                               : "no uniform block post-dominates the barrier");
       return 1;
     }
     rp_insert(s, t, to,
-              "moved here from a divergent block: the nearest point "
-              "after it that every thread reaches");
+              "moved here from a divergent block: the nearest point after "
+              "it that every thread reaches");
     for (int i = 0; i < n; i++)
       rp_delete(s, t, bars[i],
-                "only some threads reach it (barrier "
-                "divergence); it moved to the nearest uniform "
-                "point after it");
+                "only some threads reach it (barrier divergence); it moved "
+                "to the nearest uniform point after it");
     return 0;
   }
   for (int i = 0; i < n; i++)
@@ -835,13 +915,29 @@ int rp_plan_redundant(state *s, trial *t, LLVMValueRef kernel,
   return 0;
 }
 
-/* Barrier divergence: when threads exited, keep them in first (the barrier
- * is needed where it is); otherwise move the barrier, or delete it and
- * order what it ordered, and keep the threads in last. */
+/* Whether I sits in a loop of its function. */
+static int in_loop(LLVMValueRef I) {
+  aucs_cfg *g = aucs_cfg_build(rp_fn_of(I));
+  int l = g->loop_of[aucs_cfg_index(g, LLVMGetInstructionParent(I))];
+  aucs_cfg_free(g);
+  return l >= 0;
+}
+
+/* Barrier divergence, cheapest first: move the barrier out of the `if`
+ * around it to where its threads join (variant 0). When threads exited
+ * before a barrier in no loop (an early `return`, maybe in an inlined
+ * helper, then the barrier), the exit is the divergence: keeping them in
+ * comes first (the barrier is needed where it is), the move second; a
+ * barrier in a loop body is misplaced in the body and moves first.
+ * Otherwise, and after that, move it to the nearest uniform point (when
+ * that is another point), or delete it and order what it ordered, and
+ * keep the threads in last. */
 int rp_divergence_variant(state *s, trial *t, LLVMValueRef kernel,
                           const aucs_finding *f, int variant) {
   int exited = f->b.instr && LLVMIsAReturnInst(f->b.instr);
-  int keep = exited ? 0 : 2;
+  int keep = !exited                ? 3
+             : f->a.instr && in_loop(f->a.instr) ? 1
+                                                 : 0;
   if (variant == keep) {
     if (plan_keep_in(s, t, kernel))
       return 1;

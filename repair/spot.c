@@ -49,7 +49,7 @@ enum { NCTL = 6 };          /* control lines kept per loop */
 
 typedef struct sp {
   const aucs_cfg *cfg;
-  const aucs_uniformity *u;
+  const unsigned char *ok; /* per block: a spot may lie there */
   unsigned char *clear, *seen; /* per block: no barrier; visited */
   int *queue;
   unsigned (*ctl)[NCTL]; /* per loop: the lines of its control (its
@@ -138,9 +138,9 @@ static void control_lines(const aucs_cfg *g, int l, unsigned *v) {
                     g->blocks[g->loops[l].latches[i]])));
 }
 
-static void sp_init(sp *c, const aucs_cfg *g, const aucs_uniformity *u) {
+static void sp_init(sp *c, const aucs_cfg *g, const unsigned char *ok) {
   c->cfg = g;
-  c->u = u;
+  c->ok = ok;
   c->clear = aucs_xcalloc((size_t)g->nblocks + 1, 1);
   c->seen = aucs_xcalloc((size_t)g->nblocks + 1, 1);
   c->queue = aucs_xcalloc((size_t)g->nblocks + 1, sizeof(int));
@@ -449,17 +449,17 @@ static void spots(sp *c, LLVMValueRef f, LLVMValueRef s,
   if (d[from] < 0 || from != bf)
     d[from] = 0;
   for (int x = 0; x < g->nblocks; x++)
-    if (d[x] >= 0 && g->reachable[x] && aucs_uniform_block(c->u, x))
+    if (d[x] >= 0 && g->reachable[x] && c->ok[x])
       spots_in(c, x, d[x], from, f, s, pairs, o, n, top, &checked);
   free(d);
 }
 
-LLVMValueRef aucs_spot_find(const aucs_cfg *cfg, const aucs_uniformity *u,
-                            LLVMValueRef a, LLVMValueRef b,
-                            LLVMValueRef (*pairs)[2], size_t npairs,
-                            LLVMValueRef *first, LLVMValueRef *second) {
+LLVMValueRef aucs_spot_find_in(const aucs_cfg *cfg, const unsigned char *ok,
+                               LLVMValueRef a, LLVMValueRef b,
+                               LLVMValueRef (*pairs)[2], size_t npairs,
+                               LLVMValueRef *first, LLVMValueRef *second) {
   sp c;
-  sp_init(&c, cfg, u);
+  sp_init(&c, cfg, ok);
   best top = {0};
   unsigned char *o = orders(&c, pairs, npairs);
   if (reach(&c, a, b, NULL))
@@ -471,4 +471,17 @@ LLVMValueRef aucs_spot_find(const aucs_cfg *cfg, const aucs_uniformity *u,
   *first = top.first;
   *second = top.second;
   return top.at;
+}
+
+LLVMValueRef aucs_spot_find(const aucs_cfg *cfg, const aucs_uniformity *u,
+                            LLVMValueRef a, LLVMValueRef b,
+                            LLVMValueRef (*pairs)[2], size_t npairs,
+                            LLVMValueRef *first, LLVMValueRef *second) {
+  unsigned char *ok = aucs_xcalloc((size_t)cfg->nblocks + 1, 1);
+  for (int x = 0; x < cfg->nblocks; x++)
+    ok[x] = (unsigned char)aucs_uniform_block(u, x);
+  LLVMValueRef at =
+      aucs_spot_find_in(cfg, ok, a, b, pairs, npairs, first, second);
+  free(ok);
+  return at;
 }

@@ -68,6 +68,28 @@ void aucs_patch_free(aucs_patch *p);
 int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
                      aucs_buf *diag);
 
+/* The cost of one function's repair (repair/patch/patch_cost.c): its
+ * edits, the barriers added (a uniformized loop's __syncthreads_or is
+ * one) and removed, its restructuring edits (flattening, a loop made
+ * uniform, threads kept in, a block split) and, when the checked patch was
+ * written (patched), the nonblank lines its hunks add and remove. */
+typedef struct aucs_patch_cost {
+  const char *function; /* borrowed from the repair's log */
+  unsigned edits, barriers_added, barriers_removed, restructured;
+  int patched;
+  unsigned lines_added, lines_removed;
+} aucs_patch_cost;
+
+/* One entry per function the log edits, in the log's order; p may be NULL
+ * (no patch). The caller frees *out (free). Returns how many. */
+size_t aucs_patch_cost_of(const aucs_repair_result *r, const aucs_patch *p,
+                          aucs_patch_cost **out);
+/* One "aucs: fix: cost in 'K': ..." line per function the log edits. */
+void aucs_patch_cost_print(const aucs_repair_result *r, const aucs_patch *p,
+                           aucs_buf *out);
+/* {"edits": N, "barriersAdded": N, ...} (a new reference). */
+json_t *aucs_patch_cost_json(const aucs_patch_cost *c);
+
 /* `fix --format=sarif` (repair/patch/patch_sarif.c): to each result of results
  * (a SARIF results array built from the repair's first detection) that
  * matches a repair item of r (rule and first location), add

@@ -40,4 +40,12 @@ LLVMValueRef aucs_spot_find(const aucs_cfg *cfg, const aucs_uniformity *u,
                             LLVMValueRef (*pairs)[2], size_t npairs,
                             LLVMValueRef *first, LLVMValueRef *second);
 
+/* The same with the blocks a spot may lie in given (ok, per block of cfg)
+ * instead of the uniform ones: the repair's second try takes the blocks
+ * with the threads of the two accesses (candidates.h). */
+LLVMValueRef aucs_spot_find_in(const aucs_cfg *cfg, const unsigned char *ok,
+                               LLVMValueRef a, LLVMValueRef b,
+                               LLVMValueRef (*pairs)[2], size_t npairs,
+                               LLVMValueRef *first, LLVMValueRef *second);
+
 #endif

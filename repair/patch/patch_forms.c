@@ -497,6 +497,16 @@ static size_t long_head(const pt_text *t, size_t l) {
   return 0;
 }
 
+/* The first line of the statement whose block closes on line q (an `if`
+ * or loop header with its `{`), else q. */
+static size_t block_start(const pt_text *t, size_t q) {
+  int d = t->shut[q];
+  for (size_t l = q; l > 1; l--)
+    if (t->depth[l - 1] <= d)
+      return statement_start(t, l - 1);
+  return q;
+}
+
 const char *pt_form_after(const pt_text *t, unsigned p, unsigned next,
                           pt_hunk *h) {
   header hd = {0};
@@ -516,7 +526,9 @@ const char *pt_form_after(const pt_text *t, unsigned p, unsigned next,
                  : 0;
   size_t q = e ? above(t, e) : 0;
   char c = last_char(t, q);
-  int last = c == ';' ? statement_start(t, q) <= p && p <= q : p == q;
+  int last = c == ';'   ? statement_start(t, q) <= p && p <= q
+             : c == '}' ? block_start(t, q) <= p && p <= q
+                        : p == q;
   if (!e || !pt_line_is(t, e, "}") || !last || (c != ';' && c != '}'))
     return "the barrier's line does not end the loop's braced body";
   size_t in;

@@ -4,7 +4,9 @@
  * file adds to each result what became of its finding and, when the
  * checked source patch answers it, that patch as a SARIF `fix`:
  *
- *   "properties": {"repair": {"outcome": "fixed", "how": "edit 1 (...)"}},
+ *   "properties": {"repair": {"outcome": "fixed", "how": "edit 1 (...)",
+ *                             "cost": {"edits": 1, "barriersAdded": 1,
+ *                                      ...}}},
  *   "fixes": [{"description": {"text": "checked source patch ..."},
  *              "artifactChanges": [{"artifactLocation": {"uri": "k.cu"},
  *                "replacements": [{"deletedRegion": {"charOffset": 120,
@@ -68,12 +70,24 @@ static long item_of(json_t *j, const aucs_repair_result *r) {
   return -1;
 }
 
-static json_t *repair_note(const aucs_repair_item *it) {
+/* The cost of the repair of the item's kernel (patch_cost.c), or NULL
+ * when the log edits it not. */
+static json_t *cost_of(const aucs_repair_item *it, const aucs_patch_cost *v,
+                       size_t n) {
+  for (size_t k = 0; it->kernel && k < n; k++)
+    if (!strcmp(v[k].function, it->kernel))
+      return aucs_patch_cost_json(&v[k]);
+  return NULL;
+}
+
+static json_t *repair_note(const aucs_repair_item *it, json_t *cost) {
   json_t *j = json_pack("{s:s}", "outcome", outcome_name(it->outcome));
   if (it->how)
     json_object_set_new(j, "how", json_string(it->how));
   if (it->suggestion)
     json_object_set_new(j, "suggestion", json_string(it->suggestion));
+  if (cost)
+    json_object_set_new(j, "cost", cost);
   return j;
 }
 
@@ -97,6 +111,8 @@ void aucs_patch_sarif(const aucs_patch *p, const aucs_repair_result *r,
                       const char *cu, json_t *results) {
   size_t i;
   json_t *j;
+  aucs_patch_cost *costs;
+  size_t ncosts = aucs_patch_cost_of(r, p, &costs);
   json_array_foreach(results, i, j) {
     long it = item_of(j, r);
     if (it < 0)
@@ -104,9 +120,12 @@ void aucs_patch_sarif(const aucs_patch *p, const aucs_repair_result *r,
     json_t *props = json_object_get(j, "properties");
     if (!props)
       json_object_set_new(j, "properties", props = json_object());
-    json_object_set_new(props, "repair", repair_note(&r->items[it]));
+    json_object_set_new(
+        props, "repair",
+        repair_note(&r->items[it], cost_of(&r->items[it], costs, ncosts)));
     if (p && p->diff && p->nchanges && (size_t)it < p->nitems &&
         p->addressed[it])
       json_object_set_new(j, "fixes", json_pack("[o]", fix(p, cu)));
   }
+  free(costs);
 }
