@@ -76,6 +76,7 @@ int aucs_patch_write(const aucs_patch *p, const char *to, aucs_buf *out,
 typedef struct aucs_patch_cost {
   const char *function; /* borrowed from the repair's log */
   unsigned edits, barriers_added, barriers_removed, restructured;
+  unsigned warp_syncs; /* __syncwarp() calls added */
   int patched;
   unsigned lines_added, lines_removed;
 } aucs_patch_cost;

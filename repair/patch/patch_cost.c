@@ -2,6 +2,7 @@
  * patch_cost: what a kernel's repair costs, the way a reviewer and the GPU
  * see it (issue 29): the edits, the barriers added and removed (a
  * uniformized loop's `__syncthreads_or` counts as one added), the
+ * `__syncwarp()` calls added (shown only when there are any), the
  * restructuring edits, and when the checked source patch was written, its
  * nonblank lines added and removed in that kernel's hunks.
  *
@@ -37,6 +38,15 @@ static void hunk_lines(const char *h, unsigned *add, unsigned *del) {
   }
 }
 
+/* Edit i's hunk is an earlier edit's too (the two __syncwarp() of one
+ * step share the hunk that splits it): its lines count once. */
+static int same_hunk_before(const aucs_patch *p, size_t i) {
+  for (size_t j = 0; p->per_edit[i] && j < i; j++)
+    if (p->per_edit[j] && !strcmp(p->per_edit[j], p->per_edit[i]))
+      return 1;
+  return 0;
+}
+
 static void count(const aucs_edit *e, aucs_patch_cost *c) {
   c->edits++;
   switch (e->kind) {
@@ -45,6 +55,9 @@ static void count(const aucs_edit *e, aucs_patch_cost *c) {
     break;
   case AUCS_EDIT_DELETE_BARRIER:
     c->barriers_removed++;
+    break;
+  case AUCS_EDIT_INSERT_WARP_SYNC:
+    c->warp_syncs++;
     break;
   case AUCS_EDIT_UNIFORMIZE_LOOP:
     c->barriers_added++; /* its __syncthreads_or */
@@ -77,7 +90,8 @@ size_t aucs_patch_cost_of(const aucs_repair_result *r, const aucs_patch *p,
     count(e, &v[k]);
     if (p && p->diff && i < p->n) {
       v[k].patched = 1;
-      hunk_lines(p->per_edit[i], &v[k].lines_added, &v[k].lines_removed);
+      if (!same_hunk_before(p, i))
+        hunk_lines(p->per_edit[i], &v[k].lines_added, &v[k].lines_removed);
     }
   }
   *out = v;
@@ -95,6 +109,8 @@ void aucs_patch_cost_print(const aucs_repair_result *r, const aucs_patch *p,
                     d ? d : v[k].function, v[k].edits,
                     v[k].edits == 1 ? "" : "s", v[k].barriers_added,
                     v[k].barriers_removed);
+    if (v[k].warp_syncs)
+      aucs_buf_printf(out, "__syncwarp +%u, ", v[k].warp_syncs);
     if (v[k].restructured)
       aucs_buf_printf(out, "%u restructuring edit%s", v[k].restructured,
                       v[k].restructured == 1 ? "" : "s");
@@ -114,6 +130,8 @@ json_t *aucs_patch_cost_json(const aucs_patch_cost *c) {
                         "barriersAdded", (json_int_t)c->barriers_added,
                         "barriersRemoved", (json_int_t)c->barriers_removed,
                         "restructuringEdits", (json_int_t)c->restructured);
+  if (c->warp_syncs)
+    json_object_set_new(j, "warpSyncsAdded", json_integer(c->warp_syncs));
   if (c->patched) {
     json_object_set_new(j, "sourceLinesAdded", json_integer(c->lines_added));
     json_object_set_new(j, "sourceLinesRemoved",
