@@ -1043,7 +1043,8 @@ static int attempt(state *s, int item) {
     return 1;
   if (unfixable(s, item, &f, &kernel))
     return 0;
-  if (rp_warp_candidate(f) && try_once(s, item, kernel, f, RP_WARP))
+  if (!aucs_budget_check(&s->budget) && rp_warp_candidate(f) &&
+      try_once(s, item, kernel, f, RP_WARP))
     return 1;
   int variants = f->kind == AUCS_FINDING_BARRIER_DIVERGENCE ? 4
                  : f->kind == AUCS_FINDING_RACE             ? 5
