@@ -5,6 +5,7 @@ over the real applications of ../shared/projects (issue 33).
 usage: projects_speed.py --aucs BIN [--old-aucs BIN] [--root DIR]
                          [--apps N] [--only APP,...] [--time-budget S]
                          [--timeout S] [--out FILE.md]
+       projects_speed.py --compare BEFORE.md AFTER.md
 
 For each app folder (*-cuda) of --root (default ../shared/projects/hecbench
 beside the project), each .cu file that `aucs check DIR` would check (a .cu
@@ -23,6 +24,8 @@ library kernels (listed, not checked). A file clang or aucs does not compile,
 or with no kernel, is listed and left out of the ratios. CPU: user + sys of
 the command and its children. Every command under nice -n 10.
 Writes Markdown to --out (and stdout). A benchmark: it asserts nothing.
+--compare: the summary of two such tables (or the rows a cut-short run
+printed) over the files both list with a kernel, side by side.
 """
 import argparse, json, os, re, resource, statistics, subprocess, sys
 import tempfile, time
@@ -134,6 +137,34 @@ def check(aucs, f, budget, timeout):
     return r
 
 
+def table_rows(path):
+    """{(app, file): (check/compile, cpu c/c, checked, budget)} of a table."""
+    rows = {}
+    for line in open(path, errors="replace"):
+        c = [x.strip() for x in line.split("|")]
+        if len(c) < 11 or not c[7].isdigit() or int(c[7]) == 0:
+            continue
+        rows[(c[1], c[2])] = (float(c[5]), float(c[6]), int(c[8]), int(c[9]))
+    return rows
+
+
+def compare(before, after):
+    b, a = table_rows(before), table_rows(after)
+    both = sorted(set(b) & set(a))
+    print("%d files with a kernel in both tables\n" % len(both))
+    for label, t in (("before", b), ("after", a)):
+        cc = [t[k][0] for k in both]
+        cp = [t[k][1] for k in both]
+        ck = sum(t[k][2] for k in both)
+        bu = sum(t[k][3] for k in both)
+        print("- %s (%s): check/compile median %.2f, p90 %.2f; in CPU time "
+              "median %.2f, p90 %.2f; checked kernels %d, budget ran out %d "
+              "(%.1f%%)" % (label, os.path.basename(before if label ==
+                                                    "before" else after),
+                            median(cc), pct(cc, 90), median(cp), pct(cp, 90),
+                            ck, bu, 100.0 * bu / max(ck, 1)))
+
+
 def machine():
     cpu = "?"
     for line in open("/proc/cpuinfo"):
@@ -145,6 +176,8 @@ def machine():
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
+    if len(sys.argv) == 4 and sys.argv[1] == "--compare":
+        return compare(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
     ap.add_argument("--aucs", required=True)
     ap.add_argument("--old-aucs")
