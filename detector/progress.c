@@ -20,7 +20,7 @@ void aucs_progress_begin(aucs_progress *p, const aucs_detect_options *o,
   double secs = o->time_budget ? o->time_budget : AUCS_BUDGET_DETECT_SECONDS;
   uint64_t mem = o->memory_limit ? o->memory_limit : AUCS_BUDGET_MEMORY_BYTES;
   if (start <= 0)
-    start = aucs_seconds();
+    start = aucs_budget_now();
   aucs_budget_init_at(&p->kernel, start, secs, mem, o->within);
   if (!o->within) /* fix's budget keeps its own reserve */
     aucs_budget_reserve(&p->kernel, AUCS_BUDGET_RESERVE_DETECT, 1.0);

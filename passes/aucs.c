@@ -180,7 +180,7 @@ typedef struct args {
   size_t ninputs;
   unsigned jobs; /* check -j */
   aucs_host_launches host; /* detect, fix of a .cu: its host code's launches */
-  double started; /* when main started (aucs_seconds()) */
+  double started; /* when main started (aucs_budget_now()) */
 } args;
 
 static int fail_usage(const char *fmt, const char *what) {
@@ -521,7 +521,7 @@ static int known(const char *command) {
 }
 
 int main(int argc, char **argv) {
-  double started = aucs_seconds();
+  double started = aucs_budget_now();
   if (argc < 2)
     return fputs(usage, stderr), AUCS_EXIT_USAGE;
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

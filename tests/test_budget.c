@@ -14,9 +14,10 @@
 #include "aucs/util.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void wait_past(double deadline) {
-  while (aucs_seconds() < deadline)
+  while (aucs_budget_now() < deadline)
     ;
 }
 
@@ -71,7 +72,7 @@ static void test_budget_within_an_outer_one(void **state) {
 static void test_budget_from_the_command_start(void **state) {
   (void)state;
   aucs_budget b, r;
-  double start = aucs_seconds() - 5;
+  double start = aucs_budget_now() - 5;
   aucs_budget_init_at(&b, start, 4, 0, NULL);
   assert_int_equal(aucs_budget_check(&b), AUCS_BUDGET_TIME);
   aucs_budget_init_at(&b, start, 100, 0, NULL);
@@ -89,6 +90,20 @@ static void test_budget_from_the_command_start(void **state) {
   char *why = aucs_budget_why(&r);
   assert_string_equal(why, "time budget (5.5 s) reached");
   free(why);
+}
+
+/* The budget's clock never runs ahead of the wall clock, and time spent
+ * asleep (as waiting for a child) counts: only waiting for a CPU does not. */
+static void test_budget_clock_counts_sleep_not_load(void **state) {
+  (void)state;
+  double w0 = aucs_seconds(), b0 = aucs_budget_now();
+  assert_true(b0 <= w0);
+  struct timespec nap = {0, 100 * 1000 * 1000};
+  nanosleep(&nap, NULL);
+  double w1 = aucs_seconds(), b1 = aucs_budget_now();
+  assert_true(b1 <= w1);
+  assert_true(b1 - b0 >= 0.099);
+  assert_true(b1 - b0 <= (w1 - b0) + 1e-6);
 }
 
 static void test_budget_memory(void **state) {
@@ -211,6 +226,7 @@ int main(void) {
       cmocka_unit_test(test_budget_expires_and_stays_spent),
       cmocka_unit_test(test_budget_within_an_outer_one),
       cmocka_unit_test(test_budget_from_the_command_start),
+      cmocka_unit_test(test_budget_clock_counts_sleep_not_load),
       cmocka_unit_test(test_budget_memory),
       cmocka_unit_test(test_budget_poll_checks_now_and_then),
       cmocka_unit_test(test_budget_stops_an_interpreter_run),

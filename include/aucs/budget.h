@@ -1,7 +1,8 @@
 /*
  * budget: one bound on the work of a phase (DESIGN.md section 8): a
- * wall-clock deadline on the monotonic clock and a ceiling on the process's
- * resident memory. The front end creates one per command (`fix`) or per
+ * deadline on the budget's clock (aucs_budget_now: the monotonic clock less
+ * the time the process waited for a CPU, so that other load on the machine
+ * does not spend it) and a ceiling on the process's resident memory. The front end creates one per command (`fix`) or per
  * kernel (`detect`) and passes it down; every phase asks it, cheaply, before
  * starting more work, and a phase that was stopped says how far it got.
  *
@@ -40,7 +41,7 @@ typedef enum aucs_budget_hit {
 
 /* Zero-initialised: no limit. Plain data: no free. */
 typedef struct aucs_budget {
-  double deadline;     /* on aucs_seconds()'s clock; 0: none */
+  double deadline;     /* on aucs_budget_now()'s clock; 0: none */
   double seconds;      /* the limit the deadline came from, for messages */
   uint64_t memory;     /* bytes; 0: none */
   double next_memory;  /* when to read the resident size again */
@@ -53,8 +54,10 @@ typedef struct aucs_budget {
  * outer (may be NULL). */
 void aucs_budget_init(aucs_budget *b, double seconds, uint64_t memory,
                       aucs_budget *outer);
-/* The same with the clock started at start (aucs_seconds()'s clock, e.g.
- * when the command started) instead of now. */
+/* The same with the clock started at start (aucs_seconds() or
+ * aucs_budget_now(), e.g. when the command started) instead of now: a
+ * start on aucs_seconds()'s clock, which runs ahead of the budget's,
+ * leaves the time the process waited for a CPU since out of the budget. */
 void aucs_budget_init_at(aucs_budget *b, double start, double seconds,
                          uint64_t memory, aucs_budget *outer);
 /* Keep the last share of b's time, at most max seconds, for what follows
@@ -73,6 +76,10 @@ unsigned aucs_budget_cap_ms(const aucs_budget *b, unsigned ms);
 /* "time budget (30 s) reached" / "memory limit (4096 MiB) reached", or ""
  * while b is not spent. Free with free(). */
 char *aucs_budget_why(const aucs_budget *b);
+/* The budget's clock in seconds: aucs_seconds() less the time this
+ * process has spent runnable but waiting for a CPU (the wall clock where
+ * the kernel does not say). Never ahead of aucs_seconds(). */
+double aucs_budget_now(void);
 /* The resident set size of this process in bytes (0 when unknown). */
 uint64_t aucs_budget_rss(void);
 

@@ -537,25 +537,26 @@ static int compile_with(const char *path, const aucs_load_options *o,
   return rc;
 }
 
-/* With the CUDA SDK, the precompiled prelude for path (aucs/pch.h), or
- * NULL. Free with free(). */
-static char *prelude(const char *path, const aucs_load_options *o) {
+/* With the CUDA SDK, the precompiled prelude for path (aucs/pch.h) of the
+ * device or the host (host 1) compile, or NULL. Free with free(). */
+static char *prelude(const char *path, const aucs_load_options *o,
+                     int host) {
   if (!cuda_sdk(o))
     return NULL;
   args a = {0};
-  clang_args(&a, clang_of(o), path, "-", NULL, 0, o);
+  clang_args(&a, clang_of(o), path, "-", NULL, host, o);
   char *pch = aucs_pch_get(a.v, a.n - 4, path); /* not "-o - -- path" */
   args_free(&a);
   return pch;
 }
 
-/* Compile with the prelude when there is one (the device side only); when
- * clang refuses it (a header changed since it was built) and the compile
- * without it works, drop it. A source that does not compile fails as it
- * would without. */
+/* Compile with the prelude when there is one (each side has its own: the
+ * host side's command differs); when clang refuses it (a header changed
+ * since it was built) and the compile without it works, drop it. A source
+ * that does not compile fails as it would without. */
 static int compile(const char *path, const aucs_load_options *o,
                    const char *out, int host, char **err) {
-  char *pch = host ? NULL : prelude(path, o);
+  char *pch = prelude(path, o, host);
   int rc = compile_with(path, o, out, pch, host, err);
   if (rc && pch) {
     free(*err);

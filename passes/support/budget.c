@@ -1,6 +1,12 @@
 /*
  * budget: wall-clock deadlines and a resident-memory ceiling (budget.h).
  *
+ * The clock (aucs_budget_now) is the monotonic clock less the time this
+ * process spent runnable but waiting for a CPU (/proc/self/schedstat's
+ * second field): a loaded machine stretches the wall clock, not the budget
+ * (as the search's CPU-time budget, search.c); time spent waiting for a
+ * child (clang) or for I/O still counts.
+ *
  * Steps of aucs_budget_check:
  *   1. A spent budget stays spent; a spent enclosing budget spends it.
  *   2. The clock past the deadline: AUCS_BUDGET_TIME.
@@ -8,12 +14,16 @@
  *      /proc/self/statm (getrusage's peak where /proc is missing): above
  *      the ceiling, AUCS_BUDGET_MEMORY.
  *
- * Limitation: see budget.h (memory is the process's).
+ * Limitation: see budget.h (memory is the process's). Where schedstat
+ * is missing the clock is the wall clock. A forked child's clock counts
+ * its own waits only: a deadline set in the parent ends no later in it.
  */
 #include "aucs/budget.h"
 
 #include "aucs/util.h"
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -22,9 +32,34 @@
 /* aucs_budget_poll checks on one call in POLL_EVERY. */
 #define POLL_EVERY 256u
 
+/* Seconds this process has waited on a run queue (schedstat), or -1. */
+static double runqueue_wait(void) {
+  int fd = open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char text[128];
+  ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0)
+    return -1;
+  text[n] = 0;
+  char *end;
+  strtoull(text, &end, 10); /* on a CPU */
+  if (end == text)
+    return -1;
+  char *wait = end;
+  unsigned long long ns = strtoull(wait, &end, 10);
+  return end == wait ? -1 : (double)ns * 1e-9;
+}
+
+double aucs_budget_now(void) {
+  double wall = aucs_seconds(), wait = runqueue_wait();
+  return wait > 0 && wait < wall ? wall - wait : wall;
+}
+
 void aucs_budget_init(aucs_budget *b, double seconds, uint64_t memory,
                       aucs_budget *outer) {
-  aucs_budget_init_at(b, aucs_seconds(), seconds, memory, outer);
+  aucs_budget_init_at(b, aucs_budget_now(), seconds, memory, outer);
 }
 
 void aucs_budget_init_at(aucs_budget *b, double start, double seconds,
@@ -72,7 +107,7 @@ aucs_budget_hit aucs_budget_check(aucs_budget *b) {
     return b->hit = b->outer->hit;
   if (!b->deadline && !b->memory)
     return AUCS_BUDGET_OK;
-  double now = aucs_seconds();
+  double now = aucs_budget_now();
   if (b->deadline && now >= b->deadline)
     b->hit = AUCS_BUDGET_TIME;
   else if (over_memory(b, now))
@@ -93,7 +128,7 @@ double aucs_budget_left(const aucs_budget *b) {
     return 1e9;
   if (b->hit)
     return 0;
-  double left = b->deadline - aucs_seconds();
+  double left = b->deadline - aucs_budget_now();
   return left > 0 ? left : 0;
 }
 
