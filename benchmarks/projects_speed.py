@@ -27,8 +27,11 @@ Writes Markdown to --out (and stdout). A benchmark: it asserts nothing.
 --compare: the summary of two such tables (or the rows a cut-short run
 printed) over the files both list with a kernel, side by side.
 """
-import argparse, json, os, re, resource, statistics, subprocess, sys
+import argparse, json, os, re, resource, subprocess, sys
 import tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from speed import median, pct  # noqa: E402 (one definition of each)
 
 NICE = ["nice", "-n", "10"]
 SDK = "/usr/local/cuda"
@@ -51,17 +54,6 @@ def run(cmd, timeout, cwd=None):
     except subprocess.TimeoutExpired:
         rc, out, err = None, "", "timeout"
     return rc, time.time() - t0, cpu_now() - c0, out, err
-
-
-def pct(xs, p):
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    return xs[min(len(xs) - 1, max(0, int(round(p / 100.0 * (len(xs) - 1)))))]
-
-
-def median(xs):
-    return statistics.median(xs) if xs else float("nan")
 
 
 INCLUDE = re.compile(r'\s*#\s*include\s*"([^"]+\.cu)"')
