@@ -203,6 +203,9 @@ static void kstate_free(kstate *s) {
   free(s->leaves);
   free(s->lfixed);
   free(s->lset);
+  free(s->lranged);
+  free(s->llo);
+  free(s->lhi);
   aucs_inputs_values_free(&s->iv);
   aucs_inputs_free(s->in);
   aucs_prog_free(s->prog);
@@ -228,9 +231,14 @@ static void leaves_of(kstate *s) {
   s->leaves = aucs_xcalloc(s->nl + 1, sizeof *s->leaves);
   s->lfixed = aucs_xcalloc(s->nl + 1, 1);
   s->lset = aucs_xcalloc(s->nl + 1, 1);
+  s->lranged = aucs_xcalloc(s->nl + 1, 1);
+  s->llo = aucs_xcalloc(s->nl + 1, sizeof *s->llo);
+  s->lhi = aucs_xcalloc(s->nl + 1, sizeof *s->lhi);
   for (size_t j = 0; j < s->nl; j++) {
     const aucs_input *x = &s->in->v[j];
     s->leaves[j] = x->p;
+    s->lranged[j] = !x->field && (unsigned char)aucs_launchplan_range(
+                                     &s->lp, x->param, &s->llo[j], &s->lhi[j]);
     s->lset[j] = (unsigned char)aucs_inputs_settable(s->in, &s->iv, j);
     s->lfixed[j] = s->iv.fixed[j] || !s->lset[j];
     if (!x->field && s->prog && x->param < s->np) {
@@ -539,7 +547,9 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
   return st;
 }
 
-static int tied(const kstate *s) { return s->lp.grid_tied || s->lp.args_tied; }
+static int tied(const kstate *s) {
+  return s->lp.grid_tied || s->lp.args_tied || s->lp.ranged;
+}
 
 /* One interpreter run of c (with what the host ties to c's arguments). */
 static aucs_run_status run(kstate *s, const aucs_candidate *c,
@@ -793,6 +803,9 @@ static void space_of(kstate *s, aucs_search_space *sp) {
       .launch = {s->lp.grid, s->lp.block},
       .fill = o->fill,
       .fixed_arg = s->lfixed,
+      .ranged = s->lranged,
+      .lo = s->llo,
+      .hi = s->lhi,
       .args = s->iv.vals,
       .population = o->population,
       .generations = o->generations,
@@ -1059,10 +1072,12 @@ static int setup(LLVMModuleRef m, LLVMValueRef *ks, size_t n,
     st[i] = (kstate){.o = o, .prefix = prefix, .k = &r->kernels[i]};
     lower(&st[i], sel[i]);
     aucs_launchplan_of(o, st[i].k->name, &st[i].lp);
-    st[i].k->launch_from = aucs_xstrdup(st[i].lp.from);
   }
   free(sel);
-  return bind_args(st, nsel, o, err);
+  int rc = bind_args(st, nsel, o, err);
+  for (size_t i = 0; i < nsel; i++) /* bind adds the host's bounds */
+    st[i].k->launch_from = aucs_xstrdup(st[i].lp.from);
+  return rc;
 }
 
 int aucs_detect_run(LLVMModuleRef m, LLVMValueRef *ks, size_t n,

@@ -48,11 +48,13 @@ typedef struct kstate {
   unsigned char *fixed; /* which params --arg fixed */
   aucs_inputs *in;      /* the leaves, also of a kernel that did not lower */
   size_t nl;
-  aucs_inputs_values iv; /* per leaf: the user's values, buffer sizes */
-  aucs_param *leaves;    /* per leaf, for the search */
-  unsigned char *lfixed; /* per leaf: not searched (the user's, or a float
-                            field left to the fill) */
-  unsigned char *lset;   /* per leaf: a run writes the field's value */
+  aucs_inputs_values iv;  /* per leaf: the user's values, buffer sizes */
+  aucs_param *leaves;     /* per leaf, for the search */
+  unsigned char *lfixed;  /* per leaf: not searched (the user's, or a float
+                             field left to the fill) */
+  unsigned char *lset;    /* per leaf: a run writes the field's value */
+  unsigned char *lranged; /* per leaf: the host bounds it, llo..lhi */
+  uint64_t *llo, *lhi;
   size_t nbar;
   uint64_t *bar_runs; /* runs that passed barrier i */
   unsigned char *bar_ordered;

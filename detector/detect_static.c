@@ -29,6 +29,11 @@ static void static_analyze(kstate *s) {
   const aucs_detect_options *o = s->o;
   size_t nfields;
   aucs_static_field *fields = fixed_fields(s, &nfields);
+  uint64_t *lo = aucs_xcalloc(s->np + 1, sizeof *lo),
+           *hi = aucs_xcalloc(s->np + 1, sizeof *hi);
+  unsigned char *ranged = aucs_xcalloc(s->np + 1, 1);
+  for (size_t i = 0; i < s->np; i++)
+    ranged[i] = (unsigned char)aucs_launchplan_range(&s->lp, i, &lo[i], &hi[i]);
   aucs_static_options so = {
       .timeout_ms = o->smt_timeout,
       .budget_ms = o->static_budget,
@@ -37,6 +42,9 @@ static void static_analyze(kstate *s) {
       .launch = {s->lp.grid, s->lp.block},
       .args = s->vals,
       .fixed_arg = s->fixed,
+      .ranged_arg = ranged,
+      .arg_lo = lo,
+      .arg_hi = hi,
       .fields = fields,
       .nfields = nfields,
       .may_alias = o->may_alias,
@@ -48,6 +56,9 @@ static void static_analyze(kstate *s) {
   s->st = aucs_static_analyze(s->k->fn, &so);
   s->pg.st = s->st;
   free(fields);
+  free(lo);
+  free(hi);
+  free(ranged);
 }
 
 static int same_inputs(const aucs_candidate *a, const aucs_candidate *b,

@@ -204,10 +204,24 @@ static void solve_dim(const aucs_host_launch *h, uint64_t *args, size_t n,
   }
 }
 
+int aucs_launchplan_range(const aucs_launchplan *p, size_t i, uint64_t *lo,
+                          uint64_t *hi) {
+  if (i >= p->nranged || !p->ranged[i])
+    return 0;
+  *lo = p->host->args[i].lo;
+  *hi = p->host->args[i].hi;
+  return 1;
+}
+
 int aucs_launchplan_derive(const aucs_launchplan *p, uint64_t *args,
                            size_t n, aucs_dim3 *grid) {
   static const uint32_t lim[3] = {2147483647u, 65535, 65535};
   const aucs_host_launch *h = p->host;
+  uint64_t lo, hi;
+  for (size_t i = 0; i < n; i++)
+    if (aucs_launchplan_range(p, i, &lo, &hi) && (args[i] < lo || args[i] > hi))
+      args[i] =
+          hi - lo == UINT64_MAX ? args[i] : lo + (args[i] - lo) % (hi - lo + 1);
   if (p->grid_tied) {
     const uint32_t want[3] = {grid->x, grid->y, grid->z};
     unsigned char *solved = aucs_xcalloc(n + 1, 1);
@@ -228,8 +242,10 @@ int aucs_launchplan_derive(const aucs_launchplan *p, uint64_t *args,
   return 0;
 }
 
-void aucs_launchplan_bind(const aucs_launchplan *p, const aucs_inputs *in,
+void aucs_launchplan_bind(aucs_launchplan *p, const aucs_inputs *in,
                           aucs_inputs_values *iv) {
+  const aucs_host_launch *h = p->host;
+  aucs_buf line = {0};
   for (size_t j = 0; j < in->n; j++) {
     const aucs_input *x = &in->v[j];
     uint64_t bits;
@@ -238,8 +254,25 @@ void aucs_launchplan_bind(const aucs_launchplan *p, const aucs_inputs *in,
         aucs_launchplan_arg(p, x->param, &bits)) {
       iv->vals[j] = bits;
       iv->fixed[j] = 1;
+    } else if (!x->field && x->p.kind == AUCS_PARAM_INT && !iv->fixed[j] && h &&
+               x->param < h->nargs && h->args[x->param].ranged &&
+               !h->args[x->param].same_as) {
+      if (!p->ranged) {
+        p->nranged = h->nargs;
+        p->ranged = aucs_xcalloc(p->nranged + 1, 1);
+      }
+      p->ranged[x->param] = 1;
+      aucs_buf_printf(&line, "; %s in [%llu, %llu]", x->p.name,
+                      (unsigned long long)h->args[x->param].lo,
+                      (unsigned long long)h->args[x->param].hi);
     }
   }
+  if (line.len) {
+    char *from = aucs_xasprintf("%s%s", p->from ? p->from : "", line.data);
+    free(p->from);
+    p->from = from;
+  }
+  aucs_buf_free(&line);
 }
 
 int aucs_launchplan_candidate(const aucs_launchplan *p, const aucs_inputs *in,
@@ -264,5 +297,6 @@ int aucs_launchplan_candidate(const aucs_launchplan *p, const aucs_inputs *in,
 
 void aucs_launchplan_free(aucs_launchplan *p) {
   free(p->from);
+  free(p->ranged);
   *p = (aucs_launchplan){0};
 }

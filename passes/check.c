@@ -263,9 +263,11 @@ static void expr_of(const json_t *a, aucs_host_expr *e) {
 static json_t *launch_json(const aucs_host_launch *h) {
   json_t *args = json_array(), *ties = json_array();
   for (size_t i = 0; i < h->nargs; i++)
-    json_array_append_new(args, json_pack("[b,I,I]", h->args[i].known,
-                                          (json_int_t)h->args[i].bits,
-                                          (json_int_t)h->args[i].same_as));
+    json_array_append_new(
+        args, json_pack("[b,I,I,b,I,I]", h->args[i].known,
+                        (json_int_t)h->args[i].bits,
+                        (json_int_t)h->args[i].same_as, h->args[i].ranged,
+                        (json_int_t)h->args[i].lo, (json_int_t)h->args[i].hi));
   for (int d = 0; d < 3; d++)
     json_array_append_new(ties, expr_json(&h->grid_expr[d]));
   json_t *j = json_pack("{s:s,s:o,s:I,s:o,s:I,s:b,s:I,s:b,s:o}", "kernel",
@@ -307,6 +309,9 @@ static void launch_add(aucs_host_launches *l, const json_t *j) {
     h->args[i].known = json_is_true(json_array_get(a, 0));
     h->args[i].bits = (uint64_t)json_integer_value(json_array_get(a, 1));
     h->args[i].same_as = (unsigned)json_integer_value(json_array_get(a, 2));
+    h->args[i].ranged = json_is_true(json_array_get(a, 3));
+    h->args[i].lo = (uint64_t)json_integer_value(json_array_get(a, 4));
+    h->args[i].hi = (uint64_t)json_integer_value(json_array_get(a, 5));
   }
   for (int d = 0; d < 3; d++)
     expr_of(json_array_get(json_object_get(j, "grid_expr"), (size_t)d),

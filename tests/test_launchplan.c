@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static aucs_host_arg args2[2] = {{1, 4096, 0}, {0, 0, 0}};
+static aucs_host_arg args2[2] = {{.known = 1, .bits = 4096}, {.known = 0}};
 
 /* k: <<<?, 256>>> at k.cu:7 with n=4096; m: (2048 threads) then (32,4);
  * s: 1 block of 64 with 1024 dynamic shared bytes. */
@@ -168,7 +168,7 @@ static void test_launchplan_eval(void **state) {
  * argument follows n; a grid CUDA cannot launch is refused. */
 static void test_launchplan_derive_ties(void **state) {
   (void)state;
-  aucs_host_arg a3[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 2}};
+  aucs_host_arg a3[3] = {{.known = 0}, {.known = 0}, {.same_as = 2}};
   aucs_host_launch t = {.kernel = "t", .where = "t.cu:3",
                         .grid = {0, 1, 1}, .grid_known = 6,
                         .block = {256, 1, 1}, .block_known = 7,
@@ -206,6 +206,60 @@ static void test_launchplan_derive_ties(void **state) {
   aucs_launchplan_free(&p);
 }
 
+/* `k<<<4, 64>>>(p, i % 256, n)`: off is bounded, n open. bind marks off
+ * ranged and says so; derive maps the search's values into [0, 255] and
+ * leaves one inside alone; the user's --arg takes off out of the range. */
+static void test_launchplan_host_bounds_an_argument(void **state) {
+  (void)state;
+  aucs_host_arg a[3] = {
+      {.known = 0}, {.ranged = 1, .lo = 0, .hi = 255}, {.known = 0}};
+  aucs_host_launch r = {.kernel = "r",
+                        .where = "r.cu:5",
+                        .grid = {4, 1, 1},
+                        .grid_known = 7,
+                        .block = {64, 1, 1},
+                        .block_known = 7,
+                        .args = a,
+                        .nargs = 3};
+  aucs_host_launches one = {&r, 1};
+  aucs_detect_options o = {.host = &one};
+  aucs_input leaves[3] = {
+      {.p = {.name = "p", .kind = AUCS_PARAM_POINTER, .bits = 64}, .param = 0},
+      {.p = {.name = "off", .kind = AUCS_PARAM_INT, .bits = 32}, .param = 1},
+      {.p = {.name = "n", .kind = AUCS_PARAM_INT, .bits = 32}, .param = 2}};
+  aucs_inputs in = {.nparams = 3, .n = 3, .v = leaves};
+  uint64_t vals[3] = {0};
+  unsigned char fixed[3] = {0};
+  aucs_inputs_values iv = {.n = 3, .vals = vals, .fixed = fixed};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "r", &p);
+  aucs_launchplan_bind(&p, &in, &iv);
+  assert_string_equal(p.from, "host r.cu:5 <<<4, 64>>>; off in [0, 255]");
+  uint64_t lo = 1, hi = 0;
+  assert_int_equal(aucs_launchplan_range(&p, 1, &lo, &hi), 1);
+  assert_int_equal(lo, 0);
+  assert_int_equal(hi, 255);
+  assert_int_equal(aucs_launchplan_range(&p, 2, &lo, &hi), 0);
+  uint64_t args[3] = {0, 256, 4096};
+  aucs_dim3 grid = {4, 1, 1};
+  assert_int_equal(aucs_launchplan_derive(&p, args, 3, &grid), 0);
+  assert_int_equal(args[1], 0);    /* 256 wraps to 0 */
+  assert_int_equal(args[2], 4096); /* not bounded */
+  args[1] = 0xffffffffu;           /* -1 as a 32-bit int */
+  assert_int_equal(aucs_launchplan_derive(&p, args, 3, &grid), 0);
+  assert_true(args[1] <= 255);
+  args[1] = 17;
+  assert_int_equal(aucs_launchplan_derive(&p, args, 3, &grid), 0);
+  assert_int_equal(args[1], 17);
+  aucs_launchplan_free(&p);
+  fixed[1] = 1; /* the user's --arg off=300 */
+  aucs_launchplan_of(&o, "r", &p);
+  aucs_launchplan_bind(&p, &in, &iv);
+  assert_int_equal(aucs_launchplan_range(&p, 1, &lo, &hi), 0);
+  assert_string_equal(p.from, "host r.cu:5 <<<4, 64>>>");
+  aucs_launchplan_free(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_launchplan_host_fixes_what_it_knows),
@@ -213,6 +267,7 @@ int main(void) {
       cmocka_unit_test(test_launchplan_shared_bytes),
       cmocka_unit_test(test_launchplan_user_wins),
       cmocka_unit_test(test_launchplan_without_host_launch),
+      cmocka_unit_test(test_launchplan_host_bounds_an_argument),
       cmocka_unit_test(test_launchplan_eval),
       cmocka_unit_test(test_launchplan_derive_ties),
   };

@@ -259,6 +259,17 @@ static void initial_launch(search *x, aucs_launch *l, size_t i,
   }
 }
 
+static int in_range(const aucs_search_space *s, size_t p) {
+  return s->ranged && s->ranged[p] && s->params[p].kind == AUCS_PARAM_INT;
+}
+
+/* v kept within p's bounds when it has them (clamped). */
+static uint64_t bounded(const aucs_search_space *s, size_t p, uint64_t v) {
+  if (!in_range(s, p))
+    return v;
+  return v < s->lo[p] ? s->lo[p] : v > s->hi[p] ? s->hi[p] : v;
+}
+
 static void initial_arg(search *x, aucs_candidate *c, size_t p, size_t i) {
   const aucs_param *par = &x->s->params[p];
   if (par->kind == AUCS_PARAM_FLOAT) {
@@ -267,6 +278,17 @@ static void initial_arg(search *x, aucs_candidate *c, size_t p, size_t i) {
     return;
   }
   int64_t v;
+  if (in_range(x->s, p)) { /* the host's bounds: the ends, then within */
+    const aucs_search_space *s = x->s;
+    uint64_t w = s->hi[p] - s->lo[p];
+    c->args[p] = i == 0 ? s->hi[p]
+                 : i == 1
+                     ? s->lo[p]
+                     : s->lo[p] + (w == UINT64_MAX
+                                       ? aucs_search_rng_next(&x->rng)
+                                       : aucs_search_rng_below(&x->rng, w + 1));
+    return;
+  }
   if (i % 2 == 0) /* a size matching the launch */
     v = aucs_search_rng_below(&x->rng, 2) ? (int64_t)c->launch.block.x
                                           : (int64_t)threads(&c->launch);
@@ -339,8 +361,9 @@ static void mutate_arg(search *x, step_fn step, aucs_candidate *c, size_t p) {
   }
   double v = (double)(int64_t)c->args[p];
   double sigma = v / 2 > 2 ? v / 2 : 2;
-  c->args[p] =
-      (uint64_t)clampl(v + sigma * step(&x->rng), 0, int_max(par, &c->launch));
+  c->args[p] = bounded(
+      x->s, p,
+      (uint64_t)clampl(v + sigma * step(&x->rng), 0, int_max(par, &c->launch)));
 }
 
 /* A round size for an integer argument: assumptions such as n % 64 == 0
@@ -420,7 +443,7 @@ static aucs_candidate child(search *x, step_fn step,
       continue;
     if (x->assumes && x->s->params[p].kind == AUCS_PARAM_INT &&
         aucs_search_rng_below(&x->rng, 2))
-      c.args[p] = round_size(x, &x->s->params[p], &c.launch);
+      c.args[p] = bounded(x->s, p, round_size(x, &x->s->params[p], &c.launch));
     else
       mutate_arg(x, step, &c, p);
   }
@@ -506,7 +529,7 @@ static aucs_candidate retry(search *x, const aucs_candidate *from,
     mutate_launch(x, aucs_search_rng_cauchy, &c.launch);
   for (size_t p = 0; (k % 2 || !x->seeds.n) && p < x->s->nparams; p++)
     if (searched(x->s, p) && x->s->params[p].kind == AUCS_PARAM_INT)
-      c.args[p] = round_size(x, &x->s->params[p], &c.launch);
+      c.args[p] = bounded(x->s, p, round_size(x, &x->s->params[p], &c.launch));
   if (x->seeds.n)
     overlay(x, &c, x->next_seed++ % x->seeds.n);
   return c;

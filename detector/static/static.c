@@ -194,6 +194,7 @@ aucs_static *st_setup(LLVMValueRef kernel, const aucs_static_options *o) {
   st_fix_inputs(S);
   st_fix_fields(S);
   S->o.fields = NULL, S->o.nfields = 0; /* borrowed for the call only */
+  S->o.ranged_arg = NULL, S->o.arg_lo = S->o.arg_hi = NULL; /* the same */
   st_collect_barriers(S);
   st_collect_fn(S, st_new_frame(S, kernel, NULL, NULL), NULL);
   S->nassume = aucs_assume_collect(S->cfg, &S->assumes);

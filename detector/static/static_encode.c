@@ -92,7 +92,7 @@ void st_unread_dims(aucs_static *S) {
   }
 }
 
-/* The user's fixed launch and arguments. */
+/* The user's fixed launch and arguments, and the host's bounds. */
 void st_fix_inputs(aucs_static *S) {
   const aucs_static_options *o = &S->o;
   Z3_context z = S->z;
@@ -116,6 +116,18 @@ void st_fix_inputs(aucs_static *S) {
                          : NULL;
     if (v)
       st_push_ast(&S->launch, &S->nlaunch, Z3_mk_eq(z, S->params[i], v));
+  }
+  for (unsigned i = 0; o->ranged_arg && i < S->nparams; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(S->fn, i));
+    if (!o->ranged_arg[i] || (o->fixed_arg && o->fixed_arg[i]) ||
+        LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(t) < 2 || LLVMGetIntTypeWidth(t) > 64)
+      continue;
+    unsigned w = LLVMGetIntTypeWidth(t);
+    st_push_ast(&S->launch, &S->nlaunch,
+                Z3_mk_bvule(z, st_bv(z, o->arg_lo[i], w), S->params[i]));
+    st_push_ast(&S->launch, &S->nlaunch,
+                Z3_mk_bvule(z, S->params[i], st_bv(z, o->arg_hi[i], w)));
   }
 }
 

@@ -20,6 +20,9 @@
  * compute the launch; an argument that is the same host value as an
  * earlier one (`k(w, h, w)`) is tied to it.
  *
+ * An argument the host computes at run time by an operation that bounds it
+ * (`i % 256`, `x & 31`) keeps those bounds: the search chooses it within.
+ *
  * Limitation: a dimension is known only when its value (or its 32-bit half
  * of the packed x/y) is a constant, or tied through integer arithmetic
  * (+ - * / % shifts, and, or, xor, extensions) to scalar arguments; a
@@ -48,6 +51,11 @@ typedef struct aucs_host_arg {
   /* Not known, but the host passes the same value as argument same_as - 1
    * (an earlier one, not itself tied); 0: none. */
   unsigned same_as;
+  /* Not known, but the host's computation bounds it: lo <= bits <= hi,
+   * unsigned in the argument's width (`i % 256`, `x & 31`, a bool widened,
+   * a choice between two constants). */
+  int ranged;
+  uint64_t lo, hi;
 } aucs_host_arg;
 
 /* A value the host computes from the kernel's arguments, as a postfix

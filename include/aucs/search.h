@@ -121,6 +121,10 @@ typedef struct aucs_search_space {
   aucs_fill fill;
   const unsigned char *fixed_arg;
   const uint64_t *args;
+  /* Integer args[i] with ranged[i] stay within lo[i]..hi[i] (unsigned; the
+   * host code bounds them), their ends tried first (ranged may be NULL). */
+  const unsigned char *ranged;
+  const uint64_t *lo, *hi;
   /* How many of x, y, z the search varies (1..3; 0 means 1): a kernel that
    * never reads tid.y gets block.y = 1. */
   unsigned grid_dims, block_dims;

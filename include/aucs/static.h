@@ -86,6 +86,11 @@ typedef struct aucs_static_options {
   aucs_launch launch;
   const uint64_t *args;
   const unsigned char *fixed_arg;
+  /* Per parameter (NULL: none): the bounds the host code keeps an
+   * argument nobody fixed within, lo[i] <= arg <= hi[i] unsigned, where
+   * ranged_arg[i]: proofs then hold for those values only. */
+  const unsigned char *ranged_arg;
+  const uint64_t *arg_lo, *arg_hi;
   const aucs_static_field *fields; /* fixed fields of byval parameters
                                       (read by aucs_static_analyze only) */
   size_t nfields;

@@ -430,6 +430,58 @@ static void const_bits(LLVMValueRef v, aucs_host_arg *a) {
   }
 }
 
+/* Step 4's bounds: the unsigned range [lo, hi] an integer v the host
+ * computes at run time always lies in, by its last operation: `x & C`
+ * (0..C), `x urem C` (0..C-1), `x lshr C` (0..max >> C), a zero extension
+ * from k bits (0..2^k-1), `select c, C1, C2` (C1..C2, ordered); a->ranged
+ * when that is narrower than the type. */
+static void arg_range(LLVMValueRef v, aucs_host_arg *a) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (!LLVMIsAInstruction(v) || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(t) > 64)
+    return;
+  unsigned w = LLVMGetIntTypeWidth(t);
+  uint64_t top = w >= 64 ? ~0ull : (1ull << w) - 1, lo = 0, hi = top;
+  LLVMValueRef x = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL;
+  LLVMValueRef y = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  int cy = y && LLVMIsAConstantInt(y);
+  uint64_t k = cy ? LLVMConstIntGetZExtValue(y) & top : 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAnd:
+    if (cy)
+      hi = k;
+    else if (x && LLVMIsAConstantInt(x))
+      hi = LLVMConstIntGetZExtValue(x) & top;
+    break;
+  case LLVMURem:
+    if (cy && k)
+      hi = k - 1;
+    break;
+  case LLVMLShr:
+    if (cy && k < w)
+      hi = top >> k;
+    break;
+  case LLVMZExt: {
+    unsigned from = LLVMGetIntTypeWidth(LLVMTypeOf(x));
+    hi = from >= 64 ? top : (1ull << from) - 1;
+    break;
+  }
+  case LLVMSelect: {
+    LLVMValueRef b = LLVMGetOperand(v, 2);
+    if (cy && LLVMIsAConstantInt(b)) {
+      uint64_t kb = LLVMConstIntGetZExtValue(b) & top;
+      lo = k < kb ? k : kb;
+      hi = k < kb ? kb : k;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  if (lo > 0 || hi < top)
+    a->ranged = 1, a->lo = lo, a->hi = hi;
+}
+
 /* Step 4 at call, a stub call or a launcher call: the host value of each
  * scalar argument into vals[i] (NULL: none), its bits when a constant. */
 static void read_args(const finder *f, aucs_host_launch *l, const int *param,
@@ -446,8 +498,11 @@ static void read_args(const finder *f, aucs_host_launch *l, const int *param,
         vals[i] = scalar_stored(slots[i], call);
     free(slots);
   }
-  for (size_t i = 0; i < l->nargs; i++)
+  for (size_t i = 0; i < l->nargs; i++) {
     const_bits(vals[i], &l->args[i]);
+    if (vals[i] && !l->args[i].known)
+      arg_range(vals[i], &l->args[i]);
+  }
 }
 
 /* ---- ties (step 6) ---- */
