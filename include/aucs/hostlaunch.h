@@ -20,6 +20,10 @@
  * compute the launch; an argument that is the same host value as an
  * earlier one (`k(w, h, w)`) is tied to it.
  *
+ * A member of a configuration global its static constructor fills, and a
+ * parameter of a launching helper every call passes the same, are
+ * constants too (hostfold.h).
+ *
  * An argument the host computes at run time by an operation that bounds it
  * (`i % 256`, `x & 31`) keeps those bounds: the search chooses it within.
  *

@@ -47,6 +47,8 @@
  */
 #include "aucs/hostlaunch.h"
 
+#include "hostfold.h"
+
 #include "aucs/gep.h"
 #include "aucs/srcloc.h"
 #include "aucs/util.h"
@@ -499,7 +501,8 @@ static void read_args(const finder *f, aucs_host_launch *l, const int *param,
     free(slots);
   }
   for (size_t i = 0; i < l->nargs; i++) {
-    const_bits(vals[i], &l->args[i]);
+    LLVMValueRef k = vals[i] ? hf_constant(f->td, vals[i]) : NULL;
+    const_bits(k ? k : vals[i], &l->args[i]);
     if (vals[i] && !l->args[i].known)
       arg_range(vals[i], &l->args[i]);
   }
