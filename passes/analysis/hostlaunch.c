@@ -239,12 +239,39 @@ static unsigned zero_halves(LLVMValueRef v) {
   return LLVMIsAConstantInt(s) && LLVMConstIntGetZExtValue(s) >= 32 ? 1 : 0;
 }
 
+/* v, or the constant the host always passes as v (hostfold.h). */
+static LLVMValueRef folded(LLVMTargetDataRef td, LLVMValueRef v) {
+  LLVMValueRef k = hf_constant(td, v);
+  return k && LLVMIsAConstantInt(k) ? k : v;
+}
+
+/* The half of a packed dim3 that `zext x` (low) or `shl (zext x), 32`
+ * (high) holds, when x is a constant the host always passes. */
+static void read_half(LLVMTargetDataRef td, LLVMValueRef v, uint32_t *d,
+                      unsigned *known) {
+  int high = LLVMIsAInstruction(v) &&
+             LLVMGetInstructionOpcode(v) == LLVMShl &&
+             LLVMIsAConstantInt(LLVMGetOperand(v, 1)) &&
+             LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) == 32;
+  if (high)
+    v = LLVMGetOperand(v, 0);
+  if (!LLVMIsAZExtInst(v) ||
+      LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) > 32)
+    return;
+  LLVMValueRef x = folded(td, LLVMGetOperand(v, 0));
+  if (LLVMIsAConstantInt(x))
+    d[high] = (uint32_t)LLVMConstIntGetZExtValue(x), *known |= 1u << high;
+}
+
 /* x (low half) and y (high half) of a dim3's packed i64 into d[0], d[1]. */
-static void read_xy(LLVMValueRef v, uint32_t *d, unsigned *known) {
+static void read_xy(LLVMTargetDataRef td, LLVMValueRef v, uint32_t *d,
+                    unsigned *known) {
   unsigned halves = 3;
+  v = folded(td, v);
   if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMOr &&
       LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
     halves = zero_halves(LLVMGetOperand(v, 0));
+    read_half(td, LLVMGetOperand(v, 0), d, known);
     v = LLVMGetOperand(v, 1);
   }
   if (!LLVMIsAConstantInt(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) != 64)
@@ -256,20 +283,22 @@ static void read_xy(LLVMValueRef v, uint32_t *d, unsigned *known) {
     d[1] = (uint32_t)(c >> 32), *known |= 2;
 }
 
-static void read_z(LLVMValueRef v, uint32_t *d, unsigned *known) {
+static void read_z(LLVMTargetDataRef td, LLVMValueRef v, uint32_t *d,
+                   unsigned *known) {
+  v = folded(td, v);
   if (LLVMIsAConstantInt(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 32)
     d[2] = (uint32_t)LLVMConstIntGetZExtValue(v), *known |= 4;
 }
 
 /* grid and block from operands first..first+3 of call, the shared bytes
  * from operand shared. */
-static void read_config(aucs_host_launch *l, LLVMValueRef call, unsigned first,
-                        unsigned shared) {
-  read_xy(LLVMGetOperand(call, first), l->grid, &l->grid_known);
-  read_z(LLVMGetOperand(call, first + 1), l->grid, &l->grid_known);
-  read_xy(LLVMGetOperand(call, first + 2), l->block, &l->block_known);
-  read_z(LLVMGetOperand(call, first + 3), l->block, &l->block_known);
-  LLVMValueRef sh = LLVMGetOperand(call, shared);
+static void read_config(const finder *f, aucs_host_launch *l,
+                        LLVMValueRef call, unsigned first, unsigned shared) {
+  read_xy(f->td, LLVMGetOperand(call, first), l->grid, &l->grid_known);
+  read_z(f->td, LLVMGetOperand(call, first + 1), l->grid, &l->grid_known);
+  read_xy(f->td, LLVMGetOperand(call, first + 2), l->block, &l->block_known);
+  read_z(f->td, LLVMGetOperand(call, first + 3), l->block, &l->block_known);
+  LLVMValueRef sh = folded(f->td, LLVMGetOperand(call, shared));
   if (LLVMIsAConstantInt(sh) && LLVMGetIntTypeWidth(LLVMTypeOf(sh)) <= 64)
     l->shared_known = 1, l->shared = LLVMConstIntGetZExtValue(sh);
 }
@@ -547,6 +576,11 @@ static int expr_of(const aucs_host_launch *l, LLVMValueRef const *vals,
     return -1;
   unsigned char w = (unsigned char)LLVMGetIntTypeWidth(t);
   int a = arg_of(l, vals, v, below);
+  for (size_t i = 0; a < 0 && i < l->nargs; i++)
+    if (vals[i] == v && l->args[i].known) /* hostfold.h's constant */
+      return push_op(e, (aucs_host_op){AUCS_HX_CONST, w, 0,
+                                       l->args[i].bits}),
+             0;
   if (LLVMIsAConstantInt(v))
     return push_op(e, (aucs_host_op){AUCS_HX_CONST, w, 0,
                                      LLVMConstIntGetZExtValue(v)}),
@@ -575,7 +609,7 @@ static int expr_of(const aucs_host_launch *l, LLVMValueRef const *vals,
 /* Grid dimension i (x: the low half of v, y: its high half, z: v) as a
  * program over the free arguments into *e, when it is not known and is
  * one. */
-static void dim_expr(const aucs_host_launch *l, LLVMValueRef const *vals,
+static void dim_expr(aucs_host_launch *l, LLVMValueRef const *vals,
                      LLVMValueRef v, int i, aucs_host_expr *e) {
   if (l->grid_known >> i & 1 || expr_of(l, vals, v, l->nargs, e, 0)) {
     free(e->ops);
@@ -587,6 +621,16 @@ static void dim_expr(const aucs_host_launch *l, LLVMValueRef const *vals,
     push_op(e, (aucs_host_op){AUCS_HX_LSHR, 64, 0, 0});
   }
   push_op(e, (aucs_host_op){AUCS_HX_TRUNC, 32, 0, 0});
+  uint64_t c;
+  int args = 0;
+  for (size_t k = 0; k < e->n; k++)
+    args |= e->ops[k].op == AUCS_HX_ARG;
+  if (!args && !aucs_hostlaunch_eval(e, NULL, 0, &c)) { /* all constants */
+    l->grid[i] = (uint32_t)c;
+    l->grid_known |= 1u << i;
+    free(e->ops);
+    *e = (aucs_host_expr){0};
+  }
 }
 
 /* Step 6: an argument passing the same host value as an earlier free one
@@ -700,7 +744,7 @@ static void add_launch(finder *f, LLVMValueRef stub, LLVMValueRef call,
   aucs_host_launch *l = &out->v[out->n++];
   *l = (aucs_host_launch){.kernel = kernel_of(stub), .where = where(config)};
   l->cooperative = launcher(called_fn(call)) == 2;
-  read_config(l, config, first, shared);
+  read_config(f, l, config, first, shared);
   int *param = stub_params(f, stub, &l->nargs);
   l->args = aucs_xcalloc(l->nargs + 1, sizeof *l->args);
   LLVMValueRef *vals = aucs_xcalloc(l->nargs + 1, sizeof *vals);

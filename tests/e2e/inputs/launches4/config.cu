@@ -29,8 +29,8 @@ __global__ void scale(float *out, int n, int step) {
     out[i] *= 2.0f;
 }
 
-void run_pad(float *out, int row, int stride) {
-  pad_rows<<<cfg.rows, 64>>>(out, row, stride);
+void run_pad(float *out, int row, int stride, int threads) {
+  pad_rows<<<cfg.rows, threads>>>(out, row, stride);
 }
 
 void run_scale(float *out, int n, int step) {
@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
   cudaMalloc(&out, 4096 * sizeof(float));
   if (argc > 1)
     tuned = atoi(argv[1]);
-  run_pad(out, cfg.row, cfg.stride);
+  run_pad(out, cfg.row, cfg.stride, 64);
   run_scale(out, 1024, 1);
   run_scale(out, tuned, 2);
   return cudaDeviceSynchronize() != cudaSuccess;
