@@ -548,7 +548,8 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
 }
 
 static int tied(const kstate *s) {
-  return s->lp.grid_tied || s->lp.args_tied || s->lp.ranged;
+  return s->lp.grid_tied || s->lp.args_tied || s->lp.ranged ||
+         s->lp.block_multiple;
 }
 
 /* One interpreter run of c (with what the host ties to c's arguments). */

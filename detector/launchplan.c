@@ -100,6 +100,8 @@ static char *host_text(const aucs_host_launch *h, const aucs_launchplan *p,
                       user   ? "given"
                       : tied ? "from the arguments"
                              : "searched");
+    if (i && !user && !fixed && h->block_multiple)
+      aucs_buf_printf(&b, " (x a multiple of %u)", h->block_multiple);
   }
   if (count > 1)
     aucs_buf_printf(&b, "; %zu other launch%s not checked", count - 1,
@@ -128,6 +130,8 @@ void aucs_launchplan_of(const aucs_detect_options *o, const char *kernel,
                            &p->block);
     for (int d = 0; d < 3; d++)
       p->grid_tied |= !p->has_grid && h->grid_expr[d].n != 0;
+    if (!p->has_block && !o->has_block)
+      p->block_multiple = h->block_multiple;
     for (size_t a = 0; a < h->nargs; a++)
       p->args_tied |= h->args[a].same_as != 0;
     if (!o->user.has_dynamic_shared && h->shared_known && h->shared &&
@@ -286,6 +290,13 @@ int aucs_launchplan_candidate(const aucs_launchplan *p, const aucs_inputs *in,
     if (!in->v[j].field && in->v[j].param < np)
       pargs[in->v[j].param] = c->args[j];
   int rc = aucs_launchplan_derive(p, pargs, np, &d->launch.grid);
+  aucs_dim3 *b = &d->launch.block;
+  uint32_t m = p->block_multiple;
+  if (m && b->x % m) { /* round up; down when that is too many threads */
+    uint32_t up = (b->x / m + 1) * m, down = b->x / m * m;
+    b->x = (uint64_t)up * b->y * b->z <= 1024 ? up : down;
+    rc |= b->x == 0 ? -1 : 0;
+  }
   for (size_t j = 0; j < in->n; j++)
     if (!in->v[j].field && in->v[j].param < np)
       d->args[j] = pargs[in->v[j].param];

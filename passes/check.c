@@ -279,6 +279,7 @@ static json_t *launch_json(const aucs_host_launch *h) {
                         "cooperative", h->cooperative, "args", args);
   AUCS_ASSERT(j);
   json_object_set_new(j, "grid_expr", ties);
+  json_object_set_new(j, "block_multiple", json_integer(h->block_multiple));
   if (h->where)
     json_object_set_new(j, "where", json_string(h->where));
   return j;
@@ -300,6 +301,8 @@ static void launch_add(aucs_host_launches *l, const json_t *j) {
       .shared_known = json_is_true(json_object_get(j, "shared_known")),
       .shared = (uint64_t)json_integer_value(json_object_get(j, "shared")),
       .cooperative = json_is_true(json_object_get(j, "cooperative")),
+      .block_multiple =
+          (uint32_t)json_integer_value(json_object_get(j, "block_multiple")),
       .nargs = json_array_size(args)};
   dims_of(json_object_get(j, "grid"), h->grid);
   dims_of(json_object_get(j, "block"), h->block);

@@ -260,6 +260,46 @@ static void test_launchplan_host_bounds_an_argument(void **state) {
   aucs_launchplan_free(&p);
 }
 
+/* `k<<<g, 32 * warps>>>`: the searched block.x is rounded to whole
+ * warps (up; down when up would pass 1024 threads). */
+static void test_launchplan_block_of_whole_warps(void **state) {
+  (void)state;
+  aucs_host_launch w = {.kernel = "w", .where = "w.cu:4",
+                        .grid = {0, 1, 1}, .grid_known = 6,
+                        .block = {0, 1, 1}, .block_known = 6,
+                        .block_multiple = 32};
+  aucs_host_launches one = {&w, 1};
+  aucs_detect_options o = {.host = &one};
+  aucs_launchplan p;
+  aucs_launchplan_of(&o, "w", &p);
+  assert_int_equal(p.block_multiple, 32);
+  assert_string_equal(p.from, "host w.cu:4 <<<?, ?>>>; grid searched; block "
+                              "searched (x a multiple of 32)");
+  aucs_inputs in = {0};
+  aucs_candidate c = {.launch = {{2, 1, 1}, {17, 1, 1}}}, d;
+  assert_int_equal(aucs_launchplan_candidate(&p, &in, 0, &c, &d), 0);
+  assert_int_equal(d.launch.block.x, 32);
+  free(d.args);
+  c.launch.block = (aucs_dim3){1000, 1, 1};
+  assert_int_equal(aucs_launchplan_candidate(&p, &in, 0, &c, &d), 0);
+  assert_int_equal(d.launch.block.x, 1024);
+  free(d.args);
+  c.launch.block = (aucs_dim3){330, 3, 1}; /* 352 x 3 is too many */
+  assert_int_equal(aucs_launchplan_candidate(&p, &in, 0, &c, &d), 0);
+  assert_int_equal(d.launch.block.x, 320);
+  free(d.args);
+  c.launch.block = (aucs_dim3){64, 1, 1}; /* whole warps: kept */
+  assert_int_equal(aucs_launchplan_candidate(&p, &in, 0, &c, &d), 0);
+  assert_int_equal(d.launch.block.x, 64);
+  free(d.args);
+  aucs_launchplan_free(&p);
+  o.has_block = 1; /* the user's block: no rounding */
+  o.block = (aucs_dim3){16, 1, 1};
+  aucs_launchplan_of(&o, "w", &p);
+  assert_int_equal(p.block_multiple, 0);
+  aucs_launchplan_free(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_launchplan_host_fixes_what_it_knows),
@@ -268,6 +308,7 @@ int main(void) {
       cmocka_unit_test(test_launchplan_user_wins),
       cmocka_unit_test(test_launchplan_without_host_launch),
       cmocka_unit_test(test_launchplan_host_bounds_an_argument),
+      cmocka_unit_test(test_launchplan_block_of_whole_warps),
       cmocka_unit_test(test_launchplan_eval),
       cmocka_unit_test(test_launchplan_derive_ties),
   };

@@ -93,6 +93,9 @@ typedef struct aucs_host_launch {
    * block_known is set. */
   uint32_t grid[3], block[3];
   unsigned grid_known, block_known;
+  /* block.x, when not known, is a multiple of this: the host computes it
+   * as `32 * warps` or `warps << 5` (0: nothing known). */
+  uint32_t block_multiple;
   int shared_known; /* dynamic shared bytes (the third <<<>>> operand) */
   uint64_t shared;
   int cooperative; /* cudaLaunchCooperativeKernel */

@@ -32,6 +32,9 @@ typedef struct aucs_launchplan {
    * NULL: none. */
   unsigned char *ranged;
   size_t nranged;
+  /* The searched block.x is rounded to a multiple of this (the host's
+   * block_multiple; 0: none). */
+  uint32_t block_multiple;
   /* Its dynamic shared bytes when the user gave none and the host passes
    * more than 0, else 0 (the user's or the default). */
   uint64_t dynamic_shared;

@@ -290,6 +290,34 @@ static void read_z(LLVMTargetDataRef td, LLVMValueRef v, uint32_t *d,
     d[2] = (uint32_t)LLVMConstIntGetZExtValue(v), *known |= 4;
 }
 
+/* What v, an i32 the host computes, is always a multiple of: 2^k for
+ * `x << k`, C for `x * C` (0: nothing known; at most 1024). */
+static uint32_t multiple_of(LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  LLVMValueRef k = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  if (op == LLVMMul && k && !LLVMIsAConstantInt(k))
+    k = LLVMGetOperand(v, 0);
+  if (!k || !LLVMIsAConstantInt(k))
+    return 0;
+  uint64_t c = LLVMConstIntGetZExtValue(k);
+  if (op == LLVMShl && c <= 10)
+    return 1u << c;
+  return op == LLVMMul && c >= 2 && c <= 1024 ? (uint32_t)c : 0;
+}
+
+/* The multiple block.x is of, from the packed block's low half. */
+static uint32_t block_multiple(LLVMValueRef xy) {
+  if (LLVMIsAInstruction(xy) && LLVMGetInstructionOpcode(xy) == LLVMOr &&
+      LLVMIsAConstantInt(LLVMGetOperand(xy, 1)))
+    xy = LLVMGetOperand(xy, 0);
+  if (!LLVMIsAZExtInst(xy) ||
+      LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(xy, 0))) != 32)
+    return 0;
+  return multiple_of(LLVMGetOperand(xy, 0));
+}
+
 /* grid and block from operands first..first+3 of call, the shared bytes
  * from operand shared. */
 static void read_config(const finder *f, aucs_host_launch *l,
@@ -298,6 +326,8 @@ static void read_config(const finder *f, aucs_host_launch *l,
   read_z(f->td, LLVMGetOperand(call, first + 1), l->grid, &l->grid_known);
   read_xy(f->td, LLVMGetOperand(call, first + 2), l->block, &l->block_known);
   read_z(f->td, LLVMGetOperand(call, first + 3), l->block, &l->block_known);
+  if (!(l->block_known & 1))
+    l->block_multiple = block_multiple(LLVMGetOperand(call, first + 2));
   LLVMValueRef sh = folded(f->td, LLVMGetOperand(call, shared));
   if (LLVMIsAConstantInt(sh) && LLVMGetIntTypeWidth(LLVMTypeOf(sh)) <= 64)
     l->shared_known = 1, l->shared = LLVMConstIntGetZExtValue(sh);
