@@ -476,6 +476,12 @@ static void settle(kstate *s) {
         aucs_seeds_reason(seeds(s), k->demangled, k->discarded, k->assumption);
     return;
   }
+  if (!s->failed && s->max_threads)
+    k->reason = aucs_xasprintf(
+        "kernel '%s': runs simulated at most %llu threads of each grid (its "
+        "first blocks and its last): a larger sample needed more memory than "
+        "the run's budget (--memory-budget)",
+        k->demangled, (unsigned long long)s->max_threads);
   if (!s->failed)
     return;
   if (s->failed == k->runs) {
@@ -507,6 +513,20 @@ static int run_stop(void *ctx, const aucs_finding *f) {
   return t->stop(t->stop_ctx, s->k->name, f);
 }
 
+/* A grid larger than a run simulates runs its first blocks and its last
+ * (interp.c). When such a run needed more memory than its budget, the
+ * kernel's runs simulate an eighth as many threads, down to two blocks and
+ * the last: 1, or 0 when they cannot be fewer. */
+static int fewer_blocks(kstate *s, const aucs_launch *l) {
+  uint64_t per = (uint64_t)l->block.x * l->block.y * l->block.z;
+  uint64_t all = per * l->grid.x * l->grid.y * l->grid.z;
+  uint64_t cap = s->max_threads ? s->max_threads : AUCS_INTERP_MAX_THREADS;
+  if (all <= 3 * per || cap <= 3 * per)
+    return 0;
+  s->max_threads = cap / 8 > 3 * per ? cap / 8 : 3 * per;
+  return 1;
+}
+
 /* One interpreter run of c as it is. */
 static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
                                  aucs_run_result *res) {
@@ -514,8 +534,9 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
   for (size_t j = 0; j < s->nl; j++)
     if (!s->in->v[j].field && s->in->v[j].param < s->np)
       pargs[s->in->v[j].param] = c->args[j];
-  uint64_t cap = s->o->has_run_budget ? s->o->run_budget
-                                      : aucs_interp_run_steps(c->launch, 0);
+  uint64_t cap = s->o->has_run_budget
+                     ? s->o->run_budget
+                     : aucs_interp_run_steps(c->launch, s->max_threads);
   if (s->taint && (!cap || cap > s->datadep_steps))
     cap = s->datadep_steps; /* > 0: datadep_replay runs nothing at 0 */
   aucs_run_config cfg = {
@@ -538,11 +559,20 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
       .step_budget = s->o->step_budget,
       .memory_budget = s->o->memory_budget,
       .run_steps = cap,
+      .max_threads = s->max_threads,
       .budget = &s->pg.kernel,
       .textures = s->o->user.textures,
       .ntextures = s->o->user.ntextures,
   };
   aucs_run_status st = aucs_interp_run(s->prog, &cfg, res);
+  while (st == AUCS_RUN_MEMORY_BUDGET && fewer_blocks(s, &c->launch)) {
+    aucs_run_result_free(res);
+    *res = (aucs_run_result){0};
+    cfg.max_threads = s->max_threads;
+    if (!s->o->has_run_budget && !s->taint)
+      cfg.run_steps = aucs_interp_run_steps(c->launch, s->max_threads);
+    st = aucs_interp_run(s->prog, &cfg, res);
+  }
   free(pargs);
   return st;
 }

@@ -68,6 +68,10 @@ typedef struct kstate {
   size_t nfound;
   aucs_adaptive *plan; /* the search may stop once the runs settle it */
   uint64_t failed;     /* runs that hit a budget or trapped */
+  /* Threads a run simulates at most (the first blocks and the last), when
+   * a run of a big grid needed more memory than its budget; 0: the
+   * interpreter's default. */
+  uint64_t max_threads;
   char *failure;       /* the first one: what, where, how to reproduce */
   aucs_progress pg;    /* the kernel's time and memory budget, how far it got */
   aucs_ptrmap fmap;    /* add_finding's index (finding_key) */
