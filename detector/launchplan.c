@@ -246,6 +246,13 @@ int aucs_launchplan_derive(const aucs_launchplan *p, uint64_t *args,
   return 0;
 }
 
+/* The host's bounds a leave out values of x's own type (a bool's 0..1
+ * does not). */
+static int narrower(const aucs_input *x, const aucs_host_arg *a) {
+  uint64_t top = x->p.bits >= 64 ? UINT64_MAX : (1ull << x->p.bits) - 1;
+  return a->lo > 0 || a->hi < top;
+}
+
 void aucs_launchplan_bind(aucs_launchplan *p, const aucs_inputs *in,
                           aucs_inputs_values *iv) {
   const aucs_host_launch *h = p->host;
@@ -258,9 +265,9 @@ void aucs_launchplan_bind(aucs_launchplan *p, const aucs_inputs *in,
         aucs_launchplan_arg(p, x->param, &bits)) {
       iv->vals[j] = bits;
       iv->fixed[j] = 1;
-    } else if (!x->field && x->p.kind == AUCS_PARAM_INT && !iv->fixed[j] && h &&
-               x->param < h->nargs && h->args[x->param].ranged &&
-               !h->args[x->param].same_as) {
+    } else if (!x->field && x->p.kind == AUCS_PARAM_INT && !iv->fixed[j] &&
+               h && x->param < h->nargs && h->args[x->param].ranged &&
+               !h->args[x->param].same_as && narrower(x, &h->args[x->param])) {
       if (!p->ranged) {
         p->nranged = h->nargs;
         p->ranged = aucs_xcalloc(p->nranged + 1, 1);
