@@ -48,7 +48,7 @@ static const char *fn_name(LLVMValueRef fn) {
 /* The length of a demangled function's name before its parameter list
  * (the first '(' outside template arguments), and before its template
  * arguments (the '<' that opens the last of them at the name's end). */
-static size_t name_len(const char *dem) {
+size_t dt_name_len(const char *dem) {
   int depth = 0;
   size_t i = 0;
   for (; dem[i] && (depth || dem[i] != '('); i++)
@@ -56,7 +56,7 @@ static size_t name_len(const char *dem) {
   return i;
 }
 
-static size_t base_len(const char *dem, size_t len) {
+size_t dt_base_len(const char *dem, size_t len) {
   int depth = 0;
   for (size_t i = len; i-- > 0 && len && dem[len - 1] == '>';) {
     depth += (dem[i] == '>') - (dem[i] == '<');
@@ -79,9 +79,9 @@ static int kernel_matches(LLVMValueRef fn, const char *want) {
   char *dem = aucs_demangle(fn_name(fn));
   int hit = 0;
   if (dem) {
-    size_t name = name_len(dem);
+    size_t name = dt_name_len(dem);
     hit = !strcmp(dem, want) || prefix_is(dem, name, want) ||
-          prefix_is(dem, base_len(dem, name), want);
+          prefix_is(dem, dt_base_len(dem, name), want);
   }
   free(dem);
   return hit;
@@ -980,7 +980,7 @@ static void trial_runs(kstate *s, aucs_search_space *sp) {
   search(s, sp);
 }
 
-static void check_kernel(kstate *s) {
+void dt_check_kernel(kstate *s) {
   s->nbar = aucs_prog_nbarriers(s->prog);
   s->bar_runs = aucs_xcalloc(s->nbar + 1, sizeof(*s->bar_runs));
   s->bar_ordered = aucs_xcalloc(s->nbar + 1, 1);
@@ -1016,42 +1016,18 @@ static void check_kernel(kstate *s) {
   dt_static_annotate(s);
 }
 
-/* ---- kernels in parallel (jobs.h) ---------------------------------------*/
-
-static void job_work(void *ctx, size_t i, aucs_wire *out) {
-  kstate *st = ctx;
-  check_kernel(&st[i]);
-  aucs_wire_put_kernel(out, st[i].k);
-}
-
-static int job_take(void *ctx, size_t i, const unsigned char *data,
-                    size_t len) {
-  kstate *st = ctx;
-  aucs_report_kernel k;
-  if (aucs_wire_get_kernel(data, len, &k))
-    return -1;
-  aucs_report_kernel_free(st[i].k);
-  *st[i].k = k;
-  return 0;
-}
-
-static void job_local(void *ctx, size_t i) {
-  check_kernel(&((kstate *)ctx)[i]);
-}
+/* ---- kernels in parallel (jobs.h, by family: family.c) -----------------*/
 
 /* Check every kernel that lowered, up to o->jobs at once; each report part
  * lands in its kernel's slot, so the report is the same for every -j. */
 static void check_all(kstate *st, size_t n, const aucs_detect_options *o) {
-  static const aucs_jobs_fns fns = {job_work, job_take, job_local};
   size_t *tasks = aucs_xcalloc(n + 1, sizeof *tasks), nt = 0;
   for (size_t i = 0; i < n; i++)
     if (st[i].prog)
       tasks[nt++] = i;
   /* the repair's record callback and the query cache live in this process */
   unsigned jobs = o->record ? 1 : o->jobs ? o->jobs : aucs_jobs_default();
-  for (size_t i = 0; i < nt && i < jobs; i++) /* no wait before these */
-    st[tasks[i]].start = o->started;
-  aucs_jobs_run(tasks, nt, jobs, &fns, st);
+  dt_check_families(st, tasks, nt, jobs, o->started);
   free(tasks);
 }
 

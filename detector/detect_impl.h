@@ -23,12 +23,14 @@
 #include "aucs/launchplan.h"
 #include "aucs/natural.h"
 #include "aucs/progress.h"
+#include "aucs/qcache.h"
 #include "aucs/replay.h"
 #include "aucs/search.h"
 #include "aucs/seeds.h"
 #include "aucs/srcloc.h"
 #include "aucs/static.h"
 #include "aucs/util.h"
+#include "aucs/wire.h"
 #include <errno.h>
 #include <llvm-c/Core.h>
 #include <stdlib.h>
@@ -90,6 +92,18 @@ typedef struct kstate {
 
 /* detect.c */
 int dt_scalar(const aucs_param *p);
+/* A demangled name's length before its parameters, and before the
+ * template arguments that end that part (--kernel matching). */
+size_t dt_name_len(const char *dem);
+size_t dt_base_len(const char *dem, size_t len);
+/* Check one kernel that lowered: static checker, search, report. */
+void dt_check_kernel(kstate *s);
+
+/* family.c: check the kernels tasks[0..nt) of st, a template family per
+ * task of the process pool, up to jobs at once (started: the command's
+ * start, the budget clock's start of the first tasks). */
+void dt_check_families(kstate *st, const size_t *tasks, size_t nt,
+                       unsigned jobs, double started);
 char *dt_format_args(const kstate *s, const uint64_t *vals,
                      const unsigned char *read);
 /* One run of the kernel on candidate c (search.h's evaluator). */

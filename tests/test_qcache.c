@@ -137,6 +137,40 @@ static void test_qcache_unknown_within_limit(void **state) {
   aucs_qcache_free(c);
 }
 
+/* A scope (a kernel family in detect) keeps SAT and UNKNOWN answers found
+ * only under that scope; UNSAT answers are found under any; an answer of
+ * another scope is replaced by this one's; keep_sat finds every answer. */
+static void test_qcache_scope(void **state) {
+  (void)state;
+  aucs_qcache *c = aucs_qcache_new();
+  uint64_t v[1] = {42}, got[1] = {0};
+  aucs_qcache_put_sat(c, "s", v, 1); /* no scope: not kept */
+  assert_int_equal(aucs_qcache_lookup(c, "s", got, 1, 1000, 0), 0);
+  aucs_qcache_scope(c, 1);
+  aucs_qcache_put_sat(c, "s", v, 1);
+  aucs_qcache_put_unknown(c, "u", 1000, 0);
+  aucs_qcache_put_unsat(c, "x");
+  assert_int_equal(aucs_qcache_lookup(c, "s", got, 1, 1000, 0), 2);
+  assert_int_equal(got[0], 42);
+  assert_int_equal(aucs_qcache_lookup(c, "u", NULL, 0, 1000, 0), 3);
+  aucs_qcache_scope(c, 2); /* another family */
+  assert_int_equal(aucs_qcache_lookup(c, "s", got, 1, 1000, 0), 0);
+  assert_int_equal(aucs_qcache_lookup(c, "u", NULL, 0, 1000, 0), 0);
+  assert_true(aucs_qcache_unsat(c, "x"));
+  v[0] = 7;
+  aucs_qcache_put_sat(c, "s", v, 1); /* replaces family 1's */
+  assert_int_equal(aucs_qcache_lookup(c, "s", got, 1, 1000, 0), 2);
+  assert_int_equal(got[0], 7);
+  aucs_qcache_scope(c, 0); /* out of every family */
+  assert_int_equal(aucs_qcache_lookup(c, "s", got, 1, 1000, 0), 0);
+  assert_true(aucs_qcache_unsat(c, "x"));
+  aucs_qcache_keep_sat(c);
+  assert_int_equal(aucs_qcache_lookup(c, "s", got, 1, 1000, 0), 2);
+  assert_int_equal(aucs_qcache_lookup(c, "u", NULL, 0, 1000, 0), 3);
+  assert_int_equal(aucs_qcache_stats_of(c).entries, 3);
+  aucs_qcache_free(c);
+}
+
 /* s[t | 1024] written, s[t] read: UNSAT only through the solver (no cheap
  * rule reads an or). */
 static const char *kernel_ir =
@@ -333,6 +367,7 @@ int main(void) {
       cmocka_unit_test(test_qcache_key_ignores_commuted_order),
       cmocka_unit_test(test_qcache_key_keeps_parameters),
       cmocka_unit_test(test_qcache_unknown_within_limit),
+      cmocka_unit_test(test_qcache_scope),
       cmocka_unit_test(test_qcache_hits_and_misses),
       cmocka_unit_test(test_qcache_shared_by_two_analyses),
       cmocka_unit_test(test_qcache_sat_keeps_model_values),

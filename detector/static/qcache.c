@@ -12,6 +12,10 @@
  *      load; a slot holds the key itself, compared in full, its answer,
  *      and for a SAT answer the model's values of the terms the key names,
  *      for an UNKNOWN one the limit and mode it was tried within.
+ *   3. Scope: with keep_sat every answer is found; else UNSAT answers
+ *      are, and SAT and UNKNOWN ones only under the scope (a kernel
+ *      family: aucs_qcache_scope) they were kept in; a slot whose answer
+ *      is not found is filled anew.
  */
 #include "aucs/qcache.h"
 
@@ -30,11 +34,13 @@ typedef struct slot {
   size_t nvals;
   uint64_t limit; /* E_UNKNOWN: the largest limit tried, and its mode */
   unsigned mode;
+  unsigned scope; /* E_SAT, E_UNKNOWN: the scope kept in (0: none) */
 } slot;
 
 struct aucs_qcache {
   slot *slots;
-  int keep_sat; /* aucs_qcache_keep_sat */
+  int keep_sat;   /* aucs_qcache_keep_sat */
+  unsigned scope; /* aucs_qcache_scope */
   size_t cap, n;
   aucs_qcache_stats stats;
 };
@@ -99,10 +105,16 @@ static int found(aucs_qcache *c, int kind) {
   return kind;
 }
 
+/* Whether a lookup in c may read the answer of slot s (step 3). */
+static int visible(const aucs_qcache *c, const slot *s) {
+  return s->kind == E_UNSAT || c->keep_sat ||
+         (c->scope && s->scope == c->scope);
+}
+
 int aucs_qcache_lookup(aucs_qcache *c, const char *key, uint64_t *vals,
                        size_t n, uint64_t limit, unsigned mode) {
   const slot *s = slot_of(c, key, aucs_hash_text(AUCS_HASH_SEED, key));
-  if (!s->key)
+  if (!s->key || !visible(c, s))
     return found(c, 0);
   if (s->kind == E_SAT && s->nvals == n) {
     if (n)
@@ -123,13 +135,18 @@ int aucs_qcache_unsat(aucs_qcache *c, const char *key) {
   return aucs_qcache_lookup(c, key, NULL, 0, UINT64_MAX, 0) == 1;
 }
 
-/* The slot of key to fill: a new one, or an UNKNOWN one (an answer
- * replaces it); NULL when key has an answer already. */
+/* The slot of key to fill: a new one, an UNKNOWN one (an answer
+ * replaces it) or one whose answer c does not see (visible); NULL when
+ * key has an answer already. */
 static slot *to_fill(aucs_qcache *c, const char *key) {
   uint64_t h = aucs_hash_text(AUCS_HASH_SEED, key);
   slot *s = slot_of(c, key, h);
+  if (s->key && !visible(c, s)) {
+    free(s->vals);
+    s->vals = NULL, s->nvals = 0, s->kind = 0;
+  }
   if (s->key)
-    return s->kind == E_UNKNOWN ? s : NULL;
+    return s->kind == E_UNKNOWN || !s->kind ? s : NULL;
   if (2 * (c->n + 1) >= c->cap) {
     grow(c);
     s = slot_of(c, key, h);
@@ -147,10 +164,11 @@ void aucs_qcache_put_unsat(aucs_qcache *c, const char *key) {
 
 void aucs_qcache_put_sat(aucs_qcache *c, const char *key, const uint64_t *vals,
                          size_t n) {
-  slot *s = c->keep_sat ? to_fill(c, key) : NULL;
+  slot *s = c->keep_sat || c->scope ? to_fill(c, key) : NULL;
   if (!s)
     return;
   s->kind = E_SAT;
+  s->scope = c->scope;
   s->vals = aucs_xcalloc(n + 1, sizeof *vals);
   if (n)
     memcpy(s->vals, vals, n * sizeof *vals);
@@ -159,15 +177,18 @@ void aucs_qcache_put_sat(aucs_qcache *c, const char *key, const uint64_t *vals,
 
 void aucs_qcache_put_unknown(aucs_qcache *c, const char *key, uint64_t limit,
                              unsigned mode) {
-  slot *s = c->keep_sat ? to_fill(c, key) : NULL;
+  slot *s = c->keep_sat || c->scope ? to_fill(c, key) : NULL;
   if (!s || (s->kind == E_UNKNOWN && s->mode == mode && s->limit >= limit))
     return;
   s->kind = E_UNKNOWN;
+  s->scope = c->scope;
   s->limit = limit;
   s->mode = mode;
 }
 
 void aucs_qcache_keep_sat(aucs_qcache *c) { c->keep_sat = 1; }
+
+void aucs_qcache_scope(aucs_qcache *c, unsigned scope) { c->scope = scope; }
 
 aucs_qcache_stats aucs_qcache_stats_of(const aucs_qcache *c) {
   return c->stats;

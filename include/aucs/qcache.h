@@ -67,6 +67,12 @@ void aucs_qcache_put_sat(aucs_qcache *c, const char *key, const uint64_t *vals,
  * workers do not share a cache, and kernels of one module often share a
  * SAT query). */
 void aucs_qcache_keep_sat(aucs_qcache *c);
+/* Keep SAT and UNKNOWN answers from now on under scope (0: none, the
+ * default): a lookup finds them only under the same scope (or with
+ * keep_sat); UNSAT answers are found under any. detect scopes a kernel
+ * family (the instantiations of one template, checked in one process
+ * for every -j): their queries are often one formula up to renaming. */
+void aucs_qcache_scope(aucs_qcache *c, unsigned scope);
 /* When c keeps SAT answers (aucs_qcache_keep_sat), remember that key,
  * solved within limit (smt.h's resource units; no limit: UINT64_MAX) in
  * mode (what else decides the solver's tries: the linear try), answered
