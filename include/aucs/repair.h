@@ -98,6 +98,19 @@ typedef struct aucs_repair_stats {
 /* One line for fix --stats, appended to out. */
 void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out);
 
+/* Barriers one kernel executes per thread on the checked inputs (the
+ * runs of the first detection that showed its findings, which every trial
+ * replays): before the repair (the original module, counted in that
+ * detection) and after it (the repaired module, the same runs replayed
+ * once more, repair_cost.c). Sums over the runs' threads: divide by
+ * threads for the mean per thread. */
+typedef struct aucs_repair_per_thread {
+  char *kernel; /* the kernel's (mangled) name */
+  uint64_t runs, threads;
+  uint64_t barriers_before, barriers_after; /* __syncthreads and its forms */
+  uint64_t warp_before, warp_after;         /* __syncwarp() calls */
+} aucs_repair_per_thread;
+
 typedef struct aucs_repair_result {
   aucs_editlog log;
   aucs_repair_item *items;
@@ -116,6 +129,9 @@ typedef struct aucs_repair_result {
   aucs_repair_stats stats;
   size_t max_listed; /* items aucs_repair_print lists (--max-findings); 0:
                         all; the counts cover every item */
+  /* Per kernel the log edits whose checked inputs could be replayed. */
+  aucs_repair_per_thread *per_thread;
+  size_t nper_thread;
 } aucs_repair_result;
 
 /* Give every load, store, atomic, call and terminator of m that has none a

@@ -87,6 +87,9 @@ typedef struct aucs_report_kernel {
   aucs_findings findings;
   char **reproduce; /* per finding: the command that replays its run */
   uint64_t thread_instructions, runs;
+  /* Over those runs: threads simulated, block barriers they passed and
+   * __syncwarp() calls they made (interp.h; the repair's cost per thread). */
+  uint64_t threads_run, barriers_passed, warp_syncs;
   /* Inputs that violated an llvm.assume: not runs, nothing reported; the
    * first violated assumption's location ("k.cu:12:3") or NULL. */
   uint64_t discarded;
