@@ -370,6 +370,8 @@ static int detect_with(state *s, LLVMModuleRef m, const aucs_detect_options *o,
   free(ks);
   if (!rc) { /* warnings: only with --strict; barriers all: a proof may
               * come after inlining (add_item) */
+    if (!s->first_done && s->o->first)
+      s->o->first(s->o->first_ctx, rep);
     if (o->trial)
       benign_again(s, rep);
     note_warnings(s, rep);

@@ -9,6 +9,17 @@
 
 #include <stdlib.h>
 
+const char *aucs_repair_outcome_name(aucs_outcome o) {
+  switch (o) {
+  case AUCS_OUTCOME_FIXED:
+    return "fixed";
+  case AUCS_OUTCOME_UNFIXABLE:
+    return "unfixable";
+  default:
+    return "not-fixed";
+  }
+}
+
 void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
   aucs_buf_printf(out,
                   "aucs: stats: fix: %.3f s: first detection %.3f s; %u "

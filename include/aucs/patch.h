@@ -106,4 +106,17 @@ json_t *aucs_patch_cost_json(const aucs_patch_cost *c);
 void aucs_patch_sarif(const aucs_patch *p, const aucs_repair_result *r,
                       const char *cu, json_t *results);
 
+/* `fix --format=json` (repair/patch/patch_json.c): the detect JSON report
+ * of the repair's first detection, each finding with its repair, each
+ * kernel with its cost, and the repair's summary, edits and patch. Make
+ * one with _new (free with _free), hand _first and the object to the
+ * repair (aucs_repair_options.first), then _print it once (nothing when
+ * the first detection never came). */
+typedef struct aucs_patch_json aucs_patch_json;
+aucs_patch_json *aucs_patch_json_new(void);
+void aucs_patch_json_first(void *ctx, const aucs_report *rep);
+void aucs_patch_json_print(aucs_patch_json *j, const aucs_repair_result *r,
+                           const aucs_patch *p, aucs_buf *out);
+void aucs_patch_json_free(aucs_patch_json *j);
+
 #endif

@@ -52,6 +52,11 @@ typedef struct aucs_repair_options {
    * cut short), and what was verified is kept. */
   double time_budget;
   uint64_t memory_limit;
+  /* Called once with the first detection's report, before the findings
+   * that do not count are left out of it (`fix --format=json` builds its
+   * document from it); NULL: none. */
+  void (*first)(void *ctx, const aucs_report *rep);
+  void *first_ctx;
 } aucs_repair_options;
 
 typedef enum aucs_outcome {
@@ -94,6 +99,9 @@ typedef struct aucs_repair_stats {
   double seconds;       /* the whole repair */
   unsigned folded;      /* inlined calls undone before the final check */
 } aucs_repair_stats;
+
+/* "fixed", "unfixable", "not-fixed" (the JSON and SARIF reports). */
+const char *aucs_repair_outcome_name(aucs_outcome o);
 
 /* One line for fix --stats, appended to out. */
 void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out);
