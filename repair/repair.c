@@ -1289,6 +1289,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     if (r->log.n && !aucs_budget_check(&s.budget) && revalidate(&s))
       rounds(&s, max);
   }
+  rp_minimize(&s, t0);
   rp_cost_measure(&s);
   if (aucs_budget_check(&s.budget))
     r->budget = aucs_budget_why(&s.budget);
@@ -1320,6 +1321,9 @@ void aucs_repair_result_free(aucs_repair_result *r) {
   free(r->items);
   for (size_t i = 0; i < r->nper_thread; i++)
     free(r->per_thread[i].kernel);
+  for (size_t i = 0; i < r->ndropped; i++)
+    free(r->dropped[i]);
+  free(r->dropped);
   free(r->per_thread);
   free(r->warnings);
   free(r->budget);

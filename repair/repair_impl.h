@@ -274,6 +274,11 @@ void rp_cost_note(state *s, size_t i, const aucs_run_result *res);
 void rp_cost_measure(state *s);
 void rp_cost_free(state *s);
 
+/* minimize.c: after the repair re-validated, drop each inserted barrier
+ * or __syncwarp() whose removal still re-validates (t0: the repair's
+ * start, for its share of the time). */
+void rp_minimize(state *s, double t0);
+
 /* repair_tried.c: the rejected simple trials of the finding being
  * repaired, told on the first structural edit of the trial kept. */
 void rp_tried_reset(state *s);

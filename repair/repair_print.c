@@ -60,6 +60,8 @@ static void print_item(const aucs_repair_item *it, aucs_buf *out) {
 
 static void print_items(const aucs_repair_result *r, aucs_buf *out) {
   aucs_editlog_print(&r->log, out);
+  for (size_t i = 0; i < r->ndropped; i++)
+    aucs_buf_printf(out, "aucs: note: fix: %s\n", r->dropped[i]);
   size_t listed =
       r->max_listed && r->nitems > r->max_listed ? r->max_listed : r->nitems;
   for (size_t i = 0; i < listed; i++)

@@ -137,6 +137,10 @@ typedef struct aucs_repair_result {
   aucs_repair_stats stats;
   size_t max_listed; /* items aucs_repair_print lists (--max-findings); 0:
                         all; the counts cover every item */
+  /* Edits the minimization took out of the log once the rest re-validated
+   * without them (minimize.c), one sentence each. */
+  char **dropped;
+  size_t ndropped;
   /* Per kernel the log edits whose checked inputs could be replayed. */
   aucs_repair_per_thread *per_thread;
   size_t nper_thread;

@@ -205,6 +205,10 @@ void aucs_patch_json_print(aucs_patch_json *j, const aucs_repair_result *r,
   json_t *rep = json_pack("{s:o,s:o,s:o,s:o}", "summary", summary(r), "edits",
                           edits(r, p), "introduced", introduced(r), "costs",
                           costs(v, n));
+  json_t *dropped = json_array();
+  for (size_t i = 0; i < r->ndropped; i++)
+    json_array_append_new(dropped, json_string(r->dropped[i]));
+  json_object_set_new(rep, "dropped", dropped);
   json_object_set_new(rep, "patch", str_or_null(p ? p->diff : NULL));
   json_object_set_new(j->doc, "repair", rep);
   free(v);
