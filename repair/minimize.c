@@ -244,10 +244,11 @@ static void settle_drops(state *s, LLVMModuleRef work, drop *ds, size_t n) {
   char **kernels = aucs_xcalloc(n + 1, sizeof *kernels);
   size_t g = 0;
   for (size_t j = 0; j < n; j++) {
-    if (!ds[j].taken)
+    LLVMValueRef I = inserted(s->user, &r->log.v[ds[j].edit]);
+    if (!ds[j].taken || !I)
       continue;
     kernels[g] = aucs_xstrdup(ds[j].kernel); /* the items' may move */
-    erase(s, inserted(s->user, &r->log.v[ds[j].edit]));
+    erase(s, I);
     take_out(&r->log, ds[j].edit, &gone[g++]);
   }
   for (size_t j = g; j-- > 0;) { /* in log order */
@@ -272,11 +273,25 @@ static long inserted_by(const aucs_editlog *log, size_t i) {
   return -1;
 }
 
-/* Step 0. */
-static void drop_pairs(aucs_repair_result *r) {
+/* Some instruction of function fn of m has repair id `id`. */
+static int has_id(LLVMModuleRef m, const char *fn, unsigned id) {
+  LLVMValueRef f = LLVMGetNamedFunction(m, fn);
+  for (LLVMBasicBlockRef bb = f ? LLVMGetFirstBasicBlock(f) : NULL; bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;
+         I = LLVMGetNextInstruction(I))
+      if (aucs_repair_id(I) == id)
+        return 1;
+  return 0;
+}
+
+/* Step 0 (no copy of the barrier is left in the module: the delete did
+ * not take a copy of it only). */
+static void drop_pairs(state *s) {
+  aucs_repair_result *r = s->r;
   for (size_t i = r->log.n; i-- > 0;) {
     long j = inserted_by(&r->log, i);
-    if (j < 0)
+    if (j < 0 || has_id(s->user, r->log.v[i].function, r->log.v[i].id))
       continue;
     aucs_edit del, ins;
     take_out(&r->log, i, &del);
@@ -297,7 +312,7 @@ static void drop_pairs(aucs_repair_result *r) {
 
 void rp_minimize(state *s, double t0) {
   aucs_repair_result *r = s->r;
-  drop_pairs(r);
+  drop_pairs(s);
   if (r->incomplete || r->log.n < 2 || !room(s, t0))
     return;
   LLVMModuleRef work = LLVMCloneModule(s->user);
