@@ -395,7 +395,7 @@ static int add_finding(kstate *s, const aucs_finding *f,
   s->found[s->nfound].args = aucs_xcalloc(s->nl + 1, sizeof *c->args);
   memcpy(s->found[s->nfound++].args, c->args, s->nl * sizeof *c->args);
   if (s->o->record)
-    s->o->record(s->o->record_ctx, k->name, c, s->nl);
+    s->o->record(s->o->record_ctx, k->name, c, s->nl, res);
   return 1;
 }
 
@@ -637,6 +637,9 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
     k->args = aucs_xstrdup(args);
   }
   k->thread_instructions += res.thread_instructions;
+  k->threads_run += res.threads_run;
+  k->barriers_passed += res.barriers_passed;
+  k->warp_syncs += res.warp_syncs;
   fit->news = 0;
   for (size_t i = 0; i < res.findings.n; i++)
     fit->news += (unsigned)add_finding(s, &res.findings.v[i], c, args, &res);

@@ -196,13 +196,13 @@ static int sarif_first(LLVMModuleRef m, const aucs_fix_options *o,
 
 /* Why the output options of fix clash, or NULL. */
 static const char *fix_format_clash(const aucs_fix_options *o) {
-  if (o->detect.json)
-    return "fix: --format=json is not supported (the fix report is text; "
-           "--format=sarif gives results with fixes)";
-  if (o->detect.sarif && o->review)
-    return "fix: --format=sarif and --review both write stdout";
-  if (o->detect.sarif && o->patch && !strcmp(o->patch, "-"))
-    return "fix: --format=sarif and --patch - both write stdout";
+  int sarif = o->detect.sarif, doc = sarif || o->detect.json;
+  if (doc && o->review)
+    return sarif ? "fix: --format=sarif and --review both write stdout"
+                 : "fix: --format=json and --review both write stdout";
+  if (doc && o->patch && !strcmp(o->patch, "-"))
+    return sarif ? "fix: --format=sarif and --patch - both write stdout"
+                 : "fix: --format=json and --patch - both write stdout";
   return NULL;
 }
 
@@ -225,6 +225,9 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
                             .max_rounds = o->max_rounds,
                             .time_budget = o->detect.time_budget,
                             .memory_limit = o->detect.memory_limit};
+  aucs_patch_json *js = o->detect.json ? aucs_patch_json_new() : NULL;
+  ro.first = js ? aucs_patch_json_first : NULL;
+  ro.first_ctx = js;
   aucs_repair_ids_assign(m);
   aucs_sarif sarif = {0};
   char *version = NULL;
@@ -240,7 +243,8 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
   } else {
     aucs_patch sp = {0};
     aucs_buf said = {0};
-    if (o->patch || ((rv || version) && aucs_module_is_cu(o->detect.input)))
+    if (o->patch ||
+        ((rv || version || js) && aucs_module_is_cu(o->detect.input)))
       source_patch(m, o, &r, &sp, &said);
     if (version)
       aucs_patch_sarif(&sp, &r, o->detect.input, sarif.results);
@@ -257,11 +261,13 @@ aucs_exit aucs_pipeline_fix(LLVMModuleRef m, const aucs_fix_options *o,
     if (o->patch && aucs_patch_write(&sp, o->patch, out, diag))
       code = AUCS_EXIT_USAGE;
     aucs_patch_cost_print(&r, &sp, diag);
+    aucs_patch_json_print(js, &r, &sp, out);
     aucs_patch_free(&sp);
     aucs_buf_free(&said);
     aucs_repair_result_free(&r);
   }
   aucs_review_free(rv);
+  aucs_patch_json_free(js);
   if (version) {
     aucs_buf log = {0};
     aucs_sarif_end(&sarif, version, &log);

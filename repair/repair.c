@@ -370,6 +370,8 @@ static int detect_with(state *s, LLVMModuleRef m, const aucs_detect_options *o,
   free(ks);
   if (!rc) { /* warnings: only with --strict; barriers all: a proof may
               * come after inlining (add_item) */
+    if (!s->first_done && s->o->first)
+      s->o->first(s->o->first_ctx, rep);
     if (o->trial)
       benign_again(s, rep);
     note_warnings(s, rep);
@@ -405,7 +407,7 @@ static int same_run(const aucs_candidate *a, const aucs_candidate *b,
 
 /* aucs_detect_options.record: keep the run of a finding for the trials. */
 static void record_run(void *ctx, const char *kernel, const aucs_candidate *c,
-                       size_t nargs) {
+                       size_t nargs, const aucs_run_result *res) {
   state *s = ctx;
   for (size_t i = 0; i < s->nruns; i++)
     if (!strcmp(s->run_kernel[i], kernel) && s->run_nargs[i] == nargs &&
@@ -423,6 +425,7 @@ static void record_run(void *ctx, const char *kernel, const aucs_candidate *c,
   if (nargs)
     memcpy(s->runs[n].args, c->args, nargs * sizeof *c->args);
   s->run_nargs[n] = nargs;
+  rp_cost_note(s, n, res);
 }
 
 static void runs_free(state *s) {
@@ -1240,6 +1243,7 @@ static void unfold(state *s) {
 static void state_free(state *s, aucs_qcache *own) {
   rp_index_free(&s->item_index);
   runs_free(s);
+  rp_cost_free(s);
   warn_index_free(s);
   aucs_qcache_free(own);
   aucs_smt_free(s->own_smt);
@@ -1265,6 +1269,7 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
   aucs_qcache *own = o && o->detect && o->detect->cache ? NULL : s.detect.cache;
   int failed = detect(&s, s.m, &s.cur);
   r->stats.first_seconds = aucs_seconds() - t0;
+  s.first_done = 1;
   if (failed) {
     *err = s.err;
     state_free(&s, own);
@@ -1284,6 +1289,8 @@ int aucs_repair_run(LLVMModuleRef m, const aucs_repair_options *o,
     if (r->log.n && !aucs_budget_check(&s.budget) && revalidate(&s))
       rounds(&s, max);
   }
+  rp_minimize(&s, t0);
+  rp_cost_measure(&s);
   if (aucs_budget_check(&s.budget))
     r->budget = aucs_budget_why(&s.budget);
   for (size_t i = 0; r->budget && i < r->nitems; i++) {
@@ -1312,96 +1319,13 @@ void aucs_repair_result_free(aucs_repair_result *r) {
     free(r->items[i].suggestion);
   }
   free(r->items);
+  for (size_t i = 0; i < r->nper_thread; i++)
+    free(r->per_thread[i].kernel);
+  for (size_t i = 0; i < r->ndropped; i++)
+    free(r->dropped[i]);
+  free(r->dropped);
+  free(r->per_thread);
   free(r->warnings);
   free(r->budget);
   memset(r, 0, sizeof(*r));
-}
-
-/* ---- the text report ----------------------------------------------------*/
-
-void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out) {
-  aucs_buf_printf(out,
-                  "aucs: stats: fix: %.3f s: first detection %.3f s; %u "
-                  "trial%s, %u detection%s %.3f s; %u redundancy proof%s "
-                  "%.3f s",
-                  st->seconds, st->first_seconds, st->trials,
-                  st->trials == 1 ? "" : "s", st->detections,
-                  st->detections == 1 ? "" : "s", st->trial_seconds, st->proofs,
-                  st->proofs == 1 ? "" : "s", st->proof_seconds);
-  if (st->proofs_cut)
-    aucs_buf_printf(out, " (%u ran out of time)", st->proofs_cut);
-  if (st->folded)
-    aucs_buf_printf(out, "; folded: %u inlined call%s undone", st->folded,
-                    st->folded == 1 ? "" : "s");
-  aucs_buf_printf(out,
-                  "; fresh-seed full detection %.3f s (%llu of %llu static "
-                  "queries cached)\n",
-                  st->final_seconds, (unsigned long long)st->final_cached,
-                  (unsigned long long)st->final_queries);
-}
-
-static void print_item(const aucs_repair_item *it, aucs_buf *out) {
-  char *d = aucs_demangle(it->kernel);
-  const char *loc = it->location ? it->location : "aucs";
-  const char *k = d ? d : it->kernel;
-  static const char *const label[] = {"note: fixed", "error: unfixable",
-                                      "error: not fixed"};
-  int kept = it->warning && it->outcome != AUCS_OUTCOME_FIXED;
-  aucs_buf_printf(
-      out, "%s: %s: %s in '%s'%s: %s\n", loc,
-      kept ? "warning" : label[it->outcome],
-      it->headline ? it->headline : aucs_finding_kind_name(it->kind), k,
-      it->introduced ? " (left by an edit)" : "", it->how ? it->how : "");
-  if (it->suggestion)
-    aucs_buf_printf(out, "%s: note: suggestion: %s\n", loc, it->suggestion);
-  free(d);
-}
-
-static void print_items(const aucs_repair_result *r, aucs_buf *out) {
-  aucs_editlog_print(&r->log, out);
-  size_t listed =
-      r->max_listed && r->nitems > r->max_listed ? r->max_listed : r->nitems;
-  for (size_t i = 0; i < listed; i++)
-    print_item(&r->items[i], out);
-  if (listed < r->nitems)
-    aucs_buf_printf(out,
-                    "aucs: note: fix: %zu more finding%s not listed; "
-                    "--max-findings to list them\n",
-                    r->nitems - listed, r->nitems - listed == 1 ? "" : "s");
-}
-
-static void print_end(const aucs_repair_result *r, aucs_buf *out) {
-  if (r->budget)
-    aucs_buf_printf(out,
-                    "aucs: note: fix: %s: the repair stopped; %zu finding%s "
-                    "not attempted; every edit kept was verified\n",
-                    r->budget, r->unattempted, r->unattempted == 1 ? "" : "s");
-  size_t n = r->nitems - r->kept;
-  if (!n && !r->incomplete)
-    aucs_buf_puts(out, "aucs: fix: nothing to repair\n");
-  aucs_buf_printf(out,
-                  "aucs: fix: %zu finding%s: %zu fixed, %zu unfixable, %zu "
-                  "not fixed; %zu edit%s in %u round%s",
-                  n, n == 1 ? "" : "s", r->fixed, r->unfixable, r->remaining,
-                  r->log.n, r->log.n == 1 ? "" : "s", r->rounds,
-                  r->rounds == 1 ? "" : "s");
-  if (r->kept)
-    aucs_buf_printf(out,
-                    "; %zu redundant barrier%s kept (dynamic evidence only, "
-                    "no proof: warnings)",
-                    r->kept, r->kept == 1 ? "" : "s");
-  aucs_buf_puts(out, "\n");
-}
-
-void aucs_repair_print(const aucs_repair_result *r, aucs_buf *out) {
-  if (r->warnings)
-    aucs_buf_puts(out, r->warnings);
-  print_items(r, out);
-  print_end(r, out);
-}
-
-void aucs_repair_print_brief(const aucs_repair_result *r, aucs_buf *out) {
-  if (r->warnings)
-    aucs_buf_puts(out, r->warnings);
-  print_end(r, out);
 }

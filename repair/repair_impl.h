@@ -114,6 +114,12 @@ typedef struct state {
   aucs_candidate *runs;
   size_t *run_nargs;
   size_t nruns;
+  /* repair_cost.c: of those, the first detection's (first_runs of them,
+   * once it is over), each with what it executed on the original module:
+   * threads, block barriers, __syncwarp() calls. */
+  uint64_t (*run_tally)[3];
+  size_t first_runs;
+  int first_done;
   rp_index item_index; /* key -> item (add_item) */
   rp_index warn_index; /* keys of the warnings detections left out */
   char **names;        /* the kernel names warn_index points at */
@@ -260,6 +266,18 @@ int rp_warp_candidate(const aucs_finding *f);
 int rp_plan_warp(state *s, trial *t, LLVMValueRef kernel,
                  const aucs_finding *f);
 LLVMValueRef rp_warpsync_insert(LLVMValueRef before, int mask);
+
+/* repair_cost.c: keep what recorded run i executed (during the first
+ * detection); after the repair, replay the kernels' first runs on the
+ * repaired module and fill s->r->per_thread; free the tallies. */
+void rp_cost_note(state *s, size_t i, const aucs_run_result *res);
+void rp_cost_measure(state *s);
+void rp_cost_free(state *s);
+
+/* minimize.c: after the repair re-validated, drop each inserted barrier
+ * or __syncwarp() whose removal still re-validates (t0: the repair's
+ * start, for its share of the time). */
+void rp_minimize(state *s, double t0);
 
 /* repair_tried.c: the rejected simple trials of the finding being
  * repaired, told on the first structural edit of the trial kept. */

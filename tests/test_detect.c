@@ -186,8 +186,9 @@ typedef struct recorded {
 } recorded;
 
 static void record(void *ctx, const char *kernel, const aucs_candidate *c,
-                   size_t nargs) {
+                   size_t nargs, const aucs_run_result *res) {
   recorded *r = ctx;
+  assert_non_null(res);
   assert_string_equal(kernel, "racy");
   if (r->calls++)
     return;
@@ -301,9 +302,10 @@ static const char *late_ir =
     "declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)\n";
 
 static void record_any(void *ctx, const char *kernel, const aucs_candidate *c,
-                       size_t nargs) {
+                       size_t nargs, const aucs_run_result *res) {
   recorded *r = ctx;
   (void)kernel;
+  (void)res;
   if (r->calls++)
     return;
   r->c = *c;

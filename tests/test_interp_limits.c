@@ -87,6 +87,10 @@ static void test_interp_syncwarp_orders_a_warp(void **state) {
   aucs_run_read(&f.res, 0, 0, v, 8);
   assert_int_equal(v[0], 1);
   assert_int_equal(v[1], 0);
+  /* one __syncwarp() per thread, no block barrier */
+  assert_int_equal(f.res.threads_run, 32);
+  assert_int_equal(f.res.warp_syncs, 32);
+  assert_int_equal(f.res.barriers_passed, 0);
   free_fx(&f);
 }
 
@@ -118,6 +122,17 @@ static void test_interp_barrier_reductions(void **state) {
   assert_int_equal(v[0], 11); /* 10 threads have tid < 10; or gives 1 */
   assert_int_equal(v[63], 11);
   assert_int_equal(aucs_prog_nbarriers(f.p), 2);
+  /* each thread passes both: the _popc and _or forms count as barriers */
+  assert_int_equal(f.res.threads_run, 64);
+  assert_int_equal(f.res.barriers_passed, 128);
+  assert_int_equal(f.res.warp_syncs, 0);
+  free_fx(&f);
+  /* two blocks: every thread of each counts */
+  load_fx(&f, count_ir, "k");
+  c = config(2, 64);
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(f.res.threads_run, 128);
+  assert_int_equal(f.res.barriers_passed, 256);
   free_fx(&f);
 }
 

@@ -52,6 +52,7 @@ void ip_collective(run *R, uint32_t w0, uint32_t w1, uint32_t pc) {
     case W_SYNCWARP:
       th[t].wmask[th[t].wphase & 7] = here;
       th[t].wphase++;
+      R->res->warp_syncs++;
       if (here != (uint32_t)((1ull << (w1 - w0)) - 1))
         R->partial_wsync = 1;
       break;
@@ -153,6 +154,7 @@ static void release(run *R) {
     if (I->x != BAR_PLAIN)
       regs_of(T)[I->d] = I->x == BAR_POPC ? popc : I->x == BAR_AND ? all : any;
     R->res->barrier_passes[I->imm]++;
+    R->res->barriers_passed++;
     T->state = RUN;
     T->pc++;
     T->wphase = 0;
@@ -277,6 +279,7 @@ int ip_run_block(run *R, uint64_t lin) {
   ip_enter_block(R, lin);
   R->bepoch = 0;
   R->res->blocks_run++;
+  R->res->threads_run += R->nthreads;
   ip_reset_shared(R);
   if (reset_threads(R))
     return 0;

@@ -896,7 +896,7 @@ static json_t *json_kernel(const aucs_report_kernel *k, const aucs_report *r) {
   return j;
 }
 
-void aucs_report_json(const aucs_report *r, aucs_buf *out) {
+json_t *aucs_report_json_doc(const aucs_report *r) {
   json_t *ks = json_array();
   for (size_t i = 0; i < r->nkernels; i++)
     json_array_append_new(ks, json_kernel(&r->kernels[i], r));
@@ -910,7 +910,11 @@ void aucs_report_json(const aucs_report *r, aucs_buf *out) {
                            r->version ? r->version : "?", "input",
                            json_str(r->input), "kernels", ks,
                            "library_kernels", lib);
-  aucs_report_json_put(out, root);
+  return root;
+}
+
+void aucs_report_json(const aucs_report *r, aucs_buf *out) {
+  aucs_report_json_put(out, aucs_report_json_doc(r));
 }
 
 void aucs_report_json_put(aucs_buf *out, json_t *doc) {

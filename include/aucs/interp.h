@@ -197,6 +197,11 @@ typedef struct aucs_run_result {
   /* For the input search: memory accesses made and distinct addresses. */
   uint64_t accesses, distinct_addresses;
   uint64_t blocks_run; /* blocks simulated (all, or the sample under the cap) */
+  /* Threads simulated (blocks_run times the block's), and summed over them
+   * the block barriers passed (__syncthreads and its _count/_and/_or
+   * forms) and the __syncwarp() calls made: what a repair costs per
+   * thread (repair.h). */
+  uint64_t threads_run, barriers_passed, warp_syncs;
   /* For the input search: a bit per (access, the barrier before it), per
    * (branch, direction taken) and per (access, the access it conflicted
    * with), hashed; a run that sets a bit no earlier run set saw something

@@ -79,11 +79,12 @@ typedef struct aucs_detect_options {
   uint64_t memory_limit;
   struct aucs_budget *within;
   /* For the repair only (repair.c). record: called with the run of each new
-   * finding (its candidate has nargs input values). trial: instead of the
-   * input search, replay those runs of the kernel, then search one
-   * candidate and its children (three fresh runs at most). */
+   * finding (its candidate has nargs input values; res: what the run did,
+   * for its barriers per thread). trial: instead of the input search,
+   * replay those runs of the kernel, then search one candidate and its
+   * children (three fresh runs at most). */
   void (*record)(void *ctx, const char *kernel, const aucs_candidate *c,
-                 size_t nargs);
+                 size_t nargs, const aucs_run_result *res);
   void *record_ctx;
   const struct aucs_detect_trial *trial;
   /* For the repair's final check: no static barrier-redundancy proofs

@@ -79,16 +79,22 @@ typedef struct aucs_patch_cost {
   unsigned warp_syncs; /* __syncwarp() calls added */
   int patched;
   unsigned lines_added, lines_removed;
+  /* A kernel's barriers per thread before and after on the checked inputs
+   * (repair.h), when measured; NULL otherwise. An entry for a kernel whose
+   * edits are all in its helpers has edits 0 and this alone. */
+  const aucs_repair_per_thread *per_thread;
 } aucs_patch_cost;
 
-/* One entry per function the log edits, in the log's order; p may be NULL
- * (no patch). The caller frees *out (free). Returns how many. */
+/* One entry per function the log edits, in the log's order, then one per
+ * kernel measured (r->per_thread) that the log does not edit itself; p may
+ * be NULL (no patch). The caller frees *out (free). Returns how many. */
 size_t aucs_patch_cost_of(const aucs_repair_result *r, const aucs_patch *p,
                           aucs_patch_cost **out);
 /* One "aucs: fix: cost in 'K': ..." line per function the log edits. */
 void aucs_patch_cost_print(const aucs_repair_result *r, const aucs_patch *p,
                            aucs_buf *out);
-/* {"edits": N, "barriersAdded": N, ...} (a new reference). */
+/* {"edits": N, "barriersAdded": N, ..., "barriersPerThreadBefore": X,
+ * "barriersPerThreadAfter": Y, "checkedRuns": N} (a new reference). */
 json_t *aucs_patch_cost_json(const aucs_patch_cost *c);
 
 /* `fix --format=sarif` (repair/patch/patch_sarif.c): to each result of results
@@ -99,5 +105,18 @@ json_t *aucs_patch_cost_json(const aucs_patch_cost *c);
  * `fixes` entry (artifactChanges with one replacement per change). */
 void aucs_patch_sarif(const aucs_patch *p, const aucs_repair_result *r,
                       const char *cu, json_t *results);
+
+/* `fix --format=json` (repair/patch/patch_json.c): the detect JSON report
+ * of the repair's first detection, each finding with its repair, each
+ * kernel with its cost, and the repair's summary, edits and patch. Make
+ * one with _new (free with _free), hand _first and the object to the
+ * repair (aucs_repair_options.first), then _print it once (nothing when
+ * the first detection never came). */
+typedef struct aucs_patch_json aucs_patch_json;
+aucs_patch_json *aucs_patch_json_new(void);
+void aucs_patch_json_first(void *ctx, const aucs_report *rep);
+void aucs_patch_json_print(aucs_patch_json *j, const aucs_repair_result *r,
+                           const aucs_patch *p, aucs_buf *out);
+void aucs_patch_json_free(aucs_patch_json *j);
 
 #endif

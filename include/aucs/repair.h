@@ -52,6 +52,11 @@ typedef struct aucs_repair_options {
    * cut short), and what was verified is kept. */
   double time_budget;
   uint64_t memory_limit;
+  /* Called once with the first detection's report, before the findings
+   * that do not count are left out of it (`fix --format=json` builds its
+   * document from it); NULL: none. */
+  void (*first)(void *ctx, const aucs_report *rep);
+  void *first_ctx;
 } aucs_repair_options;
 
 typedef enum aucs_outcome {
@@ -95,8 +100,24 @@ typedef struct aucs_repair_stats {
   unsigned folded;      /* inlined calls undone before the final check */
 } aucs_repair_stats;
 
+/* "fixed", "unfixable", "not-fixed" (the JSON and SARIF reports). */
+const char *aucs_repair_outcome_name(aucs_outcome o);
+
 /* One line for fix --stats, appended to out. */
 void aucs_repair_stats_print(const aucs_repair_stats *st, aucs_buf *out);
+
+/* Barriers one kernel executes per thread on the checked inputs (the
+ * runs of the first detection that showed its findings, which every trial
+ * replays): before the repair (the original module, counted in that
+ * detection) and after it (the repaired module, the same runs replayed
+ * once more, repair_cost.c). Sums over the runs' threads: divide by
+ * threads for the mean per thread. */
+typedef struct aucs_repair_per_thread {
+  char *kernel; /* the kernel's (mangled) name */
+  uint64_t runs, threads;
+  uint64_t barriers_before, barriers_after; /* __syncthreads and its forms */
+  uint64_t warp_before, warp_after;         /* __syncwarp() calls */
+} aucs_repair_per_thread;
 
 typedef struct aucs_repair_result {
   aucs_editlog log;
@@ -116,6 +137,13 @@ typedef struct aucs_repair_result {
   aucs_repair_stats stats;
   size_t max_listed; /* items aucs_repair_print lists (--max-findings); 0:
                         all; the counts cover every item */
+  /* Edits the minimization took out of the log once the rest re-validated
+   * without them (minimize.c), one sentence each. */
+  char **dropped;
+  size_t ndropped;
+  /* Per kernel the log edits whose checked inputs could be replayed. */
+  aucs_repair_per_thread *per_thread;
+  size_t nper_thread;
 } aucs_repair_result;
 
 /* Give every load, store, atomic, call and terminator of m that has none a

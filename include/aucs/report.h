@@ -87,6 +87,9 @@ typedef struct aucs_report_kernel {
   aucs_findings findings;
   char **reproduce; /* per finding: the command that replays its run */
   uint64_t thread_instructions, runs;
+  /* Over those runs: threads simulated, block barriers they passed and
+   * __syncwarp() calls they made (interp.h; the repair's cost per thread). */
+  uint64_t threads_run, barriers_passed, warp_syncs;
   /* Inputs that violated an llvm.assume: not runs, nothing reported; the
    * first violated assumption's location ("k.cu:12:3") or NULL. */
   uint64_t discarded;
@@ -154,6 +157,12 @@ void aucs_report_text(const aucs_report *r, aucs_buf *out);
 void aucs_report_json(const aucs_report *r, aucs_buf *out);
 
 struct json_t;
+/* The JSON report of r as a document (a new reference): what
+ * aucs_report_json prints, for `fix --format=json` to add to. Its
+ * "findings" and "warnings" arrays of a kernel hold, in order, the first
+ * aucs_report_listed findings that count (aucs_finding_counts) and those
+ * that do not. */
+struct json_t *aucs_report_json_doc(const aucs_report *r);
 /* doc as JSON indented by 2, and a newline, onto out; doc's reference is
  * released. Shared by the JSON and SARIF reports and `aucs check`. */
 void aucs_report_json_put(aucs_buf *out, struct json_t *doc);

@@ -27,17 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *outcome_name(aucs_outcome o) {
-  switch (o) {
-  case AUCS_OUTCOME_FIXED:
-    return "fixed";
-  case AUCS_OUTCOME_UNFIXABLE:
-    return "unfixable";
-  default:
-    return "not-fixed";
-  }
-}
-
 /* Line and column of "k.cu:12:5" (0 when absent). */
 static void line_col(const char *loc, unsigned *line, unsigned *col) {
   *line = *col = 0;
@@ -81,7 +70,7 @@ static json_t *cost_of(const aucs_repair_item *it, const aucs_patch_cost *v,
 }
 
 static json_t *repair_note(const aucs_repair_item *it, json_t *cost) {
-  json_t *j = json_pack("{s:s}", "outcome", outcome_name(it->outcome));
+  json_t *j = json_pack("{s:s}", "outcome", aucs_repair_outcome_name(it->outcome));
   if (it->how)
     json_object_set_new(j, "how", json_string(it->how));
   if (it->suggestion)

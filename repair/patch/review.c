@@ -237,9 +237,15 @@ static int in_hunk(const hunk *h, const fn_text *a, const fn_text *b,
 /* The source form of an edit: its hunk of the checked patch, each line
  * behind "#   ", else the sentence (or why it is IR only). */
 static void annotate_source(const aucs_edit *e, const char *src,
-                            aucs_buf *out) {
+                            const char *also, aucs_buf *out) {
   if (src && !strncmp(src, "@@", 2)) {
-    aucs_buf_puts(out, "#   source patch (checked):\n");
+    if (also)
+      aucs_buf_printf(out,
+                      "#   source patch (checked; one hunk for this edit "
+                      "and edit%s %s):\n",
+                      strchr(also, ',') ? "s" : "", also);
+    else
+      aucs_buf_puts(out, "#   source patch (checked):\n");
     for (const char *l = src; *l;) {
       const char *nl = strchr(l, '\n');
       size_t len = nl ? (size_t)(nl - l) : strlen(l);
@@ -252,6 +258,33 @@ static void annotate_source(const aucs_edit *e, const char *src,
     aucs_buf_printf(out, "#   source edit: %s\n", e->source_edit);
 }
 
+/* The checked hunk of edit k when it is a patch hunk ("@@"), else NULL. */
+static const char *hunk_of(const aucs_patch *sp, size_t k) {
+  const char *h = sp && k < sp->n ? sp->per_edit[k] : NULL;
+  return h && !strncmp(h, "@@", 2) ? h : NULL;
+}
+
+/* One hunk answering several edits (the two __syncwarp() of one step) is
+ * shown once, with the first of them, naming the others (*also); each
+ * other edit points at it. 1 when edit k's source form was told so. */
+static int shared_hunk(const aucs_patch *sp, size_t k, aucs_buf *also,
+                       aucs_buf *out) {
+  const char *h = hunk_of(sp, k);
+  if (!h)
+    return 0;
+  for (size_t j = 0; j < k; j++)
+    if (hunk_of(sp, j) && !strcmp(hunk_of(sp, j), h)) {
+      aucs_buf_printf(out, "#   source patch (checked): the hunk shown with "
+                           "edit %zu, which makes this edit too\n",
+                      j + 1);
+      return 1;
+    }
+  for (size_t j = k + 1; j < sp->n; j++)
+    if (hunk_of(sp, j) && !strcmp(hunk_of(sp, j), h))
+      aucs_buf_printf(also, "%s%zu", also->len ? ", " : "", j + 1);
+  return 0;
+}
+
 /* Per edit: the source form first, then the reason and the evidence; the
  * IR hunk follows. */
 static void annotate(const aucs_edit *e, size_t number, const aucs_patch *sp,
@@ -259,7 +292,11 @@ static void annotate(const aucs_edit *e, size_t number, const aucs_patch *sp,
   size_t k = number - 1;
   aucs_buf_printf(out, "# edit %zu: %s %s\n", number,
                   aucs_editlog_kind_name(e->kind), e->where ? e->where : "");
-  annotate_source(e, sp && k < sp->n ? sp->per_edit[k] : NULL, out);
+  aucs_buf also = {0};
+  if (!shared_hunk(sp, k, &also, out))
+    annotate_source(e, sp && k < sp->n ? sp->per_edit[k] : NULL, also.data,
+                    out);
+  aucs_buf_free(&also);
   if (sp && k < sp->n && sp->notes && sp->notes[k])
     aucs_buf_printf(out, "#   note: %s\n", sp->notes[k]);
   if (e->why)
@@ -299,6 +336,8 @@ static void print_fn(const fn_text *a, const fn_text *b,
 
 static void summary(const aucs_repair_result *r, aucs_buf *out) {
   static const char *const label[] = {"fixed", "unfixable", "not fixed"};
+  for (size_t i = 0; i < r->ndropped; i++)
+    aucs_buf_printf(out, "# %s\n", r->dropped[i]);
   size_t listed =
       r->max_listed && r->nitems > r->max_listed ? r->max_listed : r->nitems;
   for (size_t i = 0; i < listed; i++) {
