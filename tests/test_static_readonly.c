@@ -3,8 +3,9 @@
  * writes (static_readonly.c): such a load is one function of its address
  * for both threads, so an offset read from a table the kernel only reads
  * is one value for the threads of a block; an object the kernel writes
- * anywhere, or that may overlap a written one (--may-alias), keeps its
- * loads fresh values per thread.
+ * anywhere, or that may overlap a written one (--may-alias), and every
+ * object of a kernel with a call step 1 does not follow, keeps its loads
+ * fresh values per thread.
  */
 #include "support.h"
 
@@ -20,8 +21,8 @@
 static const aucs_static_options patient = {.timeout_ms = 600000u,
                                             .budget_ms = 3600000u};
 
-/* out[tab[ctaid] + tid] = 0, then "@X@" (which may write tab); "@A@" the
- * attributes of %tab. */
+/* out[tab[ctaid] + tid] = 0, then "@X@" (which may write tab, or call
+ * @rec, a recursive helper); "@A@" the attributes of %tab. */
 static const char *table_ir =
     "define ptx_kernel void @k(ptr addrspace(1) @A@ %tab, "
     "ptr addrspace(1) %out) {\n"
@@ -36,6 +37,19 @@ static const char *table_ir =
     "  %a = getelementptr float, ptr addrspace(1) %out, i64 %x\n"
     "  store float 0.0, ptr addrspace(1) %a\n"
     "@X@"
+    "  ret void\n"
+    "}\n"
+    "@g = internal addrspace(1) global i32 0\n"
+    "define internal void @rec(i32 %n) {\n"
+    "entry:\n"
+    "  store i32 %n, ptr addrspace(1) @g\n"
+    "  %c = icmp eq i32 %n, 0\n"
+    "  br i1 %c, label %done, label %more\n"
+    "more:\n"
+    "  %m = sub i32 %n, 1\n"
+    "  call void @rec(i32 %m)\n"
+    "  br label %done\n"
+    "done:\n"
     "  ret void\n"
     "}\n" DECLS;
 
@@ -106,11 +120,20 @@ static void test_static_readonly_may_alias(void **state) {
   assert_int_equal(r.sat, 0);
 }
 
+static void test_static_readonly_unfollowed_call(void **state) {
+  (void)state;
+  /* step 1 follows @rec once, not its recursive call, which could write
+   * any global without an access of its own: no object is read only */
+  outcome r = analyze("", "  call void @rec(i32 3)\n", &patient);
+  assert_true(r.sat >= 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_static_readonly_table_is_one_value),
       cmocka_unit_test(test_static_readonly_written_table_stays_fresh),
       cmocka_unit_test(test_static_readonly_may_alias),
+      cmocka_unit_test(test_static_readonly_unfollowed_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

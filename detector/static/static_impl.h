@@ -174,7 +174,8 @@ struct aucs_static {
   size_t nfields;
   aucs_ptrmap fieldmemo; /* byval parameter -> read only (1) */
   aucs_ptrmap readonly;  /* root -> its ro<k> index, or -1: written */
-  size_t nreadonly;
+  size_t nreadonly;      /* 0 not decided, 1 no root read only, else the
+                            next ro<k> index (from 2) */
   qset base;             /* the queries of the kernel's pairs */
   stable_load *stable;   /* loads asked about by the value queries */
   size_t nstable;

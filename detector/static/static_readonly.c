@@ -24,7 +24,10 @@
  *      buffer's fill): a SAT answer through it is a possible race until a
  *      run shows it.
  * Only plain loads (not volatile, not atomic) that are accesses of the
- * kernel (step 1: shared or global memory) are followed.
+ * kernel (step 1: shared or global memory) are followed, and none in a
+ * kernel that calls through a pointer or calls a defined function step 1
+ * does not follow (deeper than its limit, recursive): such a callee may
+ * write any global without an access of step 1.
  *
  * Limitation: functions the kernel only declares (not library calls) are
  * taken to write nothing, as the runs take them; an object written
@@ -55,12 +58,51 @@ static int written(const aucs_static *S, LLVMValueRef root, int sp) {
   return 0;
 }
 
-/* k >= 1 of a read-only root, decided once per root; 0 when written. */
+/* A frame of S for the call I made in frame f. */
+static int followed(const aucs_static *S, const frame *f, LLVMValueRef I) {
+  for (int i = 0; i < S->nframes; i++)
+    if (S->frames[i]->call == I && S->frames[i]->parent == f)
+      return 1;
+  return 0;
+}
+
+/* Some call of a frame may write memory step 1 has no access for: a call
+ * through a pointer, or of a defined function step 1 did not follow (too
+ * deep, recursive), which may write any global without a pointer
+ * argument. Intrinsics, library calls and inline asm write through their
+ * operands only (step 1's accesses); declared functions nothing. */
+static int unfollowed_calls(const aucs_static *S) {
+  for (int i = 0; i < S->nframes; i++) {
+    const frame *f = S->frames[i];
+    for (int b = 0; b < f->cfg->nblocks; b++) {
+      if (!f->cfg->reachable[b])
+        continue;
+      for (LLVMValueRef I = LLVMGetFirstInstruction(f->cfg->blocks[b]); I;
+           I = LLVMGetNextInstruction(I)) {
+        if (!LLVMIsACallInst(I))
+          continue;
+        LLVMValueRef c = LLVMGetCalledValue(I);
+        if (LLVMIsAInlineAsm(c))
+          continue;
+        if (!c || !LLVMIsAFunction(c) ||
+            (st_defined_callee(I) && !followed(S, f, I)))
+          return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* k >= 2 of a read-only root, decided once per root; 0 when written. */
 static long readonly_index(aucs_static *S, const acc *a) {
   intptr_t got;
+  if (!S->nreadonly) /* decided once: index 1 means none is read only */
+    S->nreadonly = unfollowed_calls(S) ? 1 : 2;
+  if (S->nreadonly == 1)
+    return 0;
   if (!aucs_ptrmap_get(&S->readonly, a->root, &got)) {
     got = written(S, a->root, a->space) ? RO_WRITTEN
-                                        : (intptr_t)S->nreadonly++ + 1;
+                                        : (intptr_t)S->nreadonly++;
     aucs_ptrmap_put(&S->readonly, a->root, got);
   }
   return got == RO_WRITTEN ? 0 : (long)got;
