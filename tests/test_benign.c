@@ -190,7 +190,9 @@ static void test_benign_static_values_that_differ(void **state) {
 }
 
 /* A loop of four rounds whose body loads s[0] and stores it to
- * out[ctaid]; "@X@" is the end of the body (it may hold a barrier). */
+ * out[ctaid]; "@X@" is the end of the body (it may hold a barrier). The
+ * entry writes s[tid + 1], so s is not memory the kernel only reads
+ * (static_readonly.c), and s[0] is no thread's. */
 static const char *loop_ir =
     "@s = internal addrspace(3) global [1024 x i32] undef\n"
     "define ptx_kernel void @k(ptr %out) {\n"
@@ -198,6 +200,9 @@ static const char *loop_ir =
     "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
     "  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
     "  %o = getelementptr i32, ptr %out, i32 %b\n"
+    "  %t1 = add nuw i32 %t, 1\n"
+    "  %st = getelementptr [1024 x i32], ptr addrspace(3) @s, i32 0, i32 %t1\n"
+    "  store i32 %t, ptr addrspace(3) %st\n"
     "  br label %loop\n"
     "loop:\n"
     "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n"

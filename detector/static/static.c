@@ -18,8 +18,10 @@
  *      L's header is one term for both threads; in the first iteration of a
  *      fresh entry a header phi is its start value.
  *      __syncwarp: when the kernel calls llvm.nvvm.bar.warp.sync with the
- *      constant all-ones mask in a uniform block (directly or through a
- *      helper that is only that call), step 2 runs twice: with the block
+ *      constant all-ones mask in a uniform block, or with the block shape
+ *      given in a warp-uniform one (aucs/warpuni.h: `if (tid < 32)`)
+ *      (directly or through a helper that is only that call), step 2 runs
+ *      twice: with the block
  *      barriers (set A) and with those calls as starts and ends of
  *      intervals too (set W, where two threads of one warp meet). A query
  *      in both is asked as it is; one only in A for two threads of
@@ -50,8 +52,9 @@
  *      image; floats as bit-vectors of their IEEE bits; a pure library
  *      call, float operation or intrinsic as an uninterpreted function of
  *      its operands (uf.h); a field of a read-only byval parameter one
- *      symbol per kernel (static_fields.c); anything else a fresh symbol
- *      per thread. A
+ *      symbol per kernel (static_fields.c); a load of an object no access
+ *      of the kernel writes one function of its address for both threads
+ *      (static_readonly.c); anything else a fresh symbol per thread. A
  *      block's guard is its entry condition on the branch DAG. A global index
  *      (blockIdx * blockDim + threadIdx) and a non-wrapping affine phi are
  *      multiples: v = s + k * d exactly; two threads' multiples of one d
@@ -260,6 +263,7 @@ void aucs_static_free(aucs_static *S) {
   aucs_ptrmap_free(&S->gbase);
   free(S->fields);
   aucs_ptrmap_free(&S->fieldmemo);
+  aucs_ptrmap_free(&S->readonly);
   free(S->base.v);
   free(S->stable);
   aucs_ptrmap_free(&S->opaque);

@@ -5,6 +5,8 @@
  */
 #include "static_impl.h"
 
+#include "aucs/warpuni.h"
+
 /* ---- small helpers ------------------------------------------------------*/
 
 const char *st_callee_name(LLVMValueRef call) {
@@ -399,9 +401,23 @@ static void add_tail(aucs_static *S, LLVMValueRef I) {
   aucs_ptrmap_put(&S->tailmap, I, 1);
 }
 
-/* The kernel's barriers, its full-warp __syncwarp calls in uniform blocks
- * (any other __syncwarp separates nothing) and its calls in uniform blocks
- * of helpers that end in a barrier. */
+/* Block b is reached by every lane of a warp together, the same number of
+ * times: uniform, or warp-uniform for the given block shape (warpuni.h:
+ * `if (tid < 32)` with tid the linear thread id). */
+static int warp_together(const aucs_static *S, int b, int uniform) {
+  if (uniform)
+    return 1;
+  if (!S->o.fixed_block)
+    return 0;
+  const aucs_dim3 *d = &S->o.launch.block;
+  unsigned block[3] = {d->x, d->y, d->z};
+  return aucs_warpuni_block(S->cfg, S->u, block, b);
+}
+
+/* The kernel's barriers, its full-warp __syncwarp calls in blocks every
+ * lane of a warp reaches together (any other __syncwarp separates
+ * nothing) and its calls in uniform blocks of helpers that end in a
+ * barrier. */
 void st_collect_barriers(aucs_static *S) {
   for (int b = 0; b < S->cfg->nblocks; b++) {
     if (!S->cfg->reachable[b])
@@ -411,7 +427,7 @@ void st_collect_barriers(aucs_static *S) {
          I = LLVMGetNextInstruction(I)) {
       if (is_barrier_call(I))
         add_barrier(S, I, uniform);
-      else if (uniform && is_full_warp_sync(I))
+      else if (is_full_warp_sync(I) && warp_together(S, b, uniform))
         add_warp_sync(S, I);
       else if (uniform && ends_in_barrier(I))
         add_tail(S, I);

@@ -965,12 +965,16 @@ static Z3_ast texel(enc *e, frame *f, LLVMValueRef v) {
 }
 
 /* A load: a field of a struct parameter is one symbol for both threads
- * (static_fields.c); anything else a fresh value (st_val). */
+ * (static_fields.c), a load of an object the kernel never writes one
+ * function of its address (static_readonly.c); anything else a fresh
+ * value (st_val). */
 static Z3_ast loaded(enc *e, frame *f, LLVMValueRef v) {
   Z3_sort s = sort_of(e->z, LLVMTypeOf(v));
   if (!s || Z3_get_sort_kind(e->z, s) != Z3_BV_SORT)
     return NULL;
   Z3_ast t = st_field_value(e->S, f, v, Z3_get_bv_sort_size(e->z, s));
+  if (!t)
+    t = st_readonly_load(e, f, v, s);
   return t ? t : e->stable ? st_stable_load(e, f, v, s) : NULL;
 }
 

@@ -3,6 +3,7 @@
  * the algorithm; this header is private to detector/static/). The parts:
  *   static_access.c     step 1, the accesses, frames and barriers
  *   static_fields.c     step 1, fields of struct parameters as inputs
+ *   static_readonly.c   step 4, loads of memory the kernel never writes
  *   static_encode.c     step 4, values and guards as Z3 terms
  *   static_intervals.c  step 2, barrier intervals and the queries
  *   static_query.c      step 3, asking Z3, witnesses and replay limits
@@ -172,6 +173,9 @@ struct aucs_static {
   field *fields;     /* pointer fields of byval parameters */
   size_t nfields;
   aucs_ptrmap fieldmemo; /* byval parameter -> read only (1) */
+  aucs_ptrmap readonly;  /* root -> its ro<k> index, or -1: written */
+  size_t nreadonly;      /* 0 not decided, 1 no root read only, else the
+                            next ro<k> index (from 2) */
   qset base;             /* the queries of the kernel's pairs */
   stable_load *stable;   /* loads asked about by the value queries */
   size_t nstable;
@@ -260,12 +264,16 @@ Z3_ast st_extent(enc *e, const acc *a);
 int st_budget_spent(aucs_static *S);
 void st_qset_add(qset *s, size_t q);
 int st_in_group(const aucs_static *S, const qset *s, size_t q);
+int st_may_overlap(const aucs_static *S, LLVMValueRef ra, LLVMValueRef rb);
 void st_interval_queries(aucs_static *S, LLVMValueRef removed, qset *out);
 void st_inter_queries(aucs_static *S, qset *out);
 
 /* step 3: asking Z3 (static_query.c) */
 void st_solve_all(aucs_static *S, const qset *qs);
 aucs_smt_result st_ask_values(aucs_static *S, const query *q);
+
+/* loads of objects the kernel never writes (static_readonly.c) */
+Z3_ast st_readonly_load(enc *e, frame *f, LLVMValueRef load, Z3_sort s);
 
 /* the values of racing stores (static_values.c) */
 Z3_ast st_stable_load(enc *e, frame *f, LLVMValueRef load, Z3_sort s);

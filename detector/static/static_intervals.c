@@ -99,6 +99,30 @@ static int narrow_atomic(LLVMValueRef I) {
          id == LLVMGetSyncScopeID(cx, "cluster", 7);
 }
 
+/* The objects of two accesses may overlap: an unknown object or the same
+ * one; with may_alias, an argument and an argument or a global unless one
+ * is noalias. */
+int st_may_overlap(const aucs_static *S, LLVMValueRef ra, LLVMValueRef rb) {
+  if (!ra || !rb || ra == rb)
+    return 1;
+  if (!S->o.may_alias ||
+      (LLVMIsAGlobalVariable(ra) && LLVMIsAGlobalVariable(rb)))
+    return 0;
+  unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+  LLVMValueRef roots[2] = {ra, rb};
+  for (int i = 0; i < 2; i++) {
+    if (!LLVMIsAArgument(roots[i]))
+      continue;
+    LLVMValueRef fn = LLVMGetParamParent(roots[i]);
+    unsigned n = LLVMCountParams(fn);
+    for (unsigned k = 0; k < n; k++)
+      if (LLVMGetParam(fn, k) == roots[i] &&
+          LLVMGetEnumAttributeAtIndex(fn, k + 1, kind))
+        return 0;
+  }
+  return 1;
+}
+
 static int conflict(const aucs_static *S, const acc *a, const acc *b,
                     int inter) {
   int wa = a->op != AUCS_OP_READ, wb = b->op != AUCS_OP_READ;
@@ -112,26 +136,7 @@ static int conflict(const aucs_static *S, const acc *a, const acc *b,
     return 0;
   if (!(a->space & b->space))
     return 0;
-  if (!a->root || !b->root || a->root == b->root)
-    return 1;
-  if (!S->o.may_alias ||
-      (LLVMIsAGlobalVariable(a->root) && LLVMIsAGlobalVariable(b->root)))
-    return 0;
-  /* may_alias: an argument and an argument or a global overlap unless one
-   * is noalias */
-  unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
-  LLVMValueRef roots[2] = {a->root, b->root};
-  for (int i = 0; i < 2; i++) {
-    if (!LLVMIsAArgument(roots[i]))
-      continue;
-    LLVMValueRef fn = LLVMGetParamParent(roots[i]);
-    unsigned n = LLVMCountParams(fn);
-    for (unsigned k = 0; k < n; k++)
-      if (LLVMGetParam(fn, k) == roots[i] &&
-          LLVMGetEnumAttributeAtIndex(fn, k + 1, kind))
-        return 0;
-  }
-  return 1;
+  return st_may_overlap(S, a->root, b->root);
 }
 
 static int single_state(stset m) { return m && !(m & (m - 1)); }

@@ -12,7 +12,8 @@
  *      loop back edges too), at least one writing, not both atomic. Each
  *      is asked of Z3 for two distinct threads of one block; pairs on
  *      global memory also for two different blocks (inter-block). A
- *      full-mask __syncwarp() in a uniform block ends an interval for the
+ *      full-mask __syncwarp() in a uniform block (or, for a given block
+ *      shape, a warp-uniform one: aucs/warpuni.h) ends an interval for the
  *      threads of one warp: a pair only it separates is asked for two
  *      threads of different warps.
  *   3. Verdicts: UNSAT proves the pair never races; SAT comes with a
@@ -25,7 +26,9 @@
  * helpers returning in more than one place, floats, unknown pointers)
  * becomes a fresh symbol per thread, so UNSAT stays a proof; a field of a
  * struct parameter passed by value (read only) is one symbol for both
- * threads, and a pointer field an object of its own (static_fields.c).
+ * threads, and a pointer field an object of its own (static_fields.c); a
+ * load of an object no access of the kernel writes is one function of its
+ * address for both threads (static_readonly.c).
  * Launch bounds: blockDim.x, .y <= 1024, .z <= 64, at most 1024 threads a
  * block; gridDim.x < 2^31, .y, .z < 2^16, and fewer than 2^31 threads of
  * the grid along x (gridDim.x * blockDim.x: a 32-bit global index does not
@@ -40,8 +43,9 @@
  * threads of the block (barriers in divergent blocks separate nothing, and
  * barrier divergence is the dynamic detector's finding), that the threads
  * of a warp meet at each full-mask __syncwarp together (one only some of
- * them reach could pair with another; a __syncwarp in a divergent block,
- * or with another or a non-constant mask, separates nothing), and that
+ * them reach could pair with another; a __syncwarp in a divergent block
+ * that is not warp-uniform for a given block shape, or with another or a
+ * non-constant mask, separates nothing), and that
  * memory reached through a pointer loaded from memory is any memory
  * (never proven). Barriers and __syncwarp calls inside __device__ helpers
  * separate nothing here, but for a helper that is only the __syncwarp
