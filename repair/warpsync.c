@@ -74,30 +74,6 @@ static const char *callee_of(LLVMValueRef v) {
   return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
 }
 
-static int is_sreg(LLVMValueRef v, const char *what) {
-  char name[64];
-  snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", what);
-  return !strcmp(callee_of(v), name);
-}
-
-static LLVMValueRef strip_casts(LLVMValueRef v) {
-  while (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v))
-    v = LLVMGetOperand(v, 0);
-  return v;
-}
-
-static int const_of(LLVMValueRef v, long long *c) {
-  v = strip_casts(v);
-  if (!LLVMIsAConstantInt(v))
-    return 0;
-  *c = LLVMConstIntGetSExtValue(v);
-  return 1;
-}
-
-static int binop(LLVMValueRef v, LLVMOpcode op) {
-  return LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == op;
-}
-
 /* Every branch b is control dependent on, directly or through other
  * branches, is the same for every lane of a warp (aucs/warpuni.h). */
 static int block_warp_uniform(const aucs_cfg *g, const wctx *w, int b) {
@@ -107,13 +83,15 @@ static int block_warp_uniform(const aucs_cfg *g, const wctx *w, int b) {
 
 /* The linear thread id itself (not plus a multiple of 32). */
 static int lin_exact(const wctx *w, LLVMValueRef v) {
-  v = strip_casts(v);
-  if (is_sreg(v, "tid.x"))
+  while (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v))
+    v = LLVMGetOperand(v, 0);
+  if (aucs_warpuni_sreg(v, "tid.x"))
     return w->block.y == 1 && w->block.z == 1;
-  if (!binop(v, LLVMAdd) && !binop(v, LLVMOr))
+  if (!LLVMIsABinaryOperator(v) || (LLVMGetInstructionOpcode(v) != LLVMAdd &&
+                                    LLVMGetInstructionOpcode(v) != LLVMOr))
     return 0;
   for (int k = 0; k < 2; k++)
-    if (is_sreg(strip_casts(LLVMGetOperand(v, k)), "tid.x") &&
+    if (aucs_warpuni_sreg(LLVMGetOperand(v, k), "tid.x") &&
         aucs_warpuni_row(LLVMGetOperand(v, !k), w->block.x) && w->block.z == 1)
       return 1;
   return 0;
@@ -127,8 +105,10 @@ static int first_warp(const wctx *w, LLVMValueRef cmp) {
   if (!lin_exact(w, LLVMGetOperand(cmp, 0)))
     return 0;
   if (p == LLVMIntULT || p == LLVMIntSLT)
-    return (const_of(r, &c) && c == 32) || is_sreg(strip_casts(r), "warpsize");
-  return (p == LLVMIntULE || p == LLVMIntSLE) && const_of(r, &c) && c == 31;
+    return (aucs_warpuni_const(r, &c) && c == 32) ||
+           aucs_warpuni_sreg(r, "warpsize");
+  return (p == LLVMIntULE || p == LLVMIntSLE) && aucs_warpuni_const(r, &c) &&
+         c == 31;
 }
 
 /* Only the lanes of one warp of the block reach block b (so every race

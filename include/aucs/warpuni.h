@@ -18,4 +18,11 @@ int aucs_warpuni_block(const aucs_cfg *g, const aucs_uniformity *u,
 /* v is threadIdx.y * blockDim.x (or threadIdx.y * block_x, a constant). */
 int aucs_warpuni_row(LLVMValueRef v, unsigned block_x);
 
+/* v, through integer extensions, reads the special register
+ * `llvm.nvvm.read.ptx.sreg.<what>` ("tid.x", "warpsize"). */
+int aucs_warpuni_sreg(LLVMValueRef v, const char *what);
+
+/* v, through integer extensions, is the constant *c (sign-extended). */
+int aucs_warpuni_const(LLVMValueRef v, long long *c);
+
 #endif

@@ -47,6 +47,12 @@ static int is_sreg(LLVMValueRef v, const char *what) {
   return !strcmp(callee_of(v), name);
 }
 
+int aucs_warpuni_sreg(LLVMValueRef v, const char *what) {
+  while (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v))
+    v = LLVMGetOperand(v, 0);
+  return is_sreg(v, what);
+}
+
 static LLVMValueRef strip_casts(LLVMValueRef v) {
   while (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v))
     v = LLVMGetOperand(v, 0);
@@ -60,6 +66,8 @@ static int const_of(LLVMValueRef v, long long *c) {
   *c = LLVMConstIntGetSExtValue(v);
   return 1;
 }
+
+int aucs_warpuni_const(LLVMValueRef v, long long *c) { return const_of(v, c); }
 
 static int binop(LLVMValueRef v, LLVMOpcode op) {
   return LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == op;
