@@ -291,7 +291,8 @@ int aucs_launchplan_candidate(const aucs_launchplan *p, const aucs_inputs *in,
                               aucs_candidate *d) {
   *d = *c;
   d->args = aucs_xcalloc(in->n + 1, sizeof *d->args);
-  memcpy(d->args, c->args, in->n * sizeof *d->args);
+  if (in->n)
+    memcpy(d->args, c->args, in->n * sizeof *d->args);
   uint64_t *pargs = aucs_xcalloc(np + 1, sizeof *pargs);
   for (size_t j = 0; j < in->n; j++)
     if (!in->v[j].field && in->v[j].param < np)
