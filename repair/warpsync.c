@@ -66,14 +66,6 @@ typedef struct wctx {
   aucs_dim3 block;
 } wctx;
 
-static const char *callee_of(LLVMValueRef v) {
-  if (!LLVMIsACallInst(v))
-    return "";
-  LLVMValueRef f = LLVMGetCalledValue(v);
-  size_t n;
-  return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
-}
-
 /* Every branch b is control dependent on, directly or through other
  * branches, is the same for every lane of a warp (aucs/warpuni.h). */
 static int block_warp_uniform(const aucs_cfg *g, const wctx *w, int b) {
@@ -141,8 +133,7 @@ static int one_warp_region(const aucs_cfg *g, const wctx *w, int b) {
 /* ---- step 2: the point ---------------------------------------------------*/
 
 static int is_barrier_like(LLVMValueRef I) {
-  return aucs_place_is_barrier(I) ||
-         !strcmp(callee_of(I), "llvm.nvvm.bar.warp.sync");
+  return aucs_place_is_barrier(I) || is_warpsync(I);
 }
 
 /* Whether a path from right after a reaches b without passing p (nor a
@@ -246,7 +237,7 @@ LLVMValueRef rp_warpsync_insert(LLVMValueRef before, int mask) {
 }
 
 static int is_warpsync(LLVMValueRef I) {
-  return !strcmp(callee_of(I), "llvm.nvvm.bar.warp.sync");
+  return !strcmp(aucs_nvvm_callee(I), "llvm.nvvm.bar.warp.sync");
 }
 
 /* A sync in the latch of a loop whose header statement is on line `line`,

@@ -20,6 +20,9 @@ typedef enum aucs_nvvm_kind {
   AUCS_NVVM_NKINDS
 } aucs_nvvm_kind;
 
+/* The name of the function call instruction I calls directly; "" when I is
+ * no call or calls through a pointer. */
+const char *aucs_nvvm_callee(LLVMValueRef I);
 /* The kind of the intrinsic called callee_name; AUCS_NVVM_NONE when the
  * table has no line for it (or callee_name is NULL). */
 aucs_nvvm_kind aucs_nvvm_classify(const char *callee_name);

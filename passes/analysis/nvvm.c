@@ -47,6 +47,14 @@ static const entry *lookup(const char *name) {
   return NULL;
 }
 
+const char *aucs_nvvm_callee(LLVMValueRef I) {
+  if (!LLVMIsACallInst(I))
+    return "";
+  LLVMValueRef f = LLVMGetCalledValue(I);
+  size_t n;
+  return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
+}
+
 aucs_nvvm_kind aucs_nvvm_classify(const char *callee_name) {
   const entry *e = lookup(callee_name);
   return e ? e->kind : AUCS_NVVM_NONE;

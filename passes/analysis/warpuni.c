@@ -23,6 +23,7 @@
  */
 #include "aucs/warpuni.h"
 
+#include "aucs/nvvm.h"
 #include "aucs/util.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,18 +34,10 @@ typedef struct wctx {
   unsigned bx, by, bz;
 } wctx;
 
-static const char *callee_of(LLVMValueRef v) {
-  if (!LLVMIsACallInst(v))
-    return "";
-  LLVMValueRef f = LLVMGetCalledValue(v);
-  size_t n;
-  return f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
-}
-
 static int is_sreg(LLVMValueRef v, const char *what) {
   char name[64];
   snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", what);
-  return !strcmp(callee_of(v), name);
+  return !strcmp(aucs_nvvm_callee(v), name);
 }
 
 int aucs_warpuni_sreg(LLVMValueRef v, const char *what) {
