@@ -245,21 +245,29 @@ static LLVMValueRef folded(LLVMTargetDataRef td, LLVMValueRef v) {
   return k && LLVMIsAConstantInt(k) ? k : v;
 }
 
-/* The half of a packed dim3 that `zext x` (low) or `shl (zext x), 32`
- * (high) holds, when x is a constant the host always passes. */
-static void read_half(LLVMTargetDataRef td, LLVMValueRef v, uint32_t *d,
-                      unsigned *known) {
-  int high = LLVMIsAInstruction(v) &&
-             LLVMGetInstructionOpcode(v) == LLVMShl &&
-             LLVMIsAConstantInt(LLVMGetOperand(v, 1)) &&
-             LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) == 32;
-  if (high)
+/* The value of 32 bits or fewer that one half of a dim3's packed i64 v
+ * holds: x of `zext x` (the low half) or of `shl (zext x), 32` (the high
+ * half: *high = 1); NULL when v is neither. */
+static LLVMValueRef half_of(LLVMValueRef v, int *high) {
+  *high = LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMShl &&
+          LLVMIsAConstantInt(LLVMGetOperand(v, 1)) &&
+          LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) == 32;
+  if (*high)
     v = LLVMGetOperand(v, 0);
   if (!LLVMIsAZExtInst(v) ||
       LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) > 32)
-    return;
-  LLVMValueRef x = folded(td, LLVMGetOperand(v, 0));
-  if (LLVMIsAConstantInt(x))
+    return NULL;
+  return LLVMGetOperand(v, 0);
+}
+
+/* The half of a packed dim3 v holds (half_of), when it is a constant the
+ * host always passes. */
+static void read_half(LLVMTargetDataRef td, LLVMValueRef v, uint32_t *d,
+                      unsigned *known) {
+  int high;
+  LLVMValueRef x = half_of(v, &high);
+  x = x ? folded(td, x) : NULL;
+  if (x && LLVMIsAConstantInt(x))
     d[high] = (uint32_t)LLVMConstIntGetZExtValue(x), *known |= 1u << high;
 }
 
@@ -312,10 +320,11 @@ static uint32_t block_multiple(LLVMValueRef xy) {
   if (LLVMIsAInstruction(xy) && LLVMGetInstructionOpcode(xy) == LLVMOr &&
       LLVMIsAConstantInt(LLVMGetOperand(xy, 1)))
     xy = LLVMGetOperand(xy, 0);
-  if (!LLVMIsAZExtInst(xy) ||
-      LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(xy, 0))) != 32)
-    return 0;
-  return multiple_of(LLVMGetOperand(xy, 0));
+  int high;
+  LLVMValueRef x = half_of(xy, &high);
+  return x && !high && LLVMGetIntTypeWidth(LLVMTypeOf(x)) == 32
+             ? multiple_of(x)
+             : 0;
 }
 
 /* grid and block from operands first..first+3 of call, the shared bytes
