@@ -100,8 +100,8 @@ static char *host_text(const aucs_host_launch *h, const aucs_launchplan *p,
                       user   ? "given"
                       : tied ? "from the arguments"
                              : "searched");
-    if (i && !user && !fixed && h->block_multiple)
-      aucs_buf_printf(&b, " (x a multiple of %u)", h->block_multiple);
+    if (i && p->block_multiple)
+      aucs_buf_printf(&b, " (x a multiple of %u)", p->block_multiple);
   }
   if (count > 1)
     aucs_buf_printf(&b, "; %zu other launch%s not checked", count - 1,
@@ -130,7 +130,7 @@ void aucs_launchplan_of(const aucs_detect_options *o, const char *kernel,
                            &p->block);
     for (int d = 0; d < 3; d++)
       p->grid_tied |= !p->has_grid && h->grid_expr[d].n != 0;
-    if (!p->has_block && !o->has_block)
+    if (!p->has_block) /* neither the user's nor the host's whole block */
       p->block_multiple = h->block_multiple;
     for (size_t a = 0; a < h->nargs; a++)
       p->args_tied |= h->args[a].same_as != 0;
