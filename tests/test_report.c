@@ -184,6 +184,42 @@ static void test_report_text_race(void **state) {
   aucs_report_kernel_free(&k);
 }
 
+static json_t *parse(const char *text);
+
+/* A race across releases of threads that wait at different barriers:
+ * the accesses may lie in different epochs, and the text says why no
+ * barrier orders them. */
+static void test_report_text_race_across_divergence(void **state) {
+  fx *f = *state;
+  aucs_report_kernel k = kernel(f);
+  aucs_finding x = race(f, "s_tile", 12);
+  x.apart = 1;
+  add(&k, x, repro);
+  aucs_report r = {
+      .input = "k.ll", .version = "0.1.0", .kernels = &k, .nkernels = 1};
+  aucs_buf out = {0};
+  aucs_report_text(&r, &out);
+  assert_non_null(strstr(out.data,
+                         "k.cu:14:9: note: conflicts with read by thread "
+                         "(4,0,0) block (0,0,0) with no barrier between them "
+                         "that both threads passed together (epochs 1-2, "
+                         "where a release of threads waiting at different "
+                         "barriers orders nothing)\n"));
+  assert_null(strstr(out.data, "same barrier interval"));
+  aucs_buf_free(&out);
+  aucs_report_json(&r, &out);
+  json_t *j = parse(out.data);
+  json_t *fd = json_array_get(
+      json_object_get(json_array_get(json_object_get(j, "kernels"), 0),
+                      "findings"),
+      0);
+  assert_int_equal(json_integer_value(json_object_get(fd, "epoch")), 2);
+  assert_int_equal(json_integer_value(json_object_get(fd, "epoch_from")), 1);
+  json_decref(j);
+  aucs_buf_free(&out);
+  aucs_report_kernel_free(&k);
+}
+
 static void test_report_text_barriers_and_status(void **state) {
   fx *f = *state;
   aucs_report_kernel k = kernel(f);
@@ -468,6 +504,7 @@ int main(void) {
       cmocka_unit_test(test_report_object_elements),
       cmocka_unit_test(test_report_headlines),
       cmocka_unit_test(test_report_text_race),
+      cmocka_unit_test(test_report_text_race_across_divergence),
       cmocka_unit_test(test_report_text_barriers_and_status),
       cmocka_unit_test(test_report_json_schema),
       cmocka_unit_test(test_report_json_float_args),

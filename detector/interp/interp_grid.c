@@ -80,7 +80,7 @@ static int save_block(run *R, gblock *b) {
 static void resume_block(run *R, gblock *b, uint64_t lin) {
   R->th = b->th;
   ip_enter_block(R, lin);
-  R->bepoch = b->bepoch;
+  R->bepoch = R->sync_from = b->bepoch; /* in a fresh epoch */
   swap_shared(R, b->shared, 0);
   for (uint32_t t = 0; t < R->nthreads; t++) {
     robj *o = &R->objs[R->local0 + t];

@@ -126,6 +126,8 @@ typedef struct run {
   aucs_dim3 grid, block;
   uint32_t nthreads, blk, bx, by, bz, local0, nobjs;
   uint32_t epoch, epoch0, bepoch;
+  uint32_t sync_from; /* bepoch of the race-checking epoch's start: the last
+                         release of threads at one barrier */
   uint32_t grid_word; /* the grid workspace's barrier word (grid sync) */
   int64_t last_barrier;
   size_t dyn_shared;

@@ -128,6 +128,7 @@ void ip_push(run *R, aucs_finding *f, const robj *o, uint64_t off) {
     f->offset = off;
   }
   f->epoch = R->bepoch;
+  f->apart = R->bepoch - R->sync_from;
   f->launch = R->cfg->launch;
   f->args = aucs_xstrdup(R->args);
   aucs_findings_push(&R->res->findings, f);

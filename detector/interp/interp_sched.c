@@ -104,7 +104,9 @@ static void divergence(run *R, thread *a, thread *b, int returned) {
   ip_push(R, &f, NULL, 0);
 }
 
-static void check_divergence(run *R, thread *first) {
+/* Report the release's divergence; 1 when threads wait at different
+ * barriers. */
+static int check_divergence(run *R, thread *first) {
   thread *done = NULL, *other = NULL;
   for (uint32_t t = 0; t < R->nthreads; t++) {
     thread *T = &R->th[t];
@@ -119,6 +121,7 @@ static void check_divergence(run *R, thread *first) {
   for (uint32_t t = other ? other->tid : R->nthreads; t < R->nthreads; t++)
     if (R->th[t].state == AT_BARRIER && R->th[t].pc != first->pc)
       divergence(R, first, &R->th[t], 0);
+  return other != NULL;
 }
 
 static void release(run *R) {
@@ -137,7 +140,11 @@ static void release(run *R) {
     all &= (uint32_t)pred;
     any |= (uint32_t)pred;
   }
-  check_divergence(R, first);
+  /* Threads released from different barriers are not ordered by them
+   * (barrier divergence is undefined behaviour): the epoch of race
+   * checking stays, so an access before the release and a conflicting
+   * one after it still meet in one epoch. */
+  int apart = check_divergence(R, first);
   R->last_barrier = (int64_t)code[first->pc].imm;
   if (R->sy) { /* the barrier joins the clocks of its threads */
     for (uint32_t t = 0; t < R->nthreads; t++)
@@ -159,8 +166,9 @@ static void release(run *R) {
     T->pc++;
     T->wphase = 0;
   }
-  R->epoch++;
   R->bepoch++;
+  if (!apart)
+    R->epoch++, R->sync_from = R->bepoch;
 }
 
 /* ---- blocks and runs ---- */
@@ -277,7 +285,7 @@ int ip_block_steps(run *R) {
 
 int ip_run_block(run *R, uint64_t lin) {
   ip_enter_block(R, lin);
-  R->bepoch = 0;
+  R->bepoch = R->sync_from = 0;
   R->res->blocks_run++;
   R->res->threads_run += R->nthreads;
   ip_reset_shared(R);

@@ -228,6 +228,12 @@ static void access_notes(aucs_buf *out, const aucs_finding *f) {
   else if (f->kind == AUCS_FINDING_SCOPE_RACE)
     aucs_buf_puts(out, " (a block-scoped atomic does not reach another "
                        "block: widen it to device scope)\n");
+  else if (f->apart)
+    aucs_buf_printf(out,
+                    " with no barrier between them that both threads passed "
+                    "together (epochs %u-%u, where a release of threads "
+                    "waiting at different barriers orders nothing)\n",
+                    f->epoch - f->apart, f->epoch);
   else
     aucs_buf_printf(out, " in the same barrier interval (epoch %u)\n",
                     f->epoch);
@@ -710,6 +716,9 @@ static json_t *json_finding(const aucs_finding *f, const char *reproduce) {
       "object", json_str(base), "offset", (json_int_t)f->offset, "element", obj,
       "accesses", acc, "epoch", (json_int_t)f->epoch, "launch",
       json_launch(f->launch, f->args), "reproduce", json_str(reproduce));
+  if (f->apart) /* a race across releases of threads at different barriers */
+    json_object_set_new(j, "epoch_from",
+                        json_integer((json_int_t)(f->epoch - f->apart)));
   if (f->lock)
     json_object_set_new(j, "lock", json_string(f->lock));
   free(head);

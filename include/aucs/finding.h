@@ -70,6 +70,10 @@ typedef struct aucs_finding {
   uint64_t offset; /* the first conflicting byte; < 0 as int64_t: before */
   aucs_access a, b;
   unsigned epoch;  /* barrier interval (number of barriers passed) */
+  unsigned apart; /* a race: 0 when both accesses lie in `epoch`; n when the
+                     first may lie as early as epoch - n, as the releases
+                     since then were of threads waiting at different
+                     barriers (barrier divergence), which order nothing */
   aucs_launch launch;
   char *args;      /* "n=100 m=3": argument values that reproduce it */
   char *shown_args; /* what the text's launch note shows of them: the

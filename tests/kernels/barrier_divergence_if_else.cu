@@ -21,5 +21,12 @@ __global__ void parity_sync(float *out, const float *in) {
   out[tid] = s[tid ^ 1];
 }
 // Static (aucs detect --static, same launch): the barriers are in divergent
-// blocks, so they separate nothing statically.
+// blocks, so they separate nothing statically; the witnesses replay.
+// The races a divergent barrier leaves: a release of threads that wait at
+// different barriers orders nothing, so each thread's store and its
+// neighbour's load after the if/else still meet.
+// AUCS-EXPECT: race 15 21
+// AUCS-EXPECT: race 18 21
 // AUCS-EXPECT-STATIC: proof partial
+// AUCS-EXPECT-STATIC: confirmed 15 21
+// AUCS-EXPECT-STATIC: confirmed 18 21
