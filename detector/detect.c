@@ -482,6 +482,15 @@ static void settle(kstate *s) {
         "first blocks and its last): a larger sample needed more memory than "
         "the run's budget (--memory-budget)",
         k->demangled, (unsigned long long)s->max_threads);
+  else if (!s->failed && s->sampled_after)
+    k->reason = aucs_xasprintf(
+        "kernel '%s': a run of %llu blocks simulated its first %llu and its "
+        "last: past %llu thread instructions a run leaves the other blocks "
+        "out (races within and between the blocks run are checked, "
+        "out-of-bounds accesses of the blocks left out are not)",
+        k->demangled, (unsigned long long)s->sampled_of,
+        (unsigned long long)s->sampled_after,
+        (unsigned long long)AUCS_INTERP_SAMPLE_STEPS);
   if (!s->failed)
     return;
   if (s->failed == k->runs) {
@@ -560,6 +569,8 @@ static aucs_run_status run_as_is(kstate *s, const aucs_candidate *c,
       .memory_budget = s->o->memory_budget,
       .run_steps = cap,
       .max_threads = s->max_threads,
+      /* --run-budget 0: no bound on a run, every block of its grid */
+      .sample_steps = s->o->has_run_budget && !s->o->run_budget ? UINT64_MAX : 0,
       .budget = &s->pg.kernel,
       .textures = s->o->user.textures,
       .ntextures = s->o->user.ntextures,
@@ -638,6 +649,12 @@ static aucs_search_verdict eval_as_is(kstate *s, const aucs_candidate *c,
   }
   k->thread_instructions += res.thread_instructions;
   k->threads_run += res.threads_run;
+  if (res.sampled_after &&
+      (!s->sampled_after || res.sampled_after < s->sampled_after)) {
+    s->sampled_after = res.sampled_after;
+    s->sampled_of = (uint64_t)c->launch.grid.x * c->launch.grid.y *
+                    c->launch.grid.z;
+  }
   k->barriers_passed += res.barriers_passed;
   k->warp_syncs += res.warp_syncs;
   fit->news = 0;

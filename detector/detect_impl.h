@@ -74,6 +74,9 @@ typedef struct kstate {
    * a run of a big grid needed more memory than its budget; 0: the
    * interpreter's default. */
   uint64_t max_threads;
+  /* The fewest blocks a run simulated before it left out the rest but the
+   * last (aucs_run_config.sample_steps), and of how many; 0: none did. */
+  uint64_t sampled_after, sampled_of;
   char *failure;       /* the first one: what, where, how to reproduce */
   aucs_progress pg;    /* the kernel's time and memory budget, how far it got */
   aucs_ptrmap fmap;    /* add_finding's index (finding_key) */

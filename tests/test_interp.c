@@ -924,6 +924,31 @@ static void test_interp_large_grid_is_sampled(void **state) {
   free_fx(&f);
 }
 
+/* A run past its sample_steps leaves out the blocks it has not run, all
+ * but the last, and says after how many; a grid of three blocks or a run
+ * under the limit runs every block. */
+static void test_interp_long_run_is_sampled(void **state) {
+  (void)state;
+  fx f;
+  load_fx(&f, own_slot_ir, "k");
+  aucs_run_config c = config(10, 128);
+  c.sample_steps = 1;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(f.res.blocks_run, 3); /* blocks 0, 1 and 9 */
+  assert_int_equal(f.res.sampled_after, 2);
+  assert_int_equal(f.res.barrier_passes[0], 3 * 128);
+  c.sample_steps = UINT64_MAX;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(f.res.blocks_run, 10);
+  assert_int_equal(f.res.sampled_after, 0);
+  c = config(3, 128);
+  c.sample_steps = 1;
+  assert_int_equal(run_fx(&f, &c), AUCS_RUN_OK);
+  assert_int_equal(f.res.blocks_run, 3);
+  assert_int_equal(f.res.sampled_after, 0);
+  free_fx(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_interp_integer_wraparound_at_each_width),
@@ -951,6 +976,7 @@ int main(void) {
       cmocka_unit_test(test_interp_overlapping_widths_race),
       cmocka_unit_test(test_interp_warp_lockstep_excuses_only_intra_warp),
       cmocka_unit_test(test_interp_large_grid_is_sampled),
+      cmocka_unit_test(test_interp_long_run_is_sampled),
       cmocka_unit_test(test_interp_leaf_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,7 +24,10 @@
  * 1 KiB pages, 512 GiB either side of the argument) and one private stack
  * per thread for allocas (not tracked). Uninitialised bytes read as the run's
  * fill (interp.h), a hash of (seed, object, offset).
- * Grids above max_threads run their first blocks and their last block.
+ * Grids above max_threads run their first blocks and their last block;
+ * so does a grid of more than three blocks whose run passed sample_steps
+ * (after at least two blocks): the blocks not yet run are left out but the
+ * last.
  *
  * Limitation: one schedule; warp collectives ignore their member mask (the
  * threads present at the instruction take part); named barriers and

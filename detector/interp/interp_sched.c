@@ -317,8 +317,16 @@ void ip_run_grid(run *R) {
     ip_run_grid_synced(R, first, nblocks);
     return;
   }
-  for (uint64_t b = 0; b < first && !R->res->status; b++)
+  uint64_t sample = R->cfg->sample_steps ? R->cfg->sample_steps
+                                          : AUCS_INTERP_SAMPLE_STEPS;
+  uint64_t b = 0;
+  for (; b < first && !R->res->status; b++) {
+    if (b >= 2 && b + 1 < nblocks && R->res->thread_instructions >= sample) {
+      R->res->sampled_after = b;
+      break;
+    }
     ip_run_block(R, b);
-  if (first < nblocks && !R->res->status)
+  }
+  if (b < nblocks && !R->res->status)
     ip_run_block(R, nblocks - 1);
 }

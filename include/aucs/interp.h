@@ -112,6 +112,11 @@ typedef struct aucs_run_config {
   /* Cap on simulated threads (blocks x threads per block); 0: default. A
    * grid above it runs its first blocks and its last block. */
   uint64_t max_threads;
+  /* Thread instructions after which a grid of more than three blocks
+   * leaves out the blocks it has not run yet, all but the last: checked
+   * after each block from the third on. 0: AUCS_INTERP_SAMPLE_STEPS;
+   * UINT64_MAX: never. */
+  uint64_t sample_steps;
   int keep_memory;       /* keep argument buffers for aucs_run_read */
   /* Per leaf of aucs_prog_inputs (inputs.h): the raw value of an integer or
    * float field of an aggregate parameter, written over its fill where
@@ -161,6 +166,9 @@ typedef struct aucs_run_config {
  * simulated thread, and at least AUCS_INTERP_RUN_STEPS_MIN in all. */
 #define AUCS_INTERP_RUN_STEPS_PER_THREAD (1ull << 17)
 #define AUCS_INTERP_RUN_STEPS_MIN (1ull << 27)
+/* aucs_run_config.sample_steps' default: about two seconds of
+ * interpretation. */
+#define AUCS_INTERP_SAMPLE_STEPS (1ull << 28)
 
 /* The default run_steps for a launch (at most max_threads simulated, 0:
  * AUCS_INTERP_MAX_THREADS): a run that loops on a count read from filled
@@ -197,6 +205,9 @@ typedef struct aucs_run_result {
   /* For the input search: memory accesses made and distinct addresses. */
   uint64_t accesses, distinct_addresses;
   uint64_t blocks_run; /* blocks simulated (all, or the sample under the cap) */
+  /* Nonzero: the run passed its sample_steps after this many blocks and
+   * left out the rest but the last. */
+  uint64_t sampled_after;
   /* Threads simulated (blocks_run times the block's), and summed over them
    * the block barriers passed (__syncthreads and its _count/_and/_or
    * forms) and the __syncwarp() calls made: what a repair costs per
