@@ -336,15 +336,17 @@ void dt_static_annotate(kstate *s) {
       proven_text(&k->findings.v[i]);
   for (size_t j = 0; j < aucs_static_npairs(s->st); j++) {
     const aucs_static_pair *p = aucs_static_pair_at(s->st, j);
-    int matched = 0;
-    for (size_t i = 0; p->verdict == AUCS_STATIC_SAT && i < k->findings.n; i++)
+    int matched = 0, sat = p->verdict == AUCS_STATIC_SAT;
+    for (size_t i = 0; p->verdict != AUCS_STATIC_UNSAT && i < k->findings.n;
+         i++)
       if (pair_matches(p, &k->findings.v[i])) {
         matched = 1;
-        if (!st->witness[i])
+        if (sat && !st->witness[i])
           st->witness[i] = witness_of(s, &p->witness);
       }
-    if (p->verdict == AUCS_STATIC_SAT && !matched)
+    if (sat && !matched)
       possible(s, p, j);
-    st->confirmed += matched;
+    st->confirmed += matched; /* an unknown pair a run showed is decided */
+    st->shown += matched && !sat;
   }
 }

@@ -469,7 +469,8 @@ static void unlisted_note(aucs_buf *out, const aucs_report_kernel *k, size_t n,
                     k->demangled, n, what, plural(n));
 }
 
-/* The share of pairs decided: proven race-free, or racing in a run. */
+/* The share of pairs decided: proven race-free, or racing in a run (SAT,
+ * or unknown to the solver: shown). */
 static void pairs_stats(aucs_buf *out, const aucs_report_kernel *k) {
   const aucs_report_static *st = &k->st;
   size_t decided = st->unsat + st->confirmed;
@@ -479,7 +480,8 @@ static void pairs_stats(aucs_buf *out, const aucs_report_kernel *k) {
       "%zu proven, %zu confirmed; %zu possible, %zu unknown\n",
       k->demangled, decided, st->pairs,
       st->pairs ? 100.0 * (double)decided / (double)st->pairs : 100.0,
-      st->unsat, st->confirmed, st->sat - st->confirmed, st->unknown);
+      st->unsat, st->confirmed, st->sat - (st->confirmed - st->shown),
+      st->unknown - st->shown);
 }
 
 static void text_kernel(aucs_buf *out, const aucs_report_kernel *k,

@@ -61,8 +61,10 @@ enum { SP_SHARED = 1, SP_GLOBAL = 2, SP_ANY = 3 };
  * replay tier (replayable_witness), get this fraction of the timeout each:
  * the verdict is known already, and under the replay limits the overlap is
  * often UNSAT only through products of symbols (blockIdx.x * blockDim.x
- * wrapping around with a huge grid), which the solver proves slowly. */
-enum { MAX_DEPTH = 4, NWIT = 18, WITNESS_SHARE = 4 };
+ * wrapping around with a huge grid), which the solver proves slowly.
+ * FAIR_FLOOR: the least of a query's fair limit (static_query.c's
+ * query_limit) is 1/FAIR_FLOOR of the timeout. */
+enum { MAX_DEPTH = 4, NWIT = 18, WITNESS_SHARE = 4, FAIR_FLOOR = 32 };
 
 typedef struct frame {
   LLVMValueRef fn, call; /* call: the call site in parent; NULL: kernel */
@@ -184,6 +186,14 @@ struct aucs_static {
   aucs_ptrmap products; /* a product with an opaque factor -> its symbol */
   aucs_qcache *cache, *own_cache; /* own_cache: when no one shares one */
   const char *decided;   /* how the last ask decided without the solver */
+  /* static_query.c's query_limit: a query ran out of the whole timeout
+   * (hard); the queries of the set being asked not asked yet; the queries
+   * the solver answered (of asked); the budget's clock (budget.h) spent
+   * asking, and the units spent then */
+  int hard;
+  size_t pending, solved;
+  double clock;
+  uint64_t clock_units;
   LLVMValueRef *assumes; /* the kernel's preconditions (assume.h) */
   size_t nassume;
   unsigned char *assume_used; /* asserted in some query */

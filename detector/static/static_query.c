@@ -363,13 +363,14 @@ static void trace_query(const aucs_static *S, const query *q, double secs,
  * UNSAT decides; SAT replaces b and vals by the refined query and its
  * model; unknown keeps the first answer. */
 static aucs_smt_result with_paths(aucs_static *S, const query *q, qbuild *b,
-                                  Z3_ast *terms, uint64_t *vals, size_t nt) {
+                                  Z3_ast *terms, uint64_t *vals, size_t nt,
+                                  unsigned limit) {
   qbuild p = {0};
   uint64_t *pv = aucs_xcalloc(nt, sizeof *pv);
   Z3_ast offset = terms[nt - 1];
   encode(S, q, 1, &p);
   terms[nt - 1] = p.offset;
-  aucs_smt_result r = ask(S, &p, terms, pv, nt, S->o.timeout_ms, q->inter);
+  aucs_smt_result r = ask(S, &p, terms, pv, nt, limit, q->inter);
   if (r == AUCS_SMT_SAT) {
     qbuild_free(b);
     *b = p;
@@ -385,19 +386,50 @@ static aucs_smt_result with_paths(aucs_static *S, const query *q, qbuild *b,
 /* Make q's witness one within the tightest tier it can keep to, asking
  * again (with a share of the timeout) when the model found is outside. */
 static void replayable_witness(aucs_static *S, query *q, qbuild *b,
-                               Z3_ast *terms, uint64_t *vals, size_t nt) {
+                               Z3_ast *terms, uint64_t *vals, size_t nt,
+                               unsigned limit) {
   size_t keep = b->n;
   for (int t = 0; t < NTIERS && !q->w.replayable; t++) {
     q->w.replayable = fits(S, q, &tiers[t]);
     if (q->w.replayable || !replay_limits(S, q, &tiers[t], b))
       continue;
-    if (ask(S, b, terms, vals, nt, S->o.timeout_ms / WITNESS_SHARE, q->inter) ==
-        AUCS_SMT_SAT) {
+    unsigned share = limit / WITNESS_SHARE ? limit / WITNESS_SHARE : 1;
+    if (ask(S, b, terms, vals, nt, share, q->inter) == AUCS_SMT_SAT) {
       read_witness(S, vals, &q->w);
       q->w.replayable = 1;
     }
     b->n = keep;
   }
+}
+
+/* The limit of the next query, nominal ms: the whole timeout, until a
+ * query of the kernel has run out of the whole timeout without an answer
+ * (S->hard). From then on, under a clock budget, so that a few such
+ * queries cannot spend the budget of all the others (issue 33): an equal
+ * share of the budget's clock left, for this query and each one still to
+ * reach the solver (the queries not asked yet, times the share of the
+ * asked ones the solver answered), at the rate the queries have run so
+ * far (nominal ms of units per ms of that clock, at most 1), less a tenth
+ * for the rest of the check; each share also pays the quick try (smt.c,
+ * an eighth of it). Never under 1/FAIR_FLOOR of the timeout, nor over it.
+ * A kernel with no hard query keeps the limits it always had, which only
+ * the units decide (smt.h). */
+static unsigned query_limit(const aucs_static *S) {
+  unsigned full = S->o.timeout_ms;
+  double clock = aucs_budget_left(S->o.budget);
+  if (!S->hard || clock >= 1e8) /* aucs_budget_left: no deadline */
+    return full;
+  double rate = 1.0;
+  if (S->clock > 0.05)
+    rate = (double)S->clock_units / AUCS_SMT_UNITS_PER_MS / (S->clock * 1000.0);
+  double left = clock * 1000.0 * (rate < 1 ? rate : 1) * 0.9;
+  double solver = (double)(S->solved + 1) / (double)(S->asked + 1);
+  double share = left / (((double)S->pending * solver + 1.0) * (1.0 + 1.0 / 8));
+  double floor = (double)full / FAIR_FLOOR;
+  floor = floor < 1 ? 1 : floor;
+  return share >= full    ? full
+         : share <= floor ? (unsigned)floor
+                          : (unsigned)share;
 }
 
 static void solve(aucs_static *S, query *q) {
@@ -408,26 +440,36 @@ static void solve(aucs_static *S, query *q) {
   size_t nt = NWIT + S->nparams + 1;
   Z3_ast *terms = aucs_xcalloc(nt, sizeof *terms);
   uint64_t *vals = aucs_xcalloc(nt, sizeof *vals);
+  unsigned limit = query_limit(S);
+  double c0 = aucs_budget_now();
   encode(S, q, 0, &b);
   witness_terms(S, terms);
   for (unsigned i = 0; i < S->nparams; i++)
     terms[NWIT + i] = S->params[i];
   terms[nt - 1] = b.offset;
-  aucs_smt_result r = ask(S, &b, terms, vals, nt, S->o.timeout_ms, q->inter);
+  aucs_smt_result r = ask(S, &b, terms, vals, nt, limit, q->inter);
   const char *decided = S->decided;
+  S->solved += !decided;
+  S->hard |= r == AUCS_SMT_UNKNOWN && !decided &&
+             aucs_static_stats(S)->units - u0 >=
+                 (uint64_t)S->o.timeout_ms * AUCS_SMT_UNITS_PER_MS;
   if (r == AUCS_SMT_SAT && q->region >= 0)
-    r = with_paths(S, q, &b, terms, vals, nt);
+    r = with_paths(S, q, &b, terms, vals, nt, limit);
   q->verdict = r == AUCS_SMT_UNSAT ? AUCS_STATIC_UNSAT
                : r == AUCS_SMT_SAT ? AUCS_STATIC_SAT
                                    : AUCS_STATIC_UNKNOWN;
   if (r == AUCS_SMT_SAT) {
     read_witness(S, vals, &q->w);
-    replayable_witness(S, q, &b, terms, vals, nt);
+    replayable_witness(S, q, &b, terms, vals, nt, limit);
   }
+  S->clock += aucs_budget_now() - c0;
+  S->clock_units += aucs_static_stats(S)->units - u0;
   if (S->trace)
     trace_query(S, q, aucs_static_stats(S)->seconds - t0,
                 aucs_static_stats(S)->units - u0,
                 aucs_static_stats(S)->linear > linear0, decided);
+  if (S->trace && limit < S->o.timeout_ms)
+    fprintf(stderr, "aucs: static: (within a fair limit of %u ms)\n", limit);
   qbuild_free(&b);
   free(terms);
   free(vals);
@@ -478,10 +520,14 @@ static int pair_sat(const aucs_static *S, const qset *qs, size_t n,
  * not asked: a pair's verdict and witness are its first SAT query's
  * (static.c's make_pairs), so the answer would change nothing. */
 void st_solve_all(aucs_static *S, const qset *qs) {
+  S->pending = 0;
+  for (size_t i = 0; i < qs->n; i++)
+    S->pending += !S->qs[qs->v[i]].asked;
   for (size_t i = 0; i < qs->n && !S->cut; i++) {
     query *q = &S->qs[qs->v[i]];
     if (q->asked)
       continue;
+    S->pending--;
     if (S->phase == 2 && pair_sat(S, qs, i, q)) {
       q->asked = 1;
       q->verdict = AUCS_STATIC_SAT;

@@ -51,8 +51,9 @@ typedef struct aucs_report_static {
   int may_alias;      /* pointer arguments were allowed to overlap */
   const char *proof;  /* "race-free", "partial", "none" */
   size_t pairs, unsat, sat, unknown;
-  size_t confirmed; /* SAT pairs whose race a run showed: with unsat, the
-                       pairs decided */
+  size_t confirmed; /* pairs whose race a run showed (SAT, or unknown to
+                       the solver): with unsat, the pairs decided */
+  size_t shown;     /* of confirmed, those the solver left unknown */
   uint64_t queries, q_sat, q_unsat, q_unknown;
   double seconds;     /* in the solver */
   uint64_t units;     /* Z3 resource units spent (smt.h) */
