@@ -105,7 +105,7 @@ static void forget_grid_cells(run *R) {
 static void grid_barriers_ordered(run *R, const gblock *b) {
   if (b->last_barrier >= 0)
     R->res->barrier_ordered[b->last_barrier] = 1;
-  for (uint32_t t = 0; b->th && t < R->nthreads; t++)
+  for (uint32_t t = 0; t < R->nthreads; t++)
     if (b->th[t].state == AT_BARRIER)
       R->res->barrier_ordered[R->p->code[b->th[t].pc].imm] = 1;
 }
@@ -114,7 +114,7 @@ static void grid_release(run *R, gblock *bs, size_t n) {
   for (size_t i = 0; i < n; i++)
     grid_barriers_ordered(R, &bs[i]);
   for (size_t i = 0; i < n; i++)
-    for (uint32_t t = 0; bs[i].th && t < R->nthreads; t++) {
+    for (uint32_t t = 0; t < R->nthreads; t++) {
       thread *T = &bs[i].th[t];
       if (T->state != AT_GRID)
         continue;
@@ -155,7 +155,9 @@ static size_t grid_phase(run *R, gblock *bs, size_t n, uint64_t first,
     uint64_t lin = block_at(i, first, nblocks);
     if (phase == 0) {
       /* the threads of a block that ended serve the next one, as in a
-       * grid without sync (ip_run_block resets them) */
+       * grid without sync (ip_run_block resets them); an ended block never
+       * resumes, and the grid barrier releases only when every block
+       * waits, so no block without threads is read again */
       if (i && !bs[i - 1].waiting && bs[i - 1].th)
         bs[i].th = bs[i - 1].th, bs[i - 1].th = NULL;
       else
